@@ -1,0 +1,50 @@
+# Two commands on a fresh machine: `make play` and `make test`.
+# Everything host-side lives in .venv, created from requirements.txt on first use.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+PY     := $(BIN)/python
+STAMP  := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
+
+.PHONY: test bench play flash images lint clean venv system-deps
+
+venv: $(STAMP)
+
+$(STAMP): requirements.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
+	@rm -f $(VENV)/.installed-*
+	@touch $@
+
+# Optional Debian tools some tests use (tmux for the terminal simulator, openscad for the
+# enclosure). Installed where we are root and apt works; the tests skip cleanly otherwise.
+SYSTEM_TOOLS := tmux openscad
+system-deps:
+	@missing=""; for t in $(SYSTEM_TOOLS); do command -v $$t >/dev/null || missing="$$missing $$t"; done; \
+	if [ -n "$$missing" ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing$$missing (apt)"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing) >/dev/null 2>&1 \
+	    || echo "note: could not install$$missing; the tests that need them will be skipped"; \
+	fi
+
+test: $(STAMP) system-deps
+	$(PY) -m pytest -q host_tests
+
+bench: $(STAMP)
+	$(PY) -m tools.bench
+
+play: $(STAMP)
+	$(PY) -m tools.sim $(ARGS)
+
+flash: $(STAMP)
+	$(PY) -m tools.flash $(if $(PORT),--port $(PORT)) $(if $(DRY_RUN),--dry-run)
+
+images: $(STAMP)
+	$(PY) -m tools.images
+
+lint: $(STAMP)
+	$(BIN)/ruff check firmware tools host_tests
+
+clean:
+	rm -rf $(VENV) build .pytest_cache .hypothesis

@@ -1,0 +1,37 @@
+"""What MicroPython has built in and CPython lacks, so one source runs on both.
+
+Import from here instead of from ``micropython``::
+
+    from .compat import micropython, const, ptr8
+
+The MicroPython compiler recognises ``@micropython.viper`` and ``const(...)`` by name at
+compile time, so the names must be spelled exactly so in the importing module. Under
+CPython ``micropython.viper`` is a no-op decorator and the viper type names are plain
+placeholders that make annotations evaluate.
+"""
+
+try:
+    import micropython
+    from micropython import const
+except ImportError:  # CPython
+
+    class _Shim:
+        """Stand-in for the ``micropython`` module under CPython."""
+
+        @staticmethod
+        def viper(func):
+            return func
+
+        @staticmethod
+        def native(func):
+            return func
+
+    micropython = _Shim()
+
+    def const(value):
+        return value
+
+
+# Viper annotation names. Under MicroPython the compiler reads them as types;
+# under CPython they only need to exist.
+ptr8 = ptr16 = ptr32 = uint = None
