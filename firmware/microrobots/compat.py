@@ -10,10 +10,14 @@ CPython ``micropython.viper`` is a no-op decorator and the viper type names are 
 placeholders that make annotations evaluate.
 """
 
-try:
+import sys
+
+if sys.implementation.name == "micropython":
     import micropython
     from micropython import const
-except ImportError:  # CPython
+else:
+    # Decide by the runtime, not by whether "import micropython" works: CPython
+    # packages such as Adafruit Blinka ship a module of that name whose decorators raise.
 
     class _Shim:
         """Stand-in for the ``micropython`` module under CPython."""

@@ -1,0 +1,207 @@
+"""Optimal Micro Robots routes, for teachers and referees.
+
+    python -m tools.solve [--layout FILE | --tiles CODE] [--side SIDE] FROM TO [--via CELL]
+                          [--claim N] [--json]
+    python -m tools.solve [...] --jsonl        # queries on stdin: FROM TO [VIA] [CLAIM]
+    python -m tools.solve [...] --stats        # all-pairs distance histogram of the layout
+
+Cells are dice: G3, 3-green or green-3. The layout defaults to black:ABCD0000.
+Uses the firmware's own solver (firmware/microrobots/solver.py), so its answers are the
+handheld's. Bad input: exit code 2 and one line on stderr.
+"""
+
+import argparse
+import json
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "firmware"))
+
+from microrobots.board import DEFAULT_LAYOUT, SIDES, Layout, LayoutError, load_layout  # noqa: E402
+from microrobots.solver import UNREACHABLE, Solver  # noqa: E402
+
+PROG = "tools.solve"
+
+
+class UsageError(Exception):
+    """Bad input from the user: reported in one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(message)
+
+
+def build_parser():
+    p = _Parser(prog="python -m tools.solve", description=__doc__.split("\n")[0])
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--layout", metavar="FILE", help="a layout file: six lines of six dice")
+    where.add_argument("--tiles", metavar="CODE",
+                       help="an arrangement: black:CADB0312, or CADB0312 with --side")
+    p.add_argument("--side", choices=SIDES, help="board side for --tiles CODE (default black)")
+    p.add_argument("cells", nargs="*", metavar="FROM TO", help="start and target dice")
+    p.add_argument("--via", metavar="CELL", help="a waypoint to visit first (expert play)")
+    p.add_argument("--claim", metavar="N", help="also say whether exactly N moves can do it")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    p.add_argument("--jsonl", action="store_true", help="queries from stdin, JSON lines out")
+    p.add_argument("--stats", action="store_true", help="distance histogram of the layout")
+    return p
+
+
+def layout_from_args(args):
+    """The layout named by --layout / --tiles / --side (LayoutError on bad input)."""
+    if args.layout:
+        return load_layout(args.layout)
+    if args.tiles:
+        if ":" in args.tiles:
+            if args.side:
+                raise UsageError("--side conflicts with the side in --tiles %s" % args.tiles)
+            return Layout.named(args.tiles)
+        return Layout.from_tiles(args.side or "black", args.tiles)
+    if args.side:
+        return Layout.from_tiles(args.side, "ABCD0000")
+    return Layout.named(DEFAULT_LAYOUT)
+
+
+def parse_claim(text):
+    try:
+        n = int(text)
+    except ValueError:
+        raise UsageError("claim %r is not a whole number" % text)
+    if n < 0:
+        raise UsageError("claim %d is negative" % n)
+    return n
+
+
+def cell(layout, text, what):
+    try:
+        return layout.index(text)
+    except LayoutError as e:
+        raise UsageError("%s: %s" % (what, e))
+
+
+def query(layout, solver, start, target, via=None, claim=None):
+    """The answer object of one query (the --json contract)."""
+    path = solver.path(start, target, via)
+    return {
+        "from": layout.token(start),
+        "to": layout.token(target),
+        "via": None if via is None else layout.token(via),
+        "distance": None if path is None else len(path) - 1,
+        "path": None if path is None else [layout.token(i) for i in path],
+        "claim": claim,
+        "claim_possible": None if claim is None else solver.walk_exists(start, target, claim, via),
+    }
+
+
+def describe(answer):
+    """The human-readable form of a query's answer."""
+    head = "%s -> %s" % (answer["from"], answer["to"])
+    if answer["via"]:
+        head += " via %s" % answer["via"]
+    lines = []
+    if answer["distance"] is None:
+        lines.append("%s: unreachable" % head)
+    else:
+        lines.append("%s: %d move%s" % (head, answer["distance"],
+                                        "" if answer["distance"] == 1 else "s"))
+        lines.append("route: " + " ".join(answer["path"]))
+    if answer["claim"] is not None:
+        lines.append("claim %d: %s" % (answer["claim"], "possible — a route of exactly %d moves "
+                                       "exists" % answer["claim"] if answer["claim_possible"]
+                                       else "impossible"))
+    return "\n".join(lines)
+
+
+def run_jsonl(layout, solver, lines, out):
+    """Answer one query per input line; a bad line gets an error object. Returns the
+    number of bad lines."""
+    bad = 0
+    for lineno, line in enumerate(lines, 1):
+        words = line.split("#", 1)[0].split()
+        if not words:
+            continue
+        try:
+            if not 2 <= len(words) <= 4:
+                raise UsageError("expected FROM TO [VIA] [CLAIM], got %d words" % len(words))
+            start = cell(layout, words[0], "FROM")
+            target = cell(layout, words[1], "TO")
+            via = claim = None
+            rest = words[2:]
+            if rest and not rest[0].lstrip("-").isdigit():
+                via = cell(layout, rest.pop(0), "VIA")
+            if rest:
+                claim = parse_claim(rest.pop(0))
+            if rest:
+                raise UsageError("unexpected %r" % rest[0])
+            answer = query(layout, solver, start, target, via, claim)
+        except UsageError as e:
+            bad += 1
+            answer = {"line": lineno, "error": str(e)}
+        out.write(json.dumps(answer) + "\n")
+        out.flush()
+    return bad
+
+
+def stats(layout, solver):
+    histogram = {}
+    unreachable = []
+    for s in range(36):
+        dist = solver.distances(s)
+        for t in range(36):
+            if t == s:
+                continue
+            if dist[t] == UNREACHABLE:
+                unreachable.append([layout.token(s), layout.token(t)])
+            else:
+                histogram[dist[t]] = histogram.get(dist[t], 0) + 1
+    pairs = sum(histogram.values())
+    return {
+        "layout": layout.name or str(layout).strip().split("\n"),
+        "histogram": {str(d): histogram[d] for d in sorted(histogram)},
+        "longest": max(histogram) if histogram else None,
+        "mean": round(sum(d * n for d, n in histogram.items()) / pairs, 4) if pairs else None,
+        "unreachable": unreachable,
+    }
+
+
+def main(argv=None, stdin=None, stdout=None):
+    stdin = stdin or sys.stdin
+    out = stdout or sys.stdout
+    try:
+        args = build_parser().parse_args(argv)
+        layout = layout_from_args(args)
+        solver = Solver(layout)
+        if args.jsonl:
+            if args.cells:
+                raise UsageError("--jsonl reads its queries from stdin; give no FROM TO")
+            return 2 if run_jsonl(layout, solver, stdin, out) else 0
+        if args.stats:
+            result = stats(layout, solver)
+            if args.json:
+                out.write(json.dumps(result) + "\n")
+            else:
+                out.write("%s\n" % (layout.name or "custom layout"))
+                for d, n in result["histogram"].items():
+                    out.write("  %2s moves: %d pairs\n" % (d, n))
+                out.write("unreachable pairs: %d%s\n" % (
+                    len(result["unreachable"]),
+                    "".join("\n  %s -> %s" % tuple(p) for p in result["unreachable"])))
+            return 0
+        if len(args.cells) != 2:
+            raise UsageError("give FROM and TO cells, e.g. G3 W5 (or --jsonl / --stats)")
+        start = cell(layout, args.cells[0], "FROM")
+        target = cell(layout, args.cells[1], "TO")
+        via = cell(layout, args.via, "--via") if args.via else None
+        claim = parse_claim(args.claim) if args.claim is not None else None
+        answer = query(layout, solver, start, target, via, claim)
+        out.write((json.dumps(answer) if args.json else describe(answer)) + "\n")
+        return 0
+    except (UsageError, LayoutError) as e:
+        sys.stderr.write("%s: error: %s\n" % (PROG, e))
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
