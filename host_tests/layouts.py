@@ -1,0 +1,103 @@
+"""Layouts for tests: hypothesis strategies and brute-force references of the rules.
+
+The references are deliberately naive re-readings of the rules, sharing no code with
+firmware/microrobots/solver.py.
+"""
+
+from hypothesis import strategies as st
+
+from microrobots.board import Layout
+
+PAIRS = [(c, n) for c in range(6) for n in range(1, 7)]
+
+
+def layout_from_pairs(pairs):
+    return Layout(bytearray(p[0] for p in pairs), bytearray(p[1] for p in pairs))
+
+
+@st.composite
+def shuffled_layouts(draw):
+    """Any of the 36! layouts: almost always connected."""
+    return layout_from_pairs(draw(st.permutations(PAIRS)))
+
+
+@st.composite
+def affine_layouts(draw):
+    """colour = a*r + b*c, number = d*r + e*c (mod 6), relabelled: many are split into
+    several islands, so unreachable pairs are common."""
+    invertible = [(a, b, d, e) for a in range(6) for b in range(6) for d in range(6)
+                  for e in range(6) if (a * e - b * d) % 6 in (1, 5)]
+    a, b, d, e = draw(st.sampled_from(invertible))
+    colours = draw(st.permutations(range(6)))
+    numbers = draw(st.permutations(range(1, 7)))
+    pairs = [(colours[(a * r + b * c) % 6], numbers[(d * r + e * c) % 6])
+             for r in range(6) for c in range(6)]
+    return layout_from_pairs(pairs)
+
+
+@st.composite
+def tile_layouts(draw):
+    side = draw(st.sampled_from(["black", "copper"]))
+    order = "".join(draw(st.permutations("ABCD")))
+    turns = "".join(draw(st.lists(st.sampled_from("0123"), min_size=4, max_size=4)))
+    return Layout.from_tiles(side, order + turns)
+
+
+layouts = st.one_of(shuffled_layouts(), affine_layouts(), tile_layouts())
+cells = st.integers(0, 35)
+
+
+def legal(layout, a, b):
+    """The rule, read literally: same row or column, another cell, same colour or number."""
+    ra, ca = divmod(a, 6)
+    rb, cb = divmod(b, 6)
+    return (a != b and (ra == rb or ca == cb)
+            and (layout.colour(a) == layout.colour(b) or layout.number(a) == layout.number(b)))
+
+
+def neighbours(layout, a):
+    return [b for b in range(36) if legal(layout, a, b)]
+
+
+def reference_distances(layout, start):
+    """Distances by repeated relaxation (Bellman-Ford); None = unreachable."""
+    dist = [None] * 36
+    dist[start] = 0
+    changed = True
+    while changed:
+        changed = False
+        for a in range(36):
+            if dist[a] is None:
+                continue
+            for b in neighbours(layout, a):
+                if dist[b] is None or dist[b] > dist[a] + 1:
+                    dist[b] = dist[a] + 1
+                    changed = True
+    return dist
+
+
+def all_walks(layout, start, n):
+    """Every walk of exactly n moves from start, as tuples of cells after start."""
+    nb = [neighbours(layout, a) for a in range(36)]
+    walks = [()]
+    for _ in range(n):
+        walks = [w + (b,) for w in walks for b in nb[w[-1] if w else start]]
+    return walks
+
+
+def reference_walk_exists(layout, start, target, n, via=None):
+    for w in all_walks(layout, start, n):
+        ends = w[-1] if w else start
+        visited = (start,) + w
+        if ends == target and (via is None or via in visited):
+            return True
+    return False
+
+
+def reference_walk_layers(layout, start, target, n, via=None):
+    """Exact-length walks by stepping the set of reachable (cell, waypoint seen) states."""
+    nb = [neighbours(layout, a) for a in range(36)]
+    states = {(start, via is None or start == via)}
+    for _ in range(n):
+        states = {(b, seen or b == via) for a, seen in states for b in nb[a]}
+    return (target, True) in states

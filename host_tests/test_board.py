@@ -1,0 +1,108 @@
+"""The board model: tiles, arrangement codes, parsing and printing."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from layouts import PAIRS, layouts
+from microrobots.board import TILES, Layout, LayoutError, load_layout, parse_cell
+
+
+def test_tiles_are_the_transcribed_boards():
+    # Each side's four boards hold every colour-number pair exactly once.
+    for side in ("black", "copper"):
+        tokens = " ".join(TILES[side]).split()
+        assert sorted(parse_cell(t) for t in tokens) == PAIRS
+
+
+def test_identity_arrangement_places_boards_as_transcribed():
+    layout = Layout.from_tiles("black", "ABCD0000")
+    assert [layout.token(i) for i in (0, 1, 2, 6, 7, 8)] == "W6 B6 B2 R3 Y4 W3".split()
+    assert layout.token(3) == "P5"  # board B, top-right
+    assert layout.token(18) == "B1"  # board C, bottom-left
+    assert layout.token(35) == "G1"  # board D, bottom-right corner
+    assert layout.name == "black:ABCD0000"
+
+
+def test_quarter_turn_is_clockwise():
+    # Turning board A once clockwise brings its left column, read upwards, to the top.
+    layout = Layout.from_tiles("black", "ABCD1000")
+    assert [layout.token(i) for i in (0, 1, 2)] == ["B3", "R3", "W6"]
+    assert [layout.token(i) for i in (12, 13, 14)] == ["W5", "W3", "B2"]
+
+
+@given(st.permutations("ABCD"), st.lists(st.sampled_from("0123"), min_size=4, max_size=4),
+       st.sampled_from(["black", "copper"]))
+def test_every_arrangement_is_a_full_layout(order, turns, side):
+    code = "".join(order) + "".join(turns)
+    layout = Layout.from_tiles(side, code)
+    assert sorted((layout.colour(i), layout.number(i)) for i in range(36)) == PAIRS
+    assert Layout.named("%s:%s" % (side, code.lower())) == layout
+
+
+def test_four_turns_of_one_board_cycle_back():
+    seen = [str(Layout.from_tiles("copper", "ABCD%d000" % t)) for t in range(4)]
+    assert len(set(seen)) == 4
+
+
+@given(layouts)
+def test_text_round_trip(layout):
+    text = str(layout)
+    assert Layout.parse(text) == layout
+    for i in range(36):
+        assert layout.index(layout.token(i)) == i
+
+
+def test_cell_token_spellings():
+    layout = Layout.named("black")
+    assert layout.index("G3") == layout.index("g3") == layout.index("3-green") == \
+        layout.index("green-3") == layout.index("Green-3")
+
+
+@pytest.mark.parametrize("token", ["X3", "G7", "G0", "G", "purple-3", "3-3", "green-9", "G33"])
+def test_bad_tokens_are_refused(token):
+    with pytest.raises(LayoutError):
+        parse_cell(token)
+
+
+DEFAULT_TEXT = str(Layout.named("black:ABCD0000"))
+
+
+def test_parse_ignores_comments_and_blank_lines():
+    text = "# my table\n\n" + DEFAULT_TEXT.replace("\n", "   # row\n", 2)
+    assert Layout.parse(text) == Layout.named("black")
+
+
+@pytest.mark.parametrize("edit,message", [
+    (lambda t: t.replace("W6", "X6", 1), "line 1, column 1: unknown colour"),
+    (lambda t: t.replace("Y4", "Y9", 1), "line 2, column 2: unknown number"),
+    (lambda t: t.replace("R3 Y4 W3", "R3 Y4", 1), "line 2: 5 cells, expected 6"),
+    (lambda t: "\n".join(t.split("\n")[:5]), "only 5 rows"),
+    (lambda t: t + "W6 B6 B2 P5 P2 P3\n", "line 7: more than 6 rows"),
+    (lambda t: t.replace("G1", "W6", 1), "line 6, column 6: W6 appears twice (first at line 1, "
+                                         "column 1); missing: G1"),
+])
+def test_parse_errors_name_line_and_column(edit, message):
+    with pytest.raises(LayoutError) as err:
+        Layout.parse(edit(DEFAULT_TEXT))
+    assert message in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("code", ["ABCD", "ABCC0000", "ABCD0004", "ABCDE0000", "black:ABCD000x",
+                                  "gold:ABCD0000"])
+def test_bad_arrangement_codes(code):
+    with pytest.raises(LayoutError):
+        Layout.named(code if ":" in code else "black:" + code)
+
+
+def test_load_layout_reads_files_and_names(tmp_path):
+    f = tmp_path / "table.txt"
+    f.write_text(str(Layout.named("copper:DCBA3210")))
+    assert load_layout(str(f)) == Layout.named("copper:DCBA3210")
+    assert load_layout("copper:DCBA3210").name == "copper:DCBA3210"
+    f.write_text("W6 B6\n")
+    with pytest.raises(LayoutError, match="table.txt: line 1: 2 cells"):
+        load_layout(str(f))
+    with pytest.raises(LayoutError, match="cannot read layout file"):
+        load_layout(str(tmp_path / "missing.txt"))
