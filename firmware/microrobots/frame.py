@@ -1,0 +1,436 @@
+"""Drawing on a frame: cells, the board, blinking marks, numbers and animations.
+
+A frame is a ``bytearray(108)``: cell ``i`` (0..35, row-major, row 0 at the top) is
+``frame[3*i:3*i+3]`` as R, G, B in design values. Every function here works in place
+on a frame that the caller owns and allocates nothing, so the app can draw 50 frames
+a second on a Pico without waking the garbage collector. Times are ``now`` in ms.
+
+Numbers are shown as dice: ``digit`` draws 0..9 pips on a 3x3 patch (7, 8 and 9 fill
+the patch the way a die face would continue), ``number`` two such dice side by side,
+tens on the left. A player reads "2 and 7" as 27 without practice.
+
+Animations are small objects that own their buffers: ``start(now, ...)`` sets them
+up (it may copy into preallocated storage) and ``render(now, frame)`` draws over what
+is already in the frame and returns True while the animation still runs.
+"""
+
+from . import palette as P
+from .compat import const
+
+CELLS = const(36)
+
+# 3x3 pip patterns for 0..9: bit k is cell k of the patch, row-major.
+PIPS = (0, 16, 68, 84, 325, 341, 365, 381, 495, 511)
+
+
+# -- cells --------------------------------------------------------------------------
+def fill(frame, r, g, b):
+    """Every cell to one colour (0, 0, 0 clears the frame)."""
+    for i in range(0, 108, 3):
+        frame[i] = r
+        frame[i + 1] = g
+        frame[i + 2] = b
+
+
+def put(frame, i, r, g, b):
+    """Cell ``i`` to (r, g, b)."""
+    i *= 3
+    frame[i] = r
+    frame[i + 1] = g
+    frame[i + 2] = b
+
+
+def put_rgb(frame, i, rgb):
+    """Cell ``i`` to an (r, g, b) tuple such as ``palette.CURSOR``."""
+    i *= 3
+    frame[i] = rgb[0]
+    frame[i + 1] = rgb[1]
+    frame[i + 2] = rgb[2]
+
+
+def put_scaled(frame, i, r, g, b, level):
+    """Cell ``i`` to (r, g, b) scaled by ``level`` / 255."""
+    i *= 3
+    frame[i] = r * level // 255
+    frame[i + 1] = g * level // 255
+    frame[i + 2] = b * level // 255
+
+
+def put_die(frame, i, pal, colour, level=255):
+    """Cell ``i`` in die colour ``colour`` of palette ``pal``, scaled by ``level``."""
+    c = colour * 3
+    put_scaled(frame, i, pal[c], pal[c + 1], pal[c + 2], level)
+
+
+def put_entry(frame, i, table, k, level=255):
+    """Cell ``i`` to entry ``k`` of a flat RGB ``bytes`` table (palette.PLAYERS, WAVE)."""
+    k *= 3
+    put_scaled(frame, i, table[k], table[k + 1], table[k + 2], level)
+
+
+def board(frame, layout, pal, level=P.BACKGROUND):
+    """Every cell in its die colour, dimmed to ``level`` so marks stand out."""
+    colours = layout.colours
+    for i in range(CELLS):
+        put_die(frame, i, pal, colours[i], level)
+
+
+def dim(frame, level):
+    """Scale the whole frame by ``level`` / 255 (fade the background behind a text)."""
+    for i in range(108):
+        frame[i] = frame[i] * level // 255
+
+
+# -- time patterns -------------------------------------------------------------------
+def blink(now, period=500):
+    """True for the first half of every ``period`` ms."""
+    return now % period < period // 2
+
+
+def pulse(now, period=1600, low=60, high=255):
+    """A triangle wave between ``low`` and ``high`` (a level for put_scaled)."""
+    half = period // 2
+    x = now % period
+    if x >= half:
+        x = period - x
+    return low + (high - low) * x // half
+
+
+def heartbeat(now, period=1200):
+    """Two short beats per period: the waypoint's pattern, unlike blink and pulse."""
+    x = now % period
+    return x < 120 or 240 <= x < 360
+
+
+# -- marks ---------------------------------------------------------------------------
+def robot(frame, i, pal, colour, now):
+    """The robot: blinks between its die colour and bright white."""
+    if blink(now, 600):
+        put_rgb(frame, i, P.ROBOT_WHITE)
+    else:
+        put_die(frame, i, pal, colour)
+
+
+def target(frame, i, pal, colour, now):
+    """The target: a slow pulse of its die colour."""
+    put_die(frame, i, pal, colour, pulse(now, 1600, 30, 255))
+
+
+def waypoint(frame, i, pal, colour, now):
+    """The waypoint: a heartbeat (two quick beats) in its die colour."""
+    put_die(frame, i, pal, colour, 255 if heartbeat(now) else 40)
+
+
+def cursor(frame, i, pal, colour, now):
+    """The cursor: a fast blink between the cell's colour and cyan."""
+    if blink(now, 300):
+        put_rgb(frame, i, P.CURSOR)
+    else:
+        put_die(frame, i, pal, colour)
+
+
+# -- numbers -------------------------------------------------------------------------
+def digit(frame, top, left, n, rgb, face=P.DIM):
+    """A 3x3 die face showing ``n`` (0..9) pips in ``rgb`` with its top-left cell at
+    (``top``, ``left``); the face's empty cells in ``face``."""
+    bits = PIPS[n if n < 10 else 9]
+    for k in range(9):
+        i = (top + k // 3) * 6 + left + k % 3
+        put_rgb(frame, i, rgb if bits >> k & 1 else face)
+
+
+def number(frame, n, rgb, top=0):
+    """``n`` (0..99) as two dice in rows ``top``..``top+2``: tens left, units right."""
+    n = min(n, 99)
+    n = max(n, 0)
+    digit(frame, top, 0, n // 10, rgb)
+    digit(frame, top, 3, n % 10, rgb)
+
+
+def bar(frame, n, rgb, row=5, empty=P.DIM):
+    """``n`` of the six cells of ``row`` lit, left to right (a level: 0..6)."""
+    for c in range(6):
+        put_rgb(frame, row * 6 + c, rgb if c < n else empty)
+
+
+def scores(frame, tokens, players, page=0, pool=-1):
+    """One row per player (six per page): the player's colour, then their tokens.
+
+    Column 0 is the player's colour, columns 1..5 one victory token each (5 wins).
+    ``page`` 1 shows players 7 and 8; with ``pool`` >= 0 the last free row shows the
+    pool as a bar of up to five cells, one per five tokens.
+    """
+    fill(frame, 0, 0, 0)
+    first = page * 6
+    row = 0
+    p = first
+    while p < players and row < 6:
+        put_entry(frame, row * 6, P.PLAYERS, p)
+        t = tokens[p]
+        for c in range(1, 6):
+            put_rgb(frame, row * 6 + c, P.TOKEN if c <= t else P.DIM)
+        row += 1
+        p += 1
+    if pool >= 0 and row < 6:
+        put_rgb(frame, row * 6 + 5, P.DIM)
+        for c in range(5):
+            put_rgb(frame, row * 6 + c, P.ROBOT_WHITE if c * 5 < pool else P.DIM)
+
+
+# -- animations ----------------------------------------------------------------------
+_TUMBLE = const(900)  # the dice tumble, slowing down
+_SETTLE = const(500)  # the thrown dice, still
+_SHOW = const(700)   # the board with the rolled cell flashing
+ROLL_MS = _TUMBLE + _SETTLE + _SHOW
+_SPEED = const(70)  # a sliding robot: ms per cell
+_HOP = const(420)  # a replayed move: slide, then a short stop
+_HOLD = const(1200)  # a replayed route, finished
+_RING = const(110)  # celebration: ms per ring
+_CELEBRATE = const(2600)
+_FLASH = const(480)
+
+
+class DiceRoll:
+    """Up to three throws of the colour die and the number die, one after the other.
+
+    Each throw: both dice tumble (left: the colour, right: the pips), settle on the
+    roll, then the board shows where that die lies. ``start(now, layout, pal, cells)``
+    takes the rolled cells (a sequence of 1..3 cells: start, target, waypoint).
+    """
+
+    def __init__(self):
+        self.cells = bytearray(3)
+        self.count = 0
+        self.t0 = 0
+        self.layout = None
+        self.pal = P.DIE
+
+    def start(self, now, layout, pal, cells):
+        self.count = 0
+        for c in cells:
+            self.cells[self.count] = c
+            self.count += 1
+        self.t0 = now
+        self.layout = layout
+        self.pal = pal
+
+    def render(self, now, frame):
+        t = now - self.t0
+        k = t // ROLL_MS
+        if k >= self.count:
+            return False
+        t -= k * ROLL_MS
+        cell = self.cells[k]
+        lay = self.layout
+        if t >= _TUMBLE + _SETTLE:
+            board(frame, lay, self.pal, 90)
+            if blink(t, 200):
+                put_die(frame, cell, self.pal, lay.colours[cell])
+            else:
+                put_rgb(frame, cell, P.ROBOT_WHITE)
+            return True
+        fill(frame, 0, 0, 0)
+        if t < _TUMBLE:
+            # tumbling: a new face every step, steps growing longer as the dice slow
+            step = 0
+            edge = 60
+            while edge < t:
+                step += 1
+                edge += 60 + step * 12
+            colour = (step * 5 + k * 3 + 1) % 6
+            num = (step * 7 + k) % 6 + 1
+        else:
+            colour = lay.colours[cell]
+            num = lay.numbers[cell]
+        c = colour * 3
+        pal = self.pal
+        for r in range(1, 4):
+            for col in range(3):
+                put_scaled(frame, r * 6 + col, pal[c], pal[c + 1], pal[c + 2], 255)
+        digit(frame, 1, 3, num, (255, 255, 255), (25, 25, 25))
+        return True
+
+
+def _step(a, b):
+    """The cell step from ``a`` towards ``b`` on their shared row or column."""
+    if a // 6 == b // 6:
+        return 1 if b > a else -1
+    return 6 if b > a else -6
+
+
+class Slide:
+    """The robot gliding from ``a`` to ``b`` along their row or column (70 ms a
+    cell); draws the robot's white over the frame. Moves that are not straight jump."""
+
+    def __init__(self):
+        self.a = self.b = 0
+        self.t0 = 0
+
+    def start(self, now, a, b):
+        self.a = a
+        self.b = b
+        self.t0 = now
+
+    def render(self, now, frame):
+        a = self.a
+        b = self.b
+        if a // 6 != b // 6 and a % 6 != b % 6:
+            return False
+        step = _step(a, b)
+        n = (b - a) // step
+        k = (now - self.t0) // _SPEED
+        if k >= n:
+            return False
+        put_rgb(frame, a + k * step, P.ROBOT_WHITE)
+        return True
+
+
+class Replay:
+    """An optimal route played move by move: each move slides, the stops so far stay
+    lit as a trail, then the whole route holds for a moment. ``start(now, route)``
+    takes the cells, start first (copied)."""
+
+    def __init__(self):
+        self.route = bytearray(64)
+        self.n = 0
+        self.t0 = 0
+        self.slide = Slide()
+
+    def start(self, now, route):
+        n = 0
+        for c in route:
+            if n < 64:
+                self.route[n] = c
+                n += 1
+        self.n = n
+        self.t0 = now
+
+    def moves_shown(self, now):
+        """How many moves of the route have been played by ``now``."""
+        m = (now - self.t0) // _HOP
+        return min(self.n - 1, m)
+
+    def render(self, now, frame):
+        if self.n == 0:
+            return False
+        t = now - self.t0
+        moves = self.n - 1
+        m = t // _HOP
+        m = min(m, moves)
+        for k in range(m + 1 if m < moves else moves):
+            put_rgb(frame, self.route[k], P.TRAIL)
+        if m < moves:
+            a = self.route[m]
+            b = self.route[m + 1]
+            s = self.slide
+            s.a = a
+            s.b = b
+            s.t0 = self.t0 + m * _HOP
+            if not s.render(now, frame):
+                put_rgb(frame, b, P.ROBOT_WHITE)
+            return True
+        put_rgb(frame, self.route[moves], P.ROBOT_WHITE if blink(t, 300) else P.GOOD)
+        return t < moves * _HOP + _HOLD
+
+
+class Wave:
+    """Breadth-first search made visible: layer 0 is the robot, layer k the cells k
+    moves away, each layer in its own colour (warm = near, cold = far).
+
+    ``start(now, dist, step_ms)`` copies a 36-byte distance table (255 = unreachable).
+    With ``step_ms`` > 0 the wave spreads by itself; else ``layer`` is set by the caller
+    (classroom mode steps it with A). Unreached cells keep the frame's content.
+    """
+
+    def __init__(self):
+        self.dist = bytearray(CELLS)
+        self.step_ms = 0
+        self.t0 = 0
+        self.layer = 0
+        self.deepest = 0
+
+    def start(self, now, dist, step_ms=900):
+        deepest = 0
+        for i in range(CELLS):
+            d = dist[i]
+            self.dist[i] = d
+            if d != 255 and d > deepest:
+                deepest = d
+        self.deepest = deepest
+        self.step_ms = step_ms
+        self.t0 = now
+        self.layer = 0
+
+    def render(self, now, frame):
+        if self.step_ms > 0:
+            self.layer = (now - self.t0) // self.step_ms
+        layer = self.layer
+        for i in range(CELLS):
+            d = self.dist[i]
+            if d <= layer:
+                k = d if d < 8 else 7
+                put_entry(frame, i, P.WAVE, k, 255 if d == layer else 110)
+        return layer <= self.deepest + 1
+
+
+class Celebrate:
+    """Rainbow rings spreading from a cell: a solved puzzle, a won game."""
+
+    def __init__(self):
+        self.cell = 0
+        self.t0 = 0
+
+    def start(self, now, cell):
+        self.cell = cell
+        self.t0 = now
+
+    def render(self, now, frame):
+        t = now - self.t0
+        if t >= _CELEBRATE:
+            return False
+        r0 = self.cell // 6
+        c0 = self.cell % 6
+        wave = t // _RING
+        for i in range(CELLS):
+            dr = i // 6 - r0
+            dc = i % 6 - c0
+            if dr < 0:
+                dr = -dr
+            if dc < 0:
+                dc = -dc
+            d = max(dc, dr)
+            if (wave - d) % 6 == 0:
+                put_entry(frame, i, P.WAVE, 1 + (wave + d) % 7)
+            elif (wave - d) % 6 == 1:
+                put_entry(frame, i, P.WAVE, 1 + (wave + d) % 7, 60)
+        return True
+
+
+class Flash:
+    """A short double flash: a refused move (``cell``) or a failed claim (``cell`` -1:
+    the grid's border)."""
+
+    def __init__(self):
+        self.cell = -1
+        self.t0 = -10000
+        self.rgb = P.REFUSE
+
+    def start(self, now, cell=-1, rgb=P.REFUSE):
+        self.cell = cell
+        self.t0 = now
+        self.rgb = rgb
+
+    def render(self, now, frame):
+        t = now - self.t0
+        if t >= _FLASH or t < 0:
+            return False
+        if t % 240 < 140:
+            if self.cell >= 0:
+                put_rgb(frame, self.cell, self.rgb)
+            else:
+                for i in range(CELLS):
+                    r = i // 6
+                    c = i % 6
+                    if r == 0 or r == 5 or c == 0 or c == 5:
+                        put_rgb(frame, i, self.rgb)
+        return True
