@@ -1,0 +1,159 @@
+"""Frame -> LED buffer: brightness, gamma, the power cap and the wiring order.
+
+A frame is a ``bytearray(108)``: cell ``i`` (row-major, row 0 at the top) is
+``frame[3*i:3*i+3]``, R, G, B in design values. ``Display.show(frame)`` turns it into the
+bytes the LEDs receive and hands them to ``write`` (the hardware's ``show``), but only
+when they differ from the last ones written::
+
+    display = Display(config, write=hw.show)
+    display.set_brightness(5)        # 1 (dim) .. 8 (full)
+    display.show(frame)              # True if the LEDs were written
+
+Per channel: ``lut[v]``, one table lookup that combines the brightness (a scale applied
+to the design value, so each step looks equally brighter) and gamma 2.6 (so a design
+value of 128 looks half as bright as 255). Nonzero stays nonzero: a dim cell never
+vanishes at low brightness.
+
+The power cap: USB gives 500 mA. A WS2812B draws about 1 mA idle and about 20 mA per
+channel at value 255, so 36 LEDs leave 500 - 36 = 464 mA for light, i.e.
+464 / 20 * 255 = 5916 channel-value units: the sum of all 108 values written in one frame
+must stay <= ``brightness_cap`` (5900). A frame that would exceed it is scaled down as a
+whole (``v * cap // total``, integer math), so colours keep their hue. Brightness works
+below the cap; the cap only bites on big bright frames.
+
+``written`` keeps the last values written, in grid order (R, G, B per cell), for the
+simulator and tests. ``show`` allocates nothing.
+"""
+
+from array import array
+
+from .compat import const
+
+CELLS = const(36)
+FRAME_BYTES = const(108)
+GRID = const(6)
+GAMMA = 2.6
+BRIGHTNESS_LEVELS = const(8)
+DEFAULT_BRIGHTNESS = const(5)
+# Design-value scale (/256) of each brightness level 1..8: each step is about 1.65x
+# brighter on the LEDs, from a maximum of 8/255 at level 1 to 255/255 at level 8.
+BRIGHTNESS_SCALE = (0, 67, 81, 98, 119, 144, 174, 212, 256)
+_RGB = "RGB"
+
+
+def led_map(config):
+    """The LED index of each grid cell (a list of 36) for ``config``'s wiring.
+
+    The grid is turned ``rotation`` degrees clockwise, placed on the matrix (an 8x8
+    panel at ``window``), and the matrix is numbered from the ``origin`` corner along
+    rows, every row the same way (``progressive``) or alternating (``serpentine``).
+    """
+    panel = config["matrix"] == "panel8x8"
+    size = 8 if panel else GRID
+    col0, row0 = config["window"] if panel else (0, 0)
+    rotation = config["rotation"]
+    origin = config["origin"]
+    serpentine = config["order"] == "serpentine"
+    leds = []
+    for cell in range(CELLS):
+        r, c = divmod(cell, GRID)
+        if rotation == 90:
+            r, c = c, GRID - 1 - r
+        elif rotation == 180:
+            r, c = GRID - 1 - r, GRID - 1 - c
+        elif rotation == 270:
+            r, c = GRID - 1 - c, r
+        y, x = r + row0, c + col0
+        if origin.startswith("bottom"):
+            y = size - 1 - y
+        if origin.endswith("right"):
+            x = size - 1 - x
+        if serpentine and y % 2:
+            x = size - 1 - x
+        leds.append(y * size + x)
+    return leds
+
+
+def gamma_table(gamma=GAMMA):
+    """``bytearray(256)``: design value -> LED value; nonzero stays nonzero."""
+    table = bytearray(256)
+    for v in range(1, 256):
+        table[v] = max(1, int(255 * (v / 255) ** gamma + 0.5))
+    return table
+
+
+class Display:
+    """Shows frames on the LEDs described by ``config`` (see config.py).
+
+    ``write(buf)`` receives ``buf``: ``led_count * 3`` bytes in wiring order and
+    ``color_order``; panel LEDs outside the window stay dark.
+    """
+
+    def __init__(self, config, write=None, brightness=DEFAULT_BRIGHTNESS, gamma=GAMMA):
+        self.write = write
+        self.cap = config["brightness_cap"]
+        self.buf = bytearray(config["led_count"] * 3)
+        self.written = bytearray(FRAME_BYTES)
+        self.total = 0  # sum of the values last written
+        self.capped = False  # whether the cap scaled the last written frame down
+        self.writes = 0
+        self._next = bytearray(FRAME_BYTES)
+        self._gamma = gamma_table(gamma)
+        self._lut = bytearray(256)
+        order = config["color_order"]
+        dest = array("H", [0] * FRAME_BYTES)
+        leds = led_map(config)
+        for cell in range(CELLS):
+            for ch in range(3):
+                dest[3 * cell + ch] = 3 * leds[cell] + order.index(_RGB[ch])
+        self._dest = dest
+        self._fresh = True  # nothing written yet: the first show always writes
+        self.set_brightness(brightness)
+
+    def set_brightness(self, level):
+        """Brightness 1..8 (clamped); the next ``show`` uses it."""
+        level = min(max(level, 1), BRIGHTNESS_LEVELS)
+        self.brightness = level
+        scale = BRIGHTNESS_SCALE[level]
+        gamma = self._gamma
+        lut = self._lut
+        for v in range(256):
+            scaled = (v * scale) >> 8
+            lut[v] = gamma[scaled] if scaled or not v else 1
+        self._fresh = True
+
+    def show(self, frame):
+        """Write ``frame`` if the LEDs would change; return True if written."""
+        lut = self._lut
+        nxt = self._next
+        total = 0
+        for i in range(FRAME_BYTES):
+            v = lut[frame[i]]
+            nxt[i] = v
+            total += v
+        cap = self.cap
+        capped = total > cap
+        if capped:
+            # Scale the whole frame: sum(v * cap // total) <= cap * total // total = cap.
+            whole = total
+            total = 0
+            for i in range(FRAME_BYTES):
+                v = nxt[i] * cap // whole
+                nxt[i] = v
+                total += v
+        if not self._fresh and nxt == self.written:
+            return False
+        self._fresh = False
+        written = self.written
+        buf = self.buf
+        dest = self._dest
+        for i in range(FRAME_BYTES):
+            v = nxt[i]
+            written[i] = v
+            buf[dest[i]] = v
+        self.total = total
+        self.capped = capped
+        self.writes += 1
+        if self.write is not None:
+            self.write(buf)
+        return True

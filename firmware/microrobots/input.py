@@ -1,0 +1,150 @@
+"""Debounced buttons: press, release, long press and auto-repeat, as small-int events.
+
+Modelled on Peter Hinch's ``Pushbutton`` (micropython-async ``primitives``), made
+synchronous and allocation-free: the main loop calls ``poll(now, pressed_mask)`` once per
+frame with the time in ms and a bit mask of the buttons held down (bit 0 = up ... bit 5 = b;
+the hardware layer has already inverted the active-low pins), then drains the events::
+
+    buttons.poll(now, hw.pressed_mask())
+    event = buttons.next_event()
+    while event >= 0:
+        app.handle(event, now)
+        event = buttons.next_event()
+
+An event is ``kind << 3 | button`` (see ``event``, ``kind_of``, ``button_of``).
+
+Debouncing is by lock-out, as in Hinch's Pushbutton: a change of level is accepted at the
+first poll that sees it, and further changes of that button are ignored for
+``debounce_ms`` (20 ms) while the contacts bounce. So a PRESS is reported by the very poll
+that first sees the button down, and reaches the screen in the same frame.
+
+Holding a button: LONG once after ``long_ms`` (600 ms), for every button. The D-pad also
+auto-repeats: REPEAT after ``repeat_delay_ms`` (400 ms), then every ``repeat_ms`` (120 ms),
+at most one per poll (a late poll never bursts). RELEASE always follows, LONG or not.
+"""
+
+from .compat import const
+
+UP = const(0)
+DOWN = const(1)
+LEFT = const(2)
+RIGHT = const(3)
+A = const(4)
+B = const(5)
+BUTTON_NAMES = ("up", "down", "left", "right", "a", "b")
+BUTTONS = const(6)
+DPAD_MASK = const(0x0F)  # up, down, left, right: the buttons that auto-repeat
+
+PRESS = const(1)
+RELEASE = const(2)
+LONG = const(3)
+REPEAT = const(4)
+KIND_NAMES = ("", "press", "release", "long", "repeat")
+
+NO_EVENT = const(-1)
+
+DEBOUNCE_MS = const(20)
+LONG_MS = const(600)
+REPEAT_DELAY_MS = const(400)
+REPEAT_MS = const(120)
+QUEUE_SIZE = const(16)
+
+
+def event(kind, button):
+    """The event int for ``kind`` (PRESS...) of ``button`` (UP...)."""
+    return kind << 3 | button
+
+
+def kind_of(e):
+    """PRESS, RELEASE, LONG or REPEAT."""
+    return e >> 3
+
+
+def button_of(e):
+    """UP, DOWN, LEFT, RIGHT, A or B."""
+    return e & 7
+
+
+def event_name(e):
+    """``"press a"``, ``"repeat left"``... for logs and tests (allocates a string)."""
+    return "%s %s" % (KIND_NAMES[e >> 3], BUTTON_NAMES[e & 7])
+
+
+class Buttons:
+    """Six debounced buttons and a queue of their events.
+
+    ``poll`` and ``next_event`` allocate nothing. When the queue (``QUEUE_SIZE`` events)
+    is full, new events are dropped and counted in ``dropped``; polled once a frame and
+    drained every frame it never fills.
+    """
+
+    def __init__(self, debounce_ms=DEBOUNCE_MS, long_ms=LONG_MS,
+                 repeat_delay_ms=REPEAT_DELAY_MS, repeat_ms=REPEAT_MS, repeat_mask=DPAD_MASK):
+        self.debounce_ms = debounce_ms
+        self.long_ms = long_ms
+        self.repeat_delay_ms = repeat_delay_ms
+        self.repeat_ms = repeat_ms
+        self.repeat_mask = repeat_mask
+        self._changed = [0] * BUTTONS  # when each button's accepted level last changed
+        self._long_done = [False] * BUTTONS
+        self._next_repeat = [0] * BUTTONS
+        self._queue = bytearray(QUEUE_SIZE)
+        self.reset()
+
+    def reset(self, now=0):
+        """Forget every button and event (e.g. after the app restarts)."""
+        self.state = 0  # the debounced mask: bit set = held down
+        for b in range(BUTTONS):
+            self._changed[b] = now - self.debounce_ms
+            self._long_done[b] = False
+        self._head = 0
+        self._count = 0
+        self.dropped = 0
+
+    def is_held(self, button):
+        return bool(self.state >> button & 1)
+
+    def poll(self, now, pressed_mask):
+        """Take the raw levels at time ``now`` (ms); queue the events they cause."""
+        state = self.state
+        for b in range(BUTTONS):
+            bit = 1 << b
+            held = state & bit
+            since = now - self._changed[b]
+            if (pressed_mask & bit) != held and since >= self.debounce_ms:
+                self._changed[b] = now
+                state ^= bit
+                if held:
+                    self._put(RELEASE << 3 | b)
+                else:
+                    self._put(PRESS << 3 | b)
+                    self._long_done[b] = False
+                    self._next_repeat[b] = now + self.repeat_delay_ms
+            elif held:
+                if self.repeat_mask & bit and now >= self._next_repeat[b]:
+                    self._put(REPEAT << 3 | b)
+                    due = self._next_repeat[b] + self.repeat_ms
+                    self._next_repeat[b] = due if due > now else now + self.repeat_ms
+                if not self._long_done[b] and since >= self.long_ms:
+                    self._long_done[b] = True
+                    self._put(LONG << 3 | b)
+        self.state = state
+
+    def next_event(self):
+        """The oldest queued event, or ``NO_EVENT`` (-1) when there is none."""
+        if not self._count:
+            return NO_EVENT
+        e = self._queue[self._head]
+        self._head = (self._head + 1) % QUEUE_SIZE
+        self._count -= 1
+        return e
+
+    def pending(self):
+        return self._count
+
+    def _put(self, e):
+        if self._count == QUEUE_SIZE:
+            self.dropped += 1
+            return
+        self._queue[(self._head + self._count) % QUEUE_SIZE] = e
+        self._count += 1

@@ -1,0 +1,137 @@
+"""config.py: defaults, overrides, and one clear line for every kind of bad config."""
+
+import json
+
+import mpy
+import pytest
+from microrobots import config
+from microrobots.config import ConfigError, load, load_file
+
+# The contract with the hardware docs (wiring diagram and pin table come from DEFAULTS).
+SPEC = {
+    "led_pin": 2, "matrix": "strip", "led_count": 36, "order": "serpentine",
+    "origin": "top-left", "rotation": 0, "window": [1, 1], "color_order": "GRB",
+    "buttons": {"up": 10, "down": 11, "left": 12, "right": 13, "a": 14, "b": 15},
+    "buzzer_pin": 16, "brightness_cap": 5900,
+}
+
+
+def test_defaults_are_the_documented_ones():
+    assert config.DEFAULTS == SPEC
+    assert load("{}") == SPEC
+
+
+def test_missing_file_gives_defaults(tmp_path):
+    assert load_file(str(tmp_path / "config.json")) == SPEC
+
+
+def test_file_overrides_key_by_key(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text('{"led_pin": 0, "buttons": {"a": 20}, "buzzer_pin": null}')
+    got = load_file(str(path))
+    assert got["led_pin"] == 0 and got["buzzer_pin"] is None
+    assert got["buttons"] == dict(SPEC["buttons"], a=20)
+    assert got["matrix"] == "strip" and got["brightness_cap"] == 5900
+
+
+def test_results_do_not_share_nested_defaults():
+    first = load('{"buttons": {"a": 20}, "window": [0, 2], "matrix": "panel8x8"}')
+    assert config.DEFAULTS["buttons"]["a"] == 14 and config.DEFAULTS["window"] == [1, 1]
+    first["buttons"]["b"] = 3
+    assert load("{}")["buttons"]["b"] == 15
+
+
+def test_panel_takes_its_led_count_from_the_matrix():
+    got = load('{"matrix": "panel8x8", "window": [2, 0], "rotation": 270, "origin": "bottom-right"}')
+    assert got["led_count"] == 64 and got["window"] == [2, 0]
+    assert load('{"matrix": "panel8x8", "led_count": 64}')["led_count"] == 64
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"led_pn": 3}', "config.json: unknown key 'led_pn' (did you mean 'led_pin'?)"),
+    ('{"colour": 3}', "config.json: unknown key 'colour'"),
+    ('{"led_pin": "GP2"}', 'config.json: led_pin: must be a whole number, not "GP2"'),
+    ('{"led_pin": true}', "config.json: led_pin: must be a whole number, not true"),
+    ('{"led_pin": 2.0}', "config.json: led_pin: must be a whole number, not 2.0"),
+    ('{"led_pin": 30}', "config.json: led_pin: pin 30 is out of range 0-29"),
+    ('{"buttons": {"left": -1}}', "config.json: buttons.left: pin -1 is out of range 0-29"),
+    ('{"buttons": {"start": 3}}', "config.json: buttons: unknown button 'start' (known: up down left right a b)"),
+    ('{"buttons": [1, 2]}', 'config.json: buttons: must be an object like {"a": 14}'),
+    ('{"buttons": {"a": 2}}', "config.json: buttons.a: pin 2 is already used by led_pin"),
+    ('{"buzzer_pin": 13}', "config.json: buzzer_pin: pin 13 is already used by buttons.right"),
+    ('{"buttons": {"up": 11, "down": 10}}', None),
+    ('{"buttons": {"up": 11}}', "config.json: buttons.down: pin 11 is already used by buttons.up"),
+    ('{"matrix": "panel"}', 'config.json: matrix: must be one of strip, panel8x8, not "panel"'),
+    ('{"led_count": 64}', "config.json: led_count: strip has 36 LEDs, not 64"),
+    ('{"matrix": "panel8x8", "led_count": 36}', "config.json: led_count: panel8x8 has 64 LEDs, not 36"),
+    ('{"order": "zigzag"}', 'config.json: order: must be one of serpentine, progressive, not "zigzag"'),
+    ('{"origin": "top"}', ('config.json: origin: must be one of top-left, top-right, '
+                           'bottom-left, bottom-right, not "top"')),
+    ('{"rotation": 45}', "config.json: rotation: must be 0, 90, 180 or 270, not 45"),
+    ('{"matrix": "panel8x8", "window": [3, 1]}',
+     "config.json: window: [3, 1] puts the 6x6 grid outside the 8x8 panel (column and row must be 0-2)"),
+    ('{"matrix": "panel8x8", "window": [0, -1]}',
+     "config.json: window: [0, -1] puts the 6x6 grid outside the 8x8 panel (column and row must be 0-2)"),
+    ('{"window": [1]}', "config.json: window: must be [column, row], not [1]"),
+    ('{"color_order": "GRBW"}', ('config.json: color_order: must be the letters R, G, B in some '
+                                'order, e.g. GRB, not "GRBW"')),
+    ('{"color_order": "GGB"}', ('config.json: color_order: must be the letters R, G, B in some '
+                                'order, e.g. GRB, not "GGB"')),
+    ('{"brightness_cap": 0}', "config.json: brightness_cap: must be 1..65535, not 0"),
+    ('[1, 2]', 'config.json: must be a JSON object like {"led_pin": 2}'),
+    ('{"led_pin": 2,\n "matrix": strip}', "config.json: not valid JSON at line 2 column 12: Expecting value"),
+    ('', "config.json: not valid JSON at line 1 column 1: Expecting value"),
+])
+def test_bad_config_names_key_and_problem(text, message):
+    if message is None:  # swapping two pins is fine
+        assert load(text)["buttons"]["up"] == 11
+        return
+    with pytest.raises(ConfigError) as caught:
+        load(text)
+    assert str(caught.value) == message
+    assert "\n" not in str(caught.value)
+    assert isinstance(caught.value, ValueError)
+
+
+def test_file_errors_name_the_file(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text('{"rotation": 91}')
+    with pytest.raises(ConfigError, match=r"config\.json: rotation: must be"):
+        load_file(str(path))
+
+
+def test_strip_ignores_window_but_checks_its_shape():
+    assert load('{"window": [5, 5]}')["window"] == [5, 5]  # unused by a strip
+    with pytest.raises(ConfigError):
+        load('{"window": "1,1"}')
+
+
+CASES = ['{}', '{"led_pn": 3}', '{"matrix": "panel8x8", "window": [0, 2]}', '{"buttons": {"a": 2}}',
+         '{"buzzer_pin": null, "color_order": "RGB"}', '{"rotation": 45}', '{"led_pin": 2.5}',
+         '{"buttons": {"start": 1}}', '{"brightness_cap": 70000}', '{"matrix": "panel8x8", "window": [1, 3]}']
+
+
+def _outcomes():
+    out = []
+    for text in CASES:
+        try:
+            out.append(load(text))
+        except ConfigError as error:
+            out.append(str(error))
+    return out
+
+
+def test_micropython_gives_the_same_configs_and_messages():
+    script = ("import json\nfrom microrobots.config import load, ConfigError\nout = []\n"
+              "for text in %s:\n"
+              "    try:\n        out.append(load(text))\n"
+              "    except ConfigError as e:\n        out.append(str(e))\n"
+              "print(json.dumps(out))\n" % json.dumps(CASES))
+    assert json.loads(mpy.run(script)) == _outcomes()
+
+
+def test_micropython_names_a_json_syntax_error_in_one_line():
+    out = mpy.run("from microrobots.config import load, ConfigError\n"
+                  "try:\n    load('{\"led_pin\": 2,')\nexcept ConfigError as e:\n    print(e)\n")
+    assert out.startswith("config.json: not valid JSON")
+    assert out.count("\n") == 1

@@ -1,0 +1,230 @@
+"""input.py: debounced press/release, long press, D-pad auto-repeat, the event queue."""
+
+import json
+
+import mpy
+from hypothesis import given
+from hypothesis import strategies as st
+from microrobots import input as inp
+from microrobots.input import (
+    BUTTON_NAMES,
+    DOWN,
+    LEFT,
+    LONG,
+    NO_EVENT,
+    PRESS,
+    RELEASE,
+    REPEAT,
+    RIGHT,
+    UP,
+    A,
+    B,
+    Buttons,
+    button_of,
+    event,
+    event_name,
+    kind_of,
+)
+
+
+def drain(buttons):
+    out = []
+    e = buttons.next_event()
+    while e != NO_EVENT:
+        out.append(e)
+        e = buttons.next_event()
+    return out
+
+
+def run(polls, buttons=None):
+    """``polls``: (ms, mask) pairs; returns [(ms, "kind button"), ...]."""
+    buttons = buttons or Buttons()
+    out = []
+    for now, mask in polls:
+        buttons.poll(now, mask)
+        out.extend((now, event_name(e)) for e in drain(buttons))
+    return out
+
+
+def hold(bit, start, end, until, step=20):
+    """Polls every ``step`` ms from 0 to ``until``: ``bit`` held during [start, end)."""
+    return [(t, bit if start <= t < end else 0) for t in range(0, until, step)]
+
+
+def test_event_encoding_is_the_shared_convention():
+    assert (UP, DOWN, LEFT, RIGHT, A, B) == (0, 1, 2, 3, 4, 5)
+    assert BUTTON_NAMES == ("up", "down", "left", "right", "a", "b")
+    assert (PRESS, RELEASE, LONG, REPEAT) == (1, 2, 3, 4)
+    assert event(LONG, B) == 3 << 3 | 5 == 29
+    assert kind_of(29) == LONG and button_of(29) == B
+    assert event_name(event(REPEAT, LEFT)) == "repeat left"
+
+
+def test_press_is_reported_by_the_first_poll_that_sees_it():
+    assert run([(0, 0), (20, 1 << A), (40, 1 << A), (60, 0), (80, 0)]) == [
+        (20, "press a"), (60, "release a")]
+
+
+def test_bounces_within_the_debounce_window_are_ignored():
+    # Contact bounce: down, up, down within 20 ms of the press, then held; same on release.
+    polls = [(0, 1 << B), (4, 0), (9, 1 << B), (15, 0), (19, 1 << B), (40, 1 << B),
+             (100, 0), (105, 1 << B), (110, 0), (140, 0)]
+    assert run(polls) == [(0, "press b"), (100, "release b")]
+
+
+def test_a_release_after_the_window_is_taken_at_once():
+    assert run([(0, 1), (20, 0), (40, 0)]) == [(0, "press up"), (20, "release up")]
+
+
+def test_long_press_on_a_fires_once_without_repeat():
+    out = run(hold(1 << A, 100, 1500, 1600))
+    assert out == [(100, "press a"), (700, "long a"), (1500, "release a")]
+
+
+def test_dpad_repeats_after_400_then_every_120_and_longs_at_600():
+    out = run(hold(1 << RIGHT, 0, 1000, 1100, step=10))
+    assert out == [(0, "press right"), (400, "repeat right"), (520, "repeat right"),
+                   (600, "long right"), (640, "repeat right"), (760, "repeat right"),
+                   (880, "repeat right"), (1000, "release right")]
+
+
+def test_late_polls_repeat_once_per_poll_and_do_not_burst():
+    out = run([(0, 1 << UP), (1000, 1 << UP), (1010, 1 << UP), (1130, 1 << UP), (1140, 0)])
+    assert [e for e in out if e[1] == "repeat up"] == [(1000, "repeat up"), (1130, "repeat up")]
+
+
+def test_buttons_are_independent():
+    polls = [(0, 1 << UP), (20, 1 << UP | 1 << A), (40, 1 << A), (60, 0)]
+    assert run(polls) == [(0, "press up"), (20, "press a"), (40, "release up"), (60, "release a")]
+
+
+def test_a_full_queue_drops_new_events_and_counts_them():
+    buttons = Buttons()
+    t = 0
+    for _ in range(12):  # 12 presses and 12 releases, never drained
+        buttons.poll(t, 1 << A)
+        buttons.poll(t + 20, 0)
+        t += 40
+    assert buttons.pending() == inp.QUEUE_SIZE
+    assert buttons.dropped == 24 - inp.QUEUE_SIZE
+    got = drain(buttons)
+    assert got == [event(PRESS, A), event(RELEASE, A)] * (inp.QUEUE_SIZE // 2)
+    assert buttons.next_event() == NO_EVENT
+
+
+def test_reset_forgets_held_buttons_and_events():
+    buttons = Buttons()
+    buttons.poll(0, 1 << B)
+    buttons.reset(10)
+    assert buttons.pending() == 0 and not buttons.is_held(B)
+    buttons.poll(30, 1 << B)
+    assert drain(buttons) == [event(PRESS, B)]
+
+
+# A brute-force reference: one button, simulated poll by poll with explicit fields.
+def reference(polls, button):
+    bit = 1 << button
+    dpad = button <= RIGHT
+    out = []
+    down = False
+    changed_at = -10**9
+    pressed_at = 0
+    long_sent = False
+    next_repeat = 0
+    for now, mask in polls:
+        raw = bool(mask & bit)
+        if raw != down and now - changed_at >= 20:
+            down, changed_at = raw, now
+            if down:
+                out.append((now, "press"))
+                pressed_at, long_sent = now, False
+                next_repeat = now + 400
+            else:
+                out.append((now, "release"))
+            continue
+        if not down:
+            continue
+        if dpad and now >= next_repeat:
+            out.append((now, "repeat"))
+            next_repeat += 120
+            if next_repeat <= now:  # the poll came late: no catch-up burst
+                next_repeat = now + 120
+        if not long_sent and now - pressed_at >= 600:
+            long_sent = True
+            out.append((now, "long"))
+    return out
+
+
+polls_strategy = st.lists(
+    st.tuples(st.integers(1, 250), st.integers(0, 63)), min_size=1, max_size=60).map(
+    lambda steps: [(sum(s[0] for s in steps[:i + 1]), steps[i][1]) for i in range(len(steps))])
+
+
+@given(polls_strategy)
+def test_matches_a_per_button_reference(polls):
+    events = run(polls)
+    for button in range(6):
+        name = BUTTON_NAMES[button]
+        mine = [(t, e.split()[0]) for t, e in events if e.split()[1] == name]
+        assert mine == reference(polls, button)
+
+
+@given(polls_strategy)
+def test_press_and_release_alternate_and_extras_come_while_held(polls):
+    events = run(polls)
+    for name in BUTTON_NAMES:
+        down = False
+        longs = 0
+        for _, e in events:
+            kind, button = e.split()
+            if button != name:
+                continue
+            if kind == "press":
+                assert not down
+                down, longs = True, 0
+            elif kind == "release":
+                assert down
+                down = False
+            else:
+                assert down
+                assert kind != "repeat" or name in ("up", "down", "left", "right")
+                longs += kind == "long"
+                assert longs <= 1
+
+
+def test_micropython_gives_the_same_events_and_allocates_nothing():
+    polls = hold(1 << LEFT, 40, 900, 1000, step=20) + [(1000 + t, (t // 7) % 64) for t in range(0, 2000, 13)]
+    script = """
+import gc, json
+from microrobots.input import Buttons, NO_EVENT
+polls = json.loads(%r)
+b = Buttons()
+out = []
+for now, mask in polls:
+    b.poll(now, mask)
+    e = b.next_event()
+    while e != NO_EVENT:
+        out.append([now, e])
+        e = b.next_event()
+b.reset(5000)
+gc.collect()
+gc.disable()
+before = gc.mem_alloc()
+for now, mask in polls:
+    b.poll(now + 5000, mask)
+    e = b.next_event()
+    while e != NO_EVENT:
+        e = b.next_event()
+allocated = gc.mem_alloc() - before
+gc.enable()
+print(json.dumps({"events": out, "allocated": allocated}))
+""" % json.dumps(polls)
+    got = json.loads(mpy.run(script))
+    buttons = Buttons()
+    expected = []
+    for now, mask in polls:
+        buttons.poll(now, mask)
+        expected.extend([now, e] for e in drain(buttons))
+    assert got["events"] == expected
+    assert len(expected) > 20
+    assert got["allocated"] == 0
