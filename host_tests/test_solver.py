@@ -158,3 +158,15 @@ def test_unreachable_pairs_exist_on_split_layouts():
     assert list(solver.distances(0)).count(UNREACHABLE) == 34
     assert not solver.walk_exists(0, 1, 7)
     assert solver.walk_exists(0, 0, 2) and not solver.walk_exists(0, 0, 1)
+
+
+@given(layouts, cells, cells, st.one_of(st.none(), cells), st.integers(0, 14))
+def test_benchmark_baseline_agrees_with_solver(layout, start, target, via, n):
+    # make bench compares speeds with tools/straightforward_solver.py: same answers first.
+    from tools import straightforward_solver as plain
+    solver = Solver(layout)
+    dist = plain.distances(layout.colours, layout.numbers, start, bytearray(36), bytearray(36))
+    assert dist == solver.distances(start)
+    v = -1 if via is None else via
+    assert plain.walk_exists(layout.colours, layout.numbers, start, target, n, v,
+                             bytearray(72), bytearray(72)) == solver.walk_exists(start, target, n, via)

@@ -23,7 +23,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
-from microrobots.board import SIDES, Layout  # noqa: E402
+from microrobots.board import SIDES, Layout
 
 
 def neighbour_masks(colours, numbers):

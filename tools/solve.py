@@ -18,8 +18,8 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
-from microrobots.board import DEFAULT_LAYOUT, SIDES, Layout, LayoutError, load_layout  # noqa: E402
-from microrobots.solver import UNREACHABLE, Solver  # noqa: E402
+from microrobots.board import DEFAULT_LAYOUT, SIDES, Layout, LayoutError, load_layout
+from microrobots.solver import UNREACHABLE, Solver
 
 PROG = "tools.solve"
 
