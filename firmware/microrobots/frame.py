@@ -194,8 +194,8 @@ class DiceRoll:
     """Up to three throws of the colour die and the number die, one after the other.
 
     Each throw: both dice tumble (left: the colour, right: the pips), settle on the
-    roll, then the board shows where that die lies. ``start(now, layout, pal, cells)``
-    takes the rolled cells (a sequence of 1..3 cells: start, target, waypoint).
+    roll, then the board shows where that die lies. ``start(now, layout, pal, a, b, c)``
+    takes the rolled cells (1..3 of them, -1 = none: start, target, waypoint).
     """
 
     def __init__(self):
@@ -205,14 +205,19 @@ class DiceRoll:
         self.layout = None
         self.pal = P.DIE
 
-    def start(self, now, layout, pal, cells):
+    def start(self, now, layout, pal, a, b=-1, c=-1):
         self.count = 0
-        for c in cells:
-            self.cells[self.count] = c
-            self.count += 1
+        self._add(a)
+        self._add(b)
+        self._add(c)
         self.t0 = now
         self.layout = layout
         self.pal = pal
+
+    def _add(self, cell):
+        if cell >= 0:
+            self.cells[self.count] = cell
+            self.count += 1
 
     def render(self, now, frame):
         t = now - self.t0
@@ -304,6 +309,10 @@ class Replay:
                 n += 1
         self.n = n
         self.t0 = now
+
+    def running(self, now):
+        """True until the route has played and held."""
+        return self.n > 0 and now - self.t0 < (self.n - 1) * _HOP + _HOLD
 
     def moves_shown(self, now):
         """How many moves of the route have been played by ``now``."""

@@ -70,6 +70,7 @@ PLAYERS = bytes((
     255, 90, 0,
     255, 60, 150,
 ))
+PLAYER_RGB = tuple((PLAYERS[3 * p], PLAYERS[3 * p + 1], PLAYERS[3 * p + 2]) for p in range(8))
 
 # How bright the board is drawn behind the marks (design scale 0..255).
 BACKGROUND = const(150)

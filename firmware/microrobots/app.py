@@ -1,0 +1,276 @@
+"""The handheld's state machine: button events and time in, frames and sounds out.
+
+One mode runs at a time (``modes/``: menu, solo, referee, classroom, settings)::
+
+    app = App(store, seed=1234)      # loads settings and a game in progress
+    app.handle(event, now)           # every input.py event, in order
+    app.render(now, frame)           # fills the bytearray(108); allocates nothing
+    app.mode                         # "menu", "solo", "referee", "classroom", "settings"
+    app.brightness                   # 1..8, for display.set_brightness
+    app.take_sound()                 # a sound request (SOUND_*), 0 when none
+
+Buttons, the same in every mode: the D-pad acts when pressed (and repeats while held);
+A and B act when released, or when held (``LONG_A``, ``LONG_B``: about 0.6 s). Holding B
+always returns to the menu; whatever was being played is kept.
+
+Persistence: ``store`` is a store.Store (or anything with its ``load``/``save``/
+``remove``). Settings are written whenever one changes, a game in progress after every
+decision. A missing or corrupt file gives the defaults and a visible notice: the grid's
+border blinks orange until a button is pressed.
+"""
+
+from . import frame as F
+from . import palette as P
+from .board import Layout, LayoutError
+from .compat import const
+from .solver import Solver
+
+# Keys a mode receives: the buttons of input.py, and A or B held.
+UP = const(0)
+DOWN = const(1)
+LEFT = const(2)
+RIGHT = const(3)
+A = const(4)
+B = const(5)
+LONG_A = const(12)
+LONG_B = const(13)
+
+_PRESS = const(1)
+_RELEASE = const(2)
+_LONG = const(3)
+_REPEAT = const(4)
+
+# Sound requests for the buzzer: take_sound() returns one; TONES says how it sounds.
+SOUND_CLICK = const(1)
+SOUND_MOVE = const(2)
+SOUND_REFUSE = const(3)
+SOUND_GOOD = const(4)
+SOUND_BAD = const(5)
+SOUND_WIN = const(6)
+SOUND_ROLL = const(7)
+TONES = (
+    (),
+    ((2000, 15),),
+    ((1200, 30),),
+    ((220, 90), (0, 40), (220, 90)),
+    ((660, 80), (880, 80), (1320, 160)),
+    ((440, 120), (330, 200)),
+    ((523, 120), (659, 120), (784, 120), (1047, 400)),
+    ((900, 20), (0, 40), (1100, 20), (0, 60), (1300, 20)),
+)
+
+MODES = ("menu", "solo", "referee", "classroom", "settings")
+
+SETTINGS_FILE = "settings"
+GAME_FILE = "game"
+
+# Every setting, its default and what it may be (checked when loaded).
+SETTINGS = {
+    "side": "black",        # which face of the four boards is up
+    "tiles": "ABCD0000",    # the arrangement: board.Layout.from_tiles code
+    "brightness": 5,        # 1..8 (display.py levels)
+    "players": 2,           # referee: 2..8
+    "expert": False,        # the waypoint variant, solo and referee
+    "sound": True,
+    "difficulty": 0,        # solo: fewest optimal moves of a target, 0 = any
+    "aid": 0,               # colour-blind aid: 1 high contrast, 2 blink robot's colour, 3 both
+    "games": 0,             # games started: varies the seed of each new game
+}
+_RANGES = {"brightness": (1, 8), "players": (2, 8), "difficulty": (0, 6), "aid": (0, 3),
+           "games": (0, 0x3FFFFFFF)}
+
+
+def check_settings(data):
+    """Settings from a loaded dict: every bad or missing key gets its default.
+
+    Returns ``(settings, problem)``; ``problem`` names the first bad key, else None.
+    """
+    out = dict(SETTINGS)
+    problem = None
+    if not isinstance(data, dict):
+        return out, "settings: not a JSON object"
+    for key in SETTINGS:
+        if key not in data:
+            continue
+        v = data[key]
+        default = SETTINGS[key]
+        ok = type(v) is type(default)
+        if ok and key in _RANGES:
+            lo, hi = _RANGES[key]
+            ok = lo <= v <= hi
+        if ok and key == "side":
+            ok = v in ("black", "copper")
+        if ok and key == "tiles":
+            try:
+                Layout.from_tiles("black", v)
+                ok = v == v.upper()
+            except LayoutError:
+                ok = False
+        if ok:
+            out[key] = v
+        elif problem is None:
+            problem = "settings: bad %s %r, using %r" % (key, v, default)
+    return out, problem
+
+
+class App:
+    """The handheld, minus its hardware. See the module docstring."""
+
+    def __init__(self, store=None, seed=0, now=0):
+        from .modes import classroom, menu, referee, settings, solo
+
+        self.store = store
+        self.seed = seed & 0x3FFFFFFF
+        self.sound = 0
+        self.notice = None  # one line for the console when a file was reset
+        self._notice_until = -1
+        self._long = False
+        data, problem = self._load(SETTINGS_FILE)
+        if data is None and problem is None:
+            data = {}
+        self.settings, bad = check_settings(data if data is not None else {})
+        problem = problem or bad
+        self.layout = None
+        self.solver = None
+        self.pal = P.DIE
+        self._apply_layout()
+        self.modes = {
+            "menu": menu.Mode(self), "solo": solo.Mode(self),
+            "referee": referee.Mode(self), "classroom": classroom.Mode(self),
+            "settings": settings.Mode(self),
+        }
+        self.mode = "menu"
+        self.current = self.modes["menu"]
+        saved, game_problem = self._load(GAME_FILE)
+        problem = problem or game_problem
+        resumed = False
+        if saved is not None:
+            name = saved.get("mode") if isinstance(saved, dict) else None
+            if name in ("solo", "referee"):
+                resumed, bad = self.modes[name].resume(saved, now)
+                if resumed:
+                    self.mode = name
+                    self.current = self.modes[name]
+                else:
+                    problem = problem or bad
+                    self.remove_game()
+            else:
+                problem = problem or "game: not a saved game"
+        if problem:
+            self.show_notice(problem, now)
+        if not resumed:
+            self.current.enter(now)
+
+    # -- persistence ----------------------------------------------------------
+    def _load(self, name):
+        """``(data, problem)``: data None when the file is missing or bad."""
+        if self.store is None:
+            return None, None
+        return self.store.load(name)
+
+    def save_settings(self):
+        if self.store is not None:
+            self.store.save(SETTINGS_FILE, self.settings)
+
+    def save_game(self, data):
+        """Write a game in progress (a dict with "mode"): after every decision."""
+        if self.store is not None:
+            self.store.save(GAME_FILE, data)
+
+    def remove_game(self):
+        if self.store is not None:
+            self.store.remove(GAME_FILE)
+
+    def show_notice(self, text, now):
+        """A file was reset to defaults: say so on the console and on the grid."""
+        self.notice = text
+        print("notice:", text)
+        self._notice_until = now + 30000
+
+    # -- settings -------------------------------------------------------------
+    def _apply_layout(self):
+        s = self.settings
+        self.layout = Layout.from_tiles(s["side"], s["tiles"])
+        self.solver = Solver(self.layout)
+        self.pal = P.palette(s["aid"] & 1)
+
+    def change(self, key, value):
+        """Change one setting and save it; a new arrangement drops a game in progress."""
+        s = self.settings
+        if s[key] == value:
+            return
+        s[key] = value
+        if key in ("side", "tiles"):
+            self._apply_layout()
+            self.remove_game()
+            for name in ("solo", "referee", "classroom"):
+                self.modes[name].reset()
+        elif key == "aid":
+            self.pal = P.palette(value & 1)
+        self.save_settings()
+
+    @property
+    def brightness(self):
+        return self.settings["brightness"]
+
+    def new_seed(self):
+        """The seed of the next new game: the boot seed, varied by the games started."""
+        n = self.settings["games"] + 1
+        self.change("games", n & 0x3FFFFFFF)
+        return (self.seed + n * 7919) & 0x3FFFFFFF
+
+    # -- sound ----------------------------------------------------------------
+    def beep(self, sound):
+        if self.settings["sound"]:
+            self.sound = sound
+
+    def take_sound(self):
+        """The pending sound request (SOUND_*), or 0; clears it."""
+        s = self.sound
+        self.sound = 0
+        return s
+
+    # -- events and frames ----------------------------------------------------
+    def go(self, name, now):
+        """Switch to mode ``name``."""
+        self.mode = name
+        self.current = self.modes[name]
+        self.current.enter(now)
+
+    def handle(self, event, now):
+        """Take one input.py event (``kind << 3 | button``) at time ``now``."""
+        kind = event >> 3
+        button = event & 7
+        if button < 4:
+            if kind != _PRESS and kind != _REPEAT:
+                return
+            key = button
+        elif kind == _PRESS:
+            self._long = False
+            return
+        elif kind == _LONG:
+            self._long = True
+            key = button + 8
+        elif kind == _RELEASE and not self._long:
+            key = button
+        else:
+            return
+        if self._notice_until >= 0:
+            self._notice_until = -1  # any key dismisses the notice
+        if key == LONG_B and self.mode != "menu":
+            self.current.leave(now)
+            self.go("menu", now)
+            self.beep(SOUND_CLICK)
+            return
+        self.current.key(key, now)
+
+    def render(self, now, frame):
+        """Draw the current mode at ``now`` into ``frame``; allocates nothing."""
+        self.current.render(now, frame)
+        if self._notice_until >= 0:
+            if now >= self._notice_until:
+                self._notice_until = -1
+            elif F.blink(now, 800):
+                for i in range(36):
+                    if i < 6 or i >= 30 or i % 6 == 0 or i % 6 == 5:
+                        F.put_rgb(frame, i, P.NOTICE)

@@ -1,0 +1,80 @@
+"""The app's modes, one module each, and what they share.
+
+A mode is a class ``Mode(app)`` with ``name`` and these methods, all called by app.App:
+``enter(now)`` when chosen in the menu, ``key(key, now)`` for each key (app.UP ...
+app.LONG_B), ``render(now, frame)`` every frame (allocates nothing), ``leave(now)``
+when B is held to go back to the menu, ``reset()`` when the layout changes, and for
+modes with a game in progress ``resume(saved, now)`` -> ``(ok, problem)`` at boot.
+"""
+
+from .. import frame as F
+from .. import palette as P
+
+
+class Base:
+    """Defaults for the optional methods."""
+
+    name = "?"
+
+    def __init__(self, app):
+        self.app = app
+
+    def enter(self, now):
+        pass
+
+    def leave(self, now):
+        pass
+
+    def reset(self):
+        pass
+
+    def resume(self, saved, now):
+        return False, None
+
+
+def step_cursor(robot, cursor, key):
+    """Move the cursor one cell with a D-pad key, keeping it on the robot's row or column.
+
+    LEFT/RIGHT move along the robot's row (snapping back to it from the column), UP/DOWN
+    along its column; the cursor stops at the grid's edge.
+    """
+    r, c = divmod(cursor, 6)
+    rr, rc = divmod(robot, 6)
+    if key >= 2:  # LEFT, RIGHT
+        if r != rr:
+            r, c = rr, rc
+        c += -1 if key == 2 else 1
+    else:  # UP, DOWN
+        if c != rc:
+            r, c = rr, rc
+        r += -1 if key == 0 else 1
+    if 0 <= r < 6 and 0 <= c < 6:
+        return r * 6 + c
+    return cursor
+
+
+def draw_round(frame, app, robot, target, waypoint, now, level=P.BACKGROUND):
+    """The board with the robot, the target and (if >= 0) the waypoint.
+
+    With the colour-blind aid's blinking on, every cell of the robot's colour blinks.
+    """
+    pal = app.pal
+    colours = app.layout.colours
+    F.board(frame, app.layout, pal, level)
+    if app.settings["aid"] & 2 and not F.blink(now, 900):
+        rc = colours[robot]
+        for i in range(36):
+            if colours[i] == rc:
+                F.put(frame, i, 0, 0, 0)
+    if waypoint >= 0:
+        F.waypoint(frame, waypoint, pal, colours[waypoint], now)
+    F.target(frame, target, pal, colours[target], now)
+    F.robot(frame, robot, pal, colours[robot], now)
+
+
+def draw_hint(frame, app, robot, now):
+    """Light the legal destinations of the robot (a hint)."""
+    solver = app.solver
+    level = F.pulse(now, 800, 120, 255)
+    for k in range(solver.degree(robot)):
+        F.put_scaled(frame, solver.neighbour(robot, k), 255, 255, 255, level)

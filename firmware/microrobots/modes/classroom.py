@@ -1,0 +1,116 @@
+"""Classroom demo: how a computer finds the shortest route (breadth-first search).
+
+The dice roll a robot and a target. Then the search spreads from the robot in waves:
+layer 1 lights every cell one move away, layer 2 every cell two moves away, and so on,
+each layer in its own colour (warm = near, cold = far). When a wave reaches the target
+the answer is known: the optimal route is replayed move by move. Then the target
+becomes the robot and the next target is rolled.
+
+- A: the next step (next layer, the route, the next puzzle).
+- B: one layer back.
+- UP: pause / resume the automatic steps (one every 1.5 s without a key).
+- Hold B: back to the menu.
+"""
+
+from .. import frame as F
+from ..compat import const
+from ..game import Game
+from . import Base, draw_round
+
+_ROLL = const(0)
+_WAVE = const(1)
+_ROUTE = const(2)
+_AUTO_MS = const(1500)
+
+
+class Mode(Base):
+    name = "classroom"
+
+    def __init__(self, app):
+        super().__init__(app)
+        self.game = None
+        self.dice = F.DiceRoll()
+        self.wave = F.Wave()
+        self.replay = F.Replay()
+        self.state = _ROLL
+        self.t0 = 0  # when the last step was taken
+        self.paused = False
+        self.reach = 0  # the target's layer
+
+    def reset(self):
+        self.game = None
+
+    def enter(self, now):
+        if self.game is None:
+            self.game = Game(self.app.layout, 1, False, self.app.new_seed(), 0, self.app.solver)
+            self._roll(now, True)
+        else:
+            self._roll(now, False)
+
+    def _roll(self, now, with_start):
+        g = self.game
+        self.dice.start(now, self.app.layout, self.app.pal, g.start if with_start else -1,
+                        g.target, -1)
+        self.state = _ROLL
+        self.t0 = now
+
+    def _begin_wave(self, now):
+        g = self.game
+        self.wave.start(now, self.app.solver.distances(g.start), 0)
+        self.reach = g.optimum()
+        self.state = _WAVE
+        self.t0 = now
+
+    def _next(self, now):
+        """One step forward; allocation-free except when a new puzzle starts."""
+        st = self.state
+        self.t0 = now
+        if st == _ROLL:
+            self._begin_wave(now)
+        elif st == _WAVE:
+            if self.wave.layer < self.reach:
+                self.wave.layer += 1
+            else:
+                self.state = _ROUTE
+                self.replay.start(now, self.game.give_up())
+        else:
+            g = self.game
+            if g.over:  # cannot happen with one player; start afresh to be safe
+                self.game = None
+                self.enter(now)
+            else:
+                self._roll(now, False)
+
+    def key(self, key, now):
+        if key == 4:
+            self._next(now)
+        elif key == 5:
+            if self.state == _WAVE and self.wave.layer > 0:
+                self.wave.layer -= 1
+                self.t0 = now
+        elif key == 0:
+            self.paused = not self.paused
+            self.t0 = now
+        self.app.beep(1)
+
+    def render(self, now, frame):
+        st = self.state
+        g = self.game
+        app = self.app
+        if st == _ROLL:
+            if self.dice.render(now, frame):
+                return
+            self._begin_wave(now)
+            st = _WAVE
+        if st == _WAVE:
+            draw_round(frame, app, g.start, g.target, -1, now, 40)
+            self.wave.render(now, frame)
+            F.target(frame, g.target, app.pal, app.layout.colours[g.target], now)
+            F.robot(frame, g.start, app.pal, app.layout.colours[g.start], now)
+            if not self.paused and now - self.t0 >= _AUTO_MS:
+                self._next(now)
+        else:
+            F.board(frame, app.layout, app.pal, 60)
+            self.replay.render(now, frame)
+            if not self.paused and not self.replay.running(now) and now - self.t0 >= _AUTO_MS:
+                self._next(now)

@@ -1,0 +1,212 @@
+"""Settings: eight items, each saved the moment it changes.
+
+UP/DOWN choose the item, LEFT/RIGHT change its value; B (or holding B) goes back. The
+left die (top left) shows the item's number in white pips, the right die its value:
+
+    1 side          1 = black, 2 = copper (the board below previews it)
+    2 arrangement   1 keep, 2 shuffle, 3 match a table; A starts shuffle or match
+    3 brightness    1..8
+    4 players       2..8 (referee); their colours below
+    5 expert        0 off, 1 on (the waypoint, solo and referee)
+    6 sound         0 off, 1 on
+    7 difficulty    0 (any) .. 6: fewest optimal moves of a solo target
+    8 colour aid    0 off, 1 high-contrast colours, 2 cells of the robot's colour
+                    blink, 3 both
+
+Shuffle: the grid deals a new arrangement and guides you, tile by tile: the quadrant
+to fill lights up, first showing the board's letter as pips (1 = A .. 4 = D), then the
+tile's dice as they must lie, its printed top-left corner blinking white. RIGHT or A:
+next tile, LEFT: previous; A after the fourth keeps the new arrangement, B cancels.
+
+Match a table: for each quadrant in turn (it lights up, the others dim), UP/DOWN
+choose the board (A-D) and LEFT/RIGHT turn it until the grid shows what lies on the
+table; A: next quadrant. A after the fourth keeps it (each board once, else a red
+flash), B: previous quadrant or cancel.
+"""
+
+from .. import frame as F
+from .. import palette as P
+from ..board import TILES
+from ..compat import const
+from ..rng import XorShift32
+from . import Base
+
+_LIST = const(0)
+_SHUFFLE = const(1)
+_MATCH = const(2)
+_ITEMS = ("side", "tiles", "brightness", "players", "expert", "sound", "difficulty", "aid")
+_CORNERS = (0, 3, 18, 21)
+_LETTER_MS = const(800)
+
+
+def _rotated(k, turns):
+    """Index into the printed tile of cell ``k`` (0..8) of the tile turned clockwise."""
+    for _ in range(turns):
+        k = (2 - k % 3) * 3 + k // 3
+    return k
+
+
+def _tile_colours(side):
+    """The die colours of the four printed boards of ``side``: 36 bytes, 9 per board."""
+    out = bytearray(36)
+    for b in range(4):
+        tokens = TILES[side][b].split()
+        for k in range(9):
+            out[9 * b + k] = "BYGRPW".find(tokens[k][0])
+    return out
+
+
+def _draw_tile(frame, pal, tiles, board, turns, q, level):
+    """Board ``board`` (0..3, colours from _tile_colours) turned ``turns`` into quadrant ``q``."""
+    top = _CORNERS[q]
+    for k in range(9):
+        colour = tiles[9 * board + _rotated(k, turns)]
+        F.put_die(frame, top + (k // 3) * 6 + k % 3, pal, colour, level)
+
+
+class Mode(Base):
+    name = "settings"
+
+    def __init__(self, app):
+        super().__init__(app)
+        self.item = 0
+        self.state = _LIST
+        self.code = bytearray(b"ABCD0000")  # an arrangement being shuffled or matched
+        self.quadrant = 0
+        self.t0 = 0
+        self.flash = F.Flash()
+        self.arrange = 1  # 1 keep, 2 shuffle, 3 match
+        self.tiles = None  # the printed boards' colours while arranging
+
+    def enter(self, now):
+        self.state = _LIST
+
+    # -- keys -----------------------------------------------------------------
+    def key(self, key, now):
+        app = self.app
+        app.beep(1)
+        if self.state != _LIST:
+            self._arrange_key(key, now)
+            return
+        name = _ITEMS[self.item]
+        s = app.settings
+        if key == 0 or key == 1:
+            self.item = (self.item + (1 if key == 1 else -1)) % len(_ITEMS)
+            return
+        if key == 5:
+            app.go("menu", now)
+            return
+        if key == 4 and name == "tiles" and self.arrange > 1:
+            self._begin_arrange(now)
+            return
+        if key != 2 and key != 3:
+            return
+        d = 1 if key == 3 else -1
+        if name == "side":
+            app.change("side", "copper" if s["side"] == "black" else "black")
+        elif name == "tiles":
+            self.arrange = (self.arrange - 1 + d) % 3 + 1
+        elif name in ("expert", "sound"):
+            app.change(name, not s[name])
+        else:
+            lo, hi = {"brightness": (1, 8), "players": (2, 8), "difficulty": (0, 6),
+                      "aid": (0, 3)}[name]
+            app.change(name, min(max(s[name] + d, lo), hi))
+
+    def _begin_arrange(self, now):
+        self.tiles = _tile_colours(self.app.settings["side"])
+        self.quadrant = 0
+        self.t0 = now
+        if self.arrange == 2:
+            rng = XorShift32(self.app.new_seed())
+            letters = bytearray(b"ABCD")
+            for i in range(3, 0, -1):  # Fisher-Yates
+                j = rng.below(i + 1)
+                letters[i], letters[j] = letters[j], letters[i]
+            for q in range(4):
+                self.code[q] = letters[q]
+                self.code[4 + q] = 48 + rng.below(4)
+            self.state = _SHUFFLE
+        else:
+            self.code[:] = self.app.settings["tiles"].encode()
+            self.state = _MATCH
+
+    def _arrange_key(self, key, now):
+        q = self.quadrant
+        code = self.code
+        if self.state == _MATCH and key <= 1:
+            code[q] = 65 + (code[q] - 65 + (1 if key == 1 else -1)) % 4
+            return
+        if self.state == _MATCH and key <= 3:
+            code[4 + q] = 48 + (code[4 + q] - 48 + (1 if key == 3 else -1)) % 4
+            return
+        if key == 2 or (key == 5 and self.state == _MATCH and q > 0):
+            self.quadrant = max(q - 1, 0)
+        elif key == 5:
+            self.state = _LIST
+        elif key == 3 or key == 4:
+            if q < 3:
+                self.quadrant = q + 1
+            elif key == 4:
+                if sorted(code[:4]) != [65, 66, 67, 68]:
+                    self.flash.start(now, -1)
+                    self.app.beep(3)
+                    return
+                self.app.change("tiles", code.decode())
+                self.arrange = 1
+                self.state = _LIST
+                self.app.beep(4)
+        self.t0 = now
+
+    # -- frames ---------------------------------------------------------------
+    def render(self, now, frame):
+        if self.state != _LIST:
+            self._render_arrange(now, frame)
+            return
+        app = self.app
+        s = app.settings
+        name = _ITEMS[self.item]
+        F.fill(frame, 0, 0, 0)
+        F.digit(frame, 0, 0, self.item + 1, P.ROBOT_WHITE)
+        if name == "side":
+            value = 1 if s["side"] == "black" else 2
+        elif name == "tiles":
+            value = self.arrange
+        elif name == "expert" or name == "sound":
+            value = 1 if s[name] else 0
+        else:
+            value = s[name]
+        F.digit(frame, 0, 3, value, P.TOKEN)
+        if name == "players":
+            for p in range(value):
+                F.put_entry(frame, 24 + p, P.PLAYERS, p)
+        elif name == "brightness":
+            F.bar(frame, (value * 6 + 7) // 8, P.ROBOT_WHITE, 4)
+        elif name == "expert" and value:
+            F.waypoint(frame, 27, app.pal, 4, now)
+        else:  # the board's lower half: side, arrangement, colours as they look now
+            colours = app.layout.colours
+            for i in range(18, 36):
+                F.put_die(frame, i, app.pal, colours[i], P.BACKGROUND)
+            if name == "aid" and value & 2 and F.blink(now, 900):
+                for i in range(18, 36):
+                    if colours[i] == 3:
+                        F.put(frame, i, 0, 0, 0)
+
+    def _render_arrange(self, now, frame):
+        app = self.app
+        code = self.code
+        q = self.quadrant
+        F.fill(frame, 0, 0, 0)
+        for k in range(4):
+            if k == q or self.state == _MATCH:
+                _draw_tile(frame, app.pal, self.tiles, code[k] - 65, code[4 + k] - 48, k,
+                           255 if k == q else 40)
+        t = now - self.t0
+        if self.state == _SHUFFLE and t < _LETTER_MS:
+            F.digit(frame, _CORNERS[q] // 6, _CORNERS[q] % 6, code[q] - 64, P.ROBOT_WHITE)
+        elif F.blink(now, 500):
+            corner = (0, 2, 14, 12)[code[4 + q] - 48]  # where the printed top-left went
+            F.put_rgb(frame, _CORNERS[q] + corner, P.ROBOT_WHITE)
+        self.flash.render(now, frame)
+

@@ -1,0 +1,237 @@
+"""Solo puzzle: bring the robot to the target in as few moves as you can.
+
+The dice roll a start (the robot: blinking white) and a target (slow pulse). In expert
+play a waypoint (two quick beats) must be visited first.
+
+- D-pad: move the cursor (blinking cyan) along the robot's row or column.
+- A: move the robot to the cursor. A move must land on a cell of the same colour or the
+  same number as the robot's cell; anything else flashes red and the robot stays.
+- B: take the last move back.
+- Hold A: hint, the legal destinations light up until the next key.
+- Hold B: back to the menu (the puzzle is kept, even through a power cut).
+
+On the target: a celebration, then your move count (top dice: green when optimal) over
+the optimum (bottom dice, white); an optimal route replays; A rolls the next target
+(the old target is the new start).
+"""
+
+from .. import frame as F
+from .. import palette as P
+from ..compat import const
+from ..game import Game, GameError
+from . import Base, draw_hint, draw_round, step_cursor
+
+_ROLL = const(0)
+_PLAY = const(1)
+_SOLVED = const(2)
+_SCORE = const(3)
+_REPLAY = const(4)
+_SCORE_MS = const(3000)
+
+
+class Mode(Base):
+    name = "solo"
+
+    def __init__(self, app):
+        super().__init__(app)
+        self.game = None
+        self.dice = F.DiceRoll()
+        self.slide = F.Slide()
+        self.flash = F.Flash()
+        self.party = F.Celebrate()
+        self.replay = F.Replay()
+        self.state = _PLAY
+        self.t0 = 0
+        self.moves = []
+        self.robot = 0
+        self.cursor = 0
+        self.seen = True  # the waypoint visited (or none)
+        self.hint = False
+        self.count = 0  # the last solved round: moves, optimum, target
+        self.optimum = 0
+        self.solved_at = 0
+
+    # -- life cycle -----------------------------------------------------------
+    def reset(self):
+        self.game = None
+
+    def enter(self, now):
+        if self.game is None:
+            self.new_game(now)
+
+    def new_game(self, now):
+        app = self.app
+        s = app.settings
+        self.game = Game(app.layout, 1, s["expert"], app.new_seed(), s["difficulty"],
+                         app.solver)
+        self.begin_round(now, True)
+
+    def begin_round(self, now, with_start):
+        g = self.game
+        self.moves = []
+        self.robot = self.cursor = g.start
+        self.seen = g.waypoint is None
+        self.hint = False
+        w = g.waypoint
+        self.dice.start(now, self.app.layout, self.app.pal, g.start if with_start else -1,
+                        g.target, -1 if w is None else w)
+        self.state = _ROLL
+        self.app.beep(7)
+        self.save()
+
+    def save(self):
+        self.app.save_game({"mode": "solo", "game": self.game.to_dict(),
+                            "moves": list(self.moves)})
+
+    def resume(self, saved, now):
+        try:
+            game = Game.from_dict(saved.get("game"))
+        except GameError as e:
+            return False, str(e)
+        if game.layout != self.app.layout or game.players != 1:
+            return False, "saved game: not a solo game on this layout"
+        self.game = game
+        self.moves = []
+        self.robot = self.cursor = game.start
+        self.seen = game.waypoint is None
+        self.hint = False
+        moves = saved.get("moves")
+        if isinstance(moves, list):
+            for cell in moves:
+                if not (isinstance(cell, int) and self.app.solver.is_move(self.robot, cell)):
+                    break
+                self._step(cell)
+        self.cursor = self.robot
+        self.state = _PLAY
+        return True, None
+
+    # -- keys -----------------------------------------------------------------
+    def _step(self, cell):
+        self.moves.append(cell)
+        self.robot = cell
+        if cell == self.game.waypoint:
+            self.seen = True
+
+    def key(self, key, now):
+        st = self.state
+        if st == _ROLL:
+            if key == 4 or key == 5:
+                self.state = _PLAY  # skip the dice
+            return
+        if st != _PLAY:
+            self._after_round(key, now)
+            return
+        app = self.app
+        hint = self.hint
+        self.hint = False
+        if key <= 3:
+            self.cursor = step_cursor(self.robot, self.cursor, key)
+            app.beep(1)
+        elif key == 4:
+            a = self.robot
+            b = self.cursor
+            if a == b:
+                return
+            if not app.solver.is_move(a, b):
+                self.flash.start(now, b)
+                app.beep(3)
+                return
+            self._step(b)
+            self.slide.start(now, a, b)
+            app.beep(2)
+            g = self.game
+            if b == g.target and self.seen:
+                self._solved(now)
+            else:
+                self.save()
+        elif key == 5:
+            if self.moves:
+                self.moves.pop()
+                self.robot = self.moves[-1] if self.moves else self.game.start
+                self.seen = self.game.waypoint is None or self.game.waypoint in self.moves \
+                    or self.game.start == self.game.waypoint
+                self.cursor = self.robot
+                app.beep(1)
+                self.save()
+        elif key == 12:
+            self.hint = not hint
+
+    def _solved(self, now):
+        g = self.game
+        self.count = len(self.moves)
+        self.optimum = g.optimum()
+        self.solved_at = g.target
+        self.route = g.route()
+        g.claim(0, self.count, self.moves)
+        self.moves = []
+        self.save()
+        self.party.start(now + 500, self.solved_at)
+        self.t0 = now
+        self.state = _SOLVED
+        self.app.beep(4 if self.count == self.optimum else 2)
+
+    def _after_round(self, key, now):
+        """Any key hurries the celebration on; A after the replay rolls the next target."""
+        if self.state == _REPLAY and not self.replay.running(now):
+            if key == 4:
+                self.begin_round(now, False)
+            return
+        if key == 4 or key == 5:
+            self._advance(now)
+
+    def _advance(self, now):
+        st = self.state
+        self.t0 = now
+        if st == _SOLVED:
+            self.state = _SCORE
+        elif st == _SCORE:
+            self.state = _REPLAY
+            self.replay.start(now, self.route)
+        elif st == _REPLAY:
+            self.begin_round(now, False)
+
+    # -- frames ---------------------------------------------------------------
+    def render(self, now, frame):
+        st = self.state
+        g = self.game
+        app = self.app
+        if st == _ROLL:
+            if self.dice.render(now, frame):
+                return
+            self.state = st = _PLAY
+        if st == _PLAY:
+            way = g.waypoint
+            draw_round(frame, app, self.robot, g.target,
+                       -1 if way is None or self.seen else way, now)
+            if self.hint:
+                draw_hint(frame, app, self.robot, now)
+            if self.cursor != self.robot:
+                F.cursor(frame, self.cursor, app.pal, app.layout.colours[self.cursor], now)
+            if self.slide.render(now, frame):  # hide the robot at its goal meanwhile
+                F.put_die(frame, self.robot, app.pal, app.layout.colours[self.robot],
+                          P.BACKGROUND)
+            self.flash.render(now, frame)
+        elif st == _SOLVED:
+            at = self.solved_at
+            draw_round(frame, app, at, at, -1, now)
+            if now < self.party.t0:
+                if self.slide.render(now, frame):
+                    F.put_die(frame, at, app.pal, app.layout.colours[at], P.BACKGROUND)
+            elif not self.party.render(now, frame):
+                self.state = _SCORE
+                self.t0 = now
+        elif st == _SCORE:
+            F.fill(frame, 0, 0, 0)
+            F.number(frame, self.count, P.GOOD if self.count == self.optimum else P.TOKEN, 0)
+            F.number(frame, self.optimum, P.ROBOT_WHITE, 3)
+            if now - self.t0 >= _SCORE_MS:
+                self.state = _REPLAY
+                self.t0 = now
+                self.replay.start(now, self.route)
+        else:  # _REPLAY, then waiting for A
+            first = self.route[0]
+            F.board(frame, app.layout, app.pal, 70)
+            F.target(frame, self.solved_at, app.pal, app.layout.colours[self.solved_at], now)
+            if not self.replay.render(now, frame):
+                F.put_rgb(frame, self.solved_at, P.GOOD if F.blink(now, 1000) else P.ROBOT_WHITE)
+                F.put_rgb(frame, first, P.TRAIL)
