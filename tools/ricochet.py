@@ -1,0 +1,331 @@
+"""Ricochet Robots with the transparent robot: solve, check, render and deal.
+
+    python -m tools.ricochet solve --faces 1A,2B,3A,4B \\
+        --robots red=0,0 green=15,0 blue=0,15 yellow=15,15 clear=5,5 --target "red circle"
+    python -m tools.ricochet check --game 0ZH95374G72N53 --moves "blue N, blue W, clear E+1"
+    python -m tools.ricochet render --game 0ZH95374G72N53 --svg deal.svg
+    python -m tools.ricochet random --seed 7 --clear
+
+A deal is given either as ``--faces``/``--robots``/``--target`` or as ``--game ID`` (the
+short ID ``random`` prints). Faces are for the NW, NE, SE, SW quadrants; x is the column
+0-15 from the west, y the row 0-15 from the north. ``--json`` prints machine-readable output:
+
+- solve: ``{"moves": N, "solution": [{"robot": "red", "dir": "N", "passes": 0}, ...]}``
+- check: ``{"ok": true, "moves": N, "reason": "..."}`` (always JSON)
+- random: ``{"game": ID, "faces": ..., "robots": ..., "target": ...}``
+
+Exit codes: 0 success (solved, claim correct); 1 no solution within --max-moves, or a claim
+that does not reach the target; 2 bad input, with one line naming the problem.
+"""
+
+import argparse
+import json
+import sys
+
+from microrobots import ricochet as rr
+from tools.ricochet_solver import solve
+
+ROBOT_LETTERS = "RGBYSC"
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2 (argparse prints the usage too)
+        raise UsageError(message)
+
+
+# -- deals ----------------------------------------------------------------------------------
+class XorShift32:
+    """Marsaglia's xorshift32: the same numbers on every Python, forever."""
+
+    def __init__(self, seed):
+        x = (int(seed) * 2654435761 + 0x9E3779B9) & 0xFFFFFFFF
+        self.state = x or 1
+        for _ in range(8):
+            self.next()
+
+    def next(self):
+        x = self.state
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        self.state = x
+        return x
+
+    def below(self, n):
+        return self.next() % n
+
+
+def deal(seed, silver=False, clear=False):
+    """A reproducible deal: (faces, robots, target). Robots never start on a target."""
+    rng = XorShift32(seed)
+    boards = ["1", "2", "3", "4"]
+    for i in range(3, 0, -1):
+        j = rng.below(i + 1)
+        boards[i], boards[j] = boards[j], boards[i]
+    faces = tuple(b + "AB"[rng.below(2)] for b in boards)
+    board = rr.Board(faces)
+    target = rng.below(rr.TARGET_COUNT)
+    free = [c for c in range(rr.CELLS) if c not in rr.CENTRE and c not in board.targets]
+    robots = bytearray([rr.ABSENT] * rr.ROBOT_COUNT)
+    wanted = [0, 1, 2, 3] + ([rr.SILVER] if silver else []) + ([rr.CLEAR] if clear else [])
+    for who in wanted:
+        robots[who] = free.pop(rng.below(len(free)))
+    return faces, robots, target
+
+
+def load_deal(args):
+    """(Board, robots, target) from --game or --faces/--robots/--target."""
+    parts = (args.faces, args.robots, args.target)
+    if args.game:
+        if any(parts):
+            raise rr.RicochetError("give --game or --faces/--robots/--target, not both")
+        faces, robots, target = rr.decode_game(args.game)
+    else:
+        for value, flag in zip(parts, ("--faces", "--robots", "--target")):
+            if not value:
+                raise rr.RicochetError("%s is missing (or give --game ID)" % flag)
+        faces = rr.parse_faces(args.faces)
+        robots = rr.parse_robots(" ".join(args.robots))
+        target = rr.parse_target(" ".join(args.target))
+    return rr.Board(faces), robots, target
+
+
+# -- output ---------------------------------------------------------------------------------
+def solution_json(result):
+    return {"moves": result.count,
+            "solution": [{"robot": rr.ROBOT_NAMES[w], "dir": rr.DIRECTIONS[d], "passes": k}
+                         for w, d, k in result.moves]}
+
+
+def describe_deal(board, robots, target):
+    return "faces %s; robots %s; target %s at %s; game %s" % (
+        ",".join(board.faces), rr.format_robots(robots), rr.target_name(target),
+        rr.cell_name(board.targets[target]), rr.encode_game(board.faces, robots, target))
+
+
+def render_text(board, robots, target):
+    """The board as text: walls, robots (R G B Y S C), the deal's target (*),
+    the other targets (o) and the central barrier (#)."""
+    walls = board.walls
+    goal = board.targets[target]
+    lines = ["    " + "".join("%-4d" % x for x in range(rr.SIZE)).rstrip()]
+    for y in range(rr.SIZE):
+        top = "   +"
+        row = "%2d |" % y
+        for x in range(rr.SIZE):
+            c = y * rr.SIZE + x
+            top += ("---" if walls[c] & 1 else "   ") + _corner(walls, x, y)
+            who = -1
+            for w in range(rr.ROBOT_COUNT):
+                if robots[w] == c:
+                    who = w
+            mark = " "
+            if c == goal:
+                mark = "*"
+            elif board.target_at(c) >= 0:
+                mark = "o"
+            if c in rr.CENTRE:
+                body = "###"
+            elif who >= 0:
+                body = (mark if mark == "*" else " ") + ROBOT_LETTERS[who] + " "
+            else:
+                body = " %s " % mark
+            row += body + ("|" if walls[c] & 2 else " ")
+        lines.append(top)
+        lines.append(row)
+    lines.append("   +" + "---+" * rr.SIZE)
+    return "\n".join(lines)
+
+
+def _corner(walls, x, y):
+    """The character at the north-east corner of cell (x, y): + where walls meet it."""
+    c = y * rr.SIZE + x
+    touching = walls[c] & 3  # its own north and east walls
+    if x + 1 < rr.SIZE:
+        touching |= walls[c + 1] & 1  # the north wall of the cell to the east
+    if y > 0:
+        touching |= walls[c - rr.SIZE] & 2  # the east wall of the cell to the north
+    return "+" if touching or x == rr.SIZE - 1 or y == 0 else "."
+
+
+SVG_COLOURS = {"red": "#d62828", "green": "#2a9d3f", "blue": "#1d4ed8", "yellow": "#e9b200",
+               "silver": "#9ca3af", "clear": "#e5f3ff"}
+
+
+def render_svg(board, robots, target, unit=32):
+    """The board as an SVG document (a string)."""
+    size = unit * rr.SIZE
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="-4 -4 %d %d">'
+           % (size + 8, size + 8, size + 8, size + 8),
+           '<rect x="0" y="0" width="%d" height="%d" fill="#f7f3e8" stroke="#ccc"/>' % (size, size)]
+    for i in range(1, rr.SIZE):
+        out.append('<line x1="%d" y1="0" x2="%d" y2="%d" stroke="#ddd"/>' % (i * unit, i * unit, size))
+        out.append('<line x1="0" y1="%d" x2="%d" y2="%d" stroke="#ddd"/>' % (i * unit, size, i * unit))
+    half = unit // 2
+    for t in range(rr.TARGET_COUNT):
+        x, y = rr.xy(board.targets[t])
+        cx, cy = x * unit + half, y * unit + half
+        r = unit * 0.28
+        colour = "url(#vortex)" if t == rr.VORTEX else SVG_COLOURS[rr.COLOURS[t >> 2]]
+        shape = "vortex" if t == rr.VORTEX else rr.SHAPES[t & 3]
+        if t == target:
+            out.append('<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="black" '
+                       'stroke-width="3"/>' % (x * unit + 2, y * unit + 2, unit - 4, unit - 4))
+        if shape == "circle":
+            out.append('<circle cx="%d" cy="%d" r="%.1f" fill="%s"/>' % (cx, cy, r, colour))
+        elif shape == "square":
+            out.append('<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"/>'
+                       % (cx - r, cy - r, 2 * r, 2 * r, colour))
+        else:
+            corners = {"triangle": 3, "hexagon": 6, "vortex": 8}[shape]
+            pts = _polygon(cx, cy, r * 1.15, corners)
+            fill = colour if shape != "vortex" else "#b05cd6"
+            out.append('<polygon points="%s" fill="%s"/>' % (pts, fill))
+    for c in rr.CENTRE:
+        x, y = rr.xy(c)
+        out.append('<rect x="%d" y="%d" width="%d" height="%d" fill="#555"/>'
+                   % (x * unit, y * unit, unit, unit))
+    walls = board.walls
+    for c in range(rr.CELLS):
+        x, y = rr.xy(c)
+        x0, y0, x1, y1 = x * unit, y * unit, (x + 1) * unit, (y + 1) * unit
+        for d, (ax, ay, bx, by) in enumerate(((x0, y0, x1, y0), (x1, y0, x1, y1),
+                                              (x0, y1, x1, y1), (x0, y0, x0, y1))):
+            if walls[c] & (1 << d):
+                out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#222" stroke-width="4" '
+                           'stroke-linecap="square"/>' % (ax, ay, bx, by))
+    for w in range(rr.ROBOT_COUNT):
+        if robots[w] == rr.ABSENT:
+            continue
+        x, y = rr.xy(robots[w])
+        out.append('<circle cx="%d" cy="%d" r="%.1f" fill="%s" stroke="#111" stroke-width="2" '
+                   'fill-opacity="%s"><title>%s</title></circle>'
+                   % (x * unit + half, y * unit + half, unit * 0.38, SVG_COLOURS[rr.ROBOT_NAMES[w]],
+                      "0.55" if w == rr.CLEAR else "1", rr.ROBOT_NAMES[w]))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _polygon(cx, cy, r, corners):
+    import math
+    return " ".join("%.1f,%.1f" % (cx + r * math.sin(2 * math.pi * i / corners),
+                                   cy - r * math.cos(2 * math.pi * i / corners))
+                    for i in range(corners))
+
+
+# -- commands ---------------------------------------------------------------------------------
+def cmd_solve(args, out):
+    board, robots, target = load_deal(args)
+    result = solve(board, robots, target, max_moves=args.max_moves)
+    if args.json:
+        print(json.dumps(solution_json(result)), file=out)
+        return 0 if result.count is not None else 1
+    if result.count is None:
+        print("no solution within %d moves (%d positions searched)"
+              % (args.max_moves, result.nodes), file=out)
+        return 1
+    print("%s: %d moves (%d positions searched in %.2f s)"
+          % (rr.target_name(target), result.count, result.nodes, result.seconds), file=out)
+    pos = bytearray(robots)
+    for n, (w, d, k) in enumerate(result.moves, 1):
+        pos[w] = board.slide(pos, w, d, k)
+        print("%3d. %-10s -> %s" % (n, rr.format_move(w, d, k), rr.cell_name(pos[w])), file=out)
+    return 0
+
+
+def cmd_check(args, out):
+    board, robots, target = load_deal(args)
+    moves = rr.parse_moves(args.moves)
+    if not moves:
+        raise rr.RicochetError("--moves: no moves given")
+    verdict = rr.check(board, robots, target, moves)
+    if verdict.code == rr.ILLEGAL_MOVE:
+        raise rr.RicochetError("--moves: " + verdict.reason)
+    print(json.dumps({"ok": verdict.ok, "moves": verdict.moves, "reason": verdict.reason}),
+          file=out)
+    return 0 if verdict.ok else 1
+
+
+def cmd_render(args, out):
+    board, robots, target = load_deal(args)
+    print(render_text(board, robots, target), file=out)
+    print(describe_deal(board, robots, target), file=out)
+    if args.svg:
+        import os
+        tmp = args.svg + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(render_svg(board, robots, target))
+        os.replace(tmp, args.svg)
+    return 0
+
+
+def cmd_random(args, out):
+    faces, robots, target = deal(args.seed, silver=args.silver, clear=args.clear)
+    game = rr.encode_game(faces, robots, target)
+    if args.json:
+        print(json.dumps({"game": game, "faces": ",".join(faces),
+                          "robots": rr.format_robots(robots), "target": rr.target_name(target)}),
+              file=out)
+        return 0
+    print("game %s" % game, file=out)
+    print("--faces %s --robots %s --target \"%s\""
+          % (",".join(faces), rr.format_robots(robots), rr.target_name(target)), file=out)
+    return 0
+
+
+def build_parser():
+    parser = _Parser(prog="python -m tools.ricochet",
+                     description="Ricochet Robots with the transparent robot.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    def deal_args(p):
+        p.add_argument("--game", help="a game ID printed by `random`")
+        p.add_argument("--faces", help="faces for NW,NE,SE,SW, e.g. 1A,2B,3A,4B")
+        p.add_argument("--robots", nargs="+", metavar="NAME=X,Y",
+                       help="red green blue yellow, optionally silver and clear")
+        p.add_argument("--target", nargs="+", help='"red circle" ... or vortex')
+        p.add_argument("--json", action="store_true", help="machine-readable output")
+
+    p = sub.add_parser("solve", help="an optimal solution")
+    deal_args(p)
+    p.add_argument("--max-moves", type=int, default=30, help="give up beyond this (30)")
+    p.set_defaults(run=cmd_solve)
+    p = sub.add_parser("check", help="check a claimed solution (prints JSON)")
+    deal_args(p)
+    p.add_argument("--moves", required=True, help='e.g. "red N, clear E+1, green S"')
+    p.set_defaults(run=cmd_check)
+    p = sub.add_parser("render", help="draw the deal as text (and SVG)")
+    deal_args(p)
+    p.add_argument("--svg", metavar="FILE", help="also write an SVG drawing")
+    p.set_defaults(run=cmd_render)
+    p = sub.add_parser("random", help="a reproducible random deal and its game ID")
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--silver", action="store_true", help="add the silver robot")
+    p.add_argument("--clear", action="store_true", help="add the transparent robot")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(run=cmd_random)
+    return parser
+
+
+def main(argv=None, out=None, err=None):
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        args = build_parser().parse_args(argv)
+        if getattr(args, "max_moves", 1) < 1:
+            raise UsageError("--max-moves must be at least 1")
+        return args.run(args, out)
+    except (UsageError, rr.RicochetError) as e:
+        print("ricochet: error: %s" % e, file=err)
+        return 2
+    except OSError as e:
+        print("ricochet: error: %s: %s" % (getattr(e, "filename", "") or "file", e.strerror), file=err)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,269 @@
+"""Optimal Ricochet Robots solver, with the transparent robot (host side, pure Python).
+
+    from microrobots.ricochet import Board, parse_robots, parse_target
+    from tools.ricochet_solver import solve
+    result = solve(Board("1A,2B,3A,4B"), parse_robots("red=0,0 ..."), parse_target("vortex"))
+    result.count, result.moves, result.nodes
+
+The rules are those of ``microrobots.ricochet`` (the firmware module); this module only
+searches. The search is IDA*: iterative deepening on the move count, where a move costs one
+plus the walls the transparent robot passes in it, pruned by
+
+- a lower bound per cell: the fewest moves from that cell to the target if the robot could
+  stop on any cell it slides over (other robots might stop it there), computed once per
+  target; for the transparent robot it may also pass walls at one move each;
+- slack: a robot that cannot complete the target moves only when the bound leaves room
+  for a move that does not bring the target robot closer;
+- a transposition table keyed on the position, in which robots of equal role (the helpers
+  of a coloured target, or all non-transparent robots for the vortex) count as a set.
+
+Slides use bitboards: a Python int with bit ``c`` set for each occupied cell, masked by
+the precomputed cells a slide would cross.
+"""
+
+import heapq
+import time
+
+from microrobots.ricochet import (
+    CELLS, CLEAR, ROBOT_COUNT, STEP, VORTEX, ABSENT, Board)
+
+UNREACHABLE = 999
+
+
+class Solution:
+    """``moves``: list of (robot, direction, passes); ``count``: moves counting passes
+    (None when there is none within the limit); ``nodes``: positions searched;
+    ``seconds``: search time; ``depths``: nodes per completed bound."""
+
+    def __init__(self, moves, count, nodes, seconds, depths):
+        self.moves = moves
+        self.count = count
+        self.nodes = nodes
+        self.seconds = seconds
+        self.depths = depths
+
+    def __repr__(self):
+        return "<Solution %s moves, %d positions, %.3f s>" % (self.count, self.nodes, self.seconds)
+
+
+class Tables:
+    """Per-board slide tables (built once per board and cached on it)."""
+
+    def __init__(self, board):
+        walls = board.walls
+        self.stop = [[0] * CELLS for _ in range(4)]
+        self.ray = [[0] * CELLS for _ in range(4)]
+        # transparent robot: per cell and direction, a tuple of
+        # (stop cell after k passes, k, mask of cells crossed up to it, first cell after wall k)
+        self.clear = [[()] * CELLS for _ in range(4)]
+        for d in range(4):
+            step = STEP[d]
+            bit = 1 << d
+            for p in range(CELLS):
+                here, mask = p, 0
+                while not walls[here] & bit:
+                    here += step
+                    mask |= 1 << here
+                self.stop[d][p] = here
+                self.ray[d][p] = mask
+                segs, here, mask, k, first = [], p, 0, 0, p + step
+                while True:
+                    while not walls[here] & bit:
+                        here += step
+                        mask |= 1 << here
+                    segs.append((here, k, mask, first))
+                    if walls[here] & (bit << 4):
+                        break
+                    k += 1
+                    here += step
+                    mask |= 1 << here
+                    first = here
+                self.clear[d][p] = tuple(segs)
+        self.walls = walls
+        self._bounds = {}
+
+    def bound(self, target_cell, clear):
+        """Lower bounds (list by cell) of the moves to reach ``target_cell``."""
+        key = (target_cell, clear)
+        if key not in self._bounds:
+            self._bounds[key] = self._dijkstra(target_cell, clear)
+        return self._bounds[key]
+
+    def _dijkstra(self, goal, clear):
+        # backwards: a reaches b in direction d when b lies on a's slide ray
+        walls = self.walls
+        dist = [UNREACHABLE] * CELLS
+        dist[goal] = 0
+        heap = [(0, goal)]
+        while heap:
+            g, b = heapq.heappop(heap)
+            if g > dist[b]:
+                continue
+            for d in range(4):
+                step = STEP[d]
+                bit = 1 << d
+                a, cost = b - step, g + 1
+                while 0 <= a < CELLS:
+                    w = walls[a]
+                    if w & bit:  # a wall between a and the cell after it
+                        if not clear or w & (bit << 4):
+                            break
+                        cost += 1
+                    if cost < dist[a]:
+                        dist[a] = cost
+                        heapq.heappush(heap, (cost, a))
+                    a -= step
+        return dist
+
+
+def tables(board):
+    t = getattr(board, "_solver_tables", None)
+    if t is None:
+        t = Tables(board)
+        board._solver_tables = t
+    return t
+
+
+def solve(board, robots, target, max_moves=30, node_limit=None):
+    """An optimal solution for ``target`` (index) from ``robots`` (bytearray(6)).
+
+    Returns a Solution; ``count`` is None when no solution has at most ``max_moves``
+    moves or ``node_limit`` positions were searched first.
+    """
+    started = time.perf_counter()
+    tab = tables(board)
+    goal = board.targets[target]
+    # search order: robots that can complete the target first
+    present = [w for w in range(ROBOT_COUNT) if robots[w] != ABSENT]
+    if target == VORTEX:
+        eligible = set(present)
+    else:
+        eligible = {target >> 2}
+    order = sorted(present, key=lambda w: (w not in eligible, w))
+    n = len(order)
+    P = [robots[w] for w in order]
+    is_clear = [w == CLEAR for w in order]
+    elig = [w in eligible for w in order]
+    heur = [tab.bound(goal, w == CLEAR) if w in eligible else None for w in order]
+    # transposition key: one int; robots of equal role add a bit in a shared 256-bit set
+    keyval = []
+    for w in order:
+        if w == CLEAR:
+            keyval.append([c << 8 for c in range(CELLS)])
+        elif target != VORTEX and w == target >> 2:
+            keyval.append(list(range(CELLS)))
+        else:
+            keyval.append([1 << (16 + c) for c in range(CELLS)])
+    stop, ray, clearseg = tab.stop, tab.ray, tab.clear
+    inc = (False, True, True, False)  # slides towards higher cell numbers: E, S
+    eligible_idx = [i for i in range(n) if elig[i]]
+    single = len(eligible_idx) == 1
+    table = {}
+    path = []
+    nodes = 0
+    budget = node_limit or 1 << 62
+
+    def lower_bound():
+        return min(heur[i][P[i]] for i in eligible_idx)
+
+    def dfs(rem, key, occ, h):
+        nonlocal nodes
+        nodes += 1
+        if nodes > budget:
+            raise _Budget
+        for i in range(n):
+            p = P[i]
+            if single:
+                other_h = UNREACHABLE if i == 0 else h
+            else:
+                other_h = UNREACHABLE
+                for j in eligible_idx:
+                    if j != i:
+                        v = heur[j][P[j]]
+                        if v < other_h:
+                            other_h = v
+            hi = heur[i]
+            if hi is None and other_h > rem - 1:
+                continue  # a helper move needs slack
+            occ_i = occ ^ (1 << p)
+            kv = keyval[i]
+            key_i = key - kv[p]
+            for d in range(4):
+                if is_clear[i]:
+                    cands = []
+                    step = STEP[d]
+                    for s, k, mask, first in clearseg[d][p]:
+                        if k >= rem:
+                            break
+                        b = occ_i & mask
+                        if b:
+                            nearest = (b & -b).bit_length() - 1 if inc[d] else b.bit_length() - 1
+                            if nearest != first:
+                                cands.append((nearest - step, k))
+                            break
+                        if s != p:
+                            cands.append((s, k))
+                else:
+                    s = stop[d][p]
+                    if s == p:
+                        continue
+                    b = occ_i & ray[d][p]
+                    if b:
+                        if inc[d]:
+                            s = (b & -b).bit_length() - 1 - STEP[d]
+                        else:
+                            s = b.bit_length() - 1 - STEP[d]
+                        if s == p:
+                            continue
+                    cands = ((s, 0),)
+                for q, k in cands:
+                    nrem = rem - 1 - k
+                    if q == goal and elig[i]:
+                        path.append((i, d, k))
+                        return True
+                    hq = other_h
+                    if hi is not None and hi[q] < hq:
+                        hq = hi[q]
+                    if hq > nrem:
+                        continue
+                    nkey = key_i + kv[q]
+                    if table.get(nkey, -1) >= nrem:
+                        continue
+                    table[nkey] = nrem
+                    P[i] = q
+                    found = dfs(nrem, nkey, occ_i | (1 << q), hq)
+                    P[i] = p
+                    if found:
+                        path.append((i, d, k))
+                        return True
+        return False
+
+    key0 = sum(keyval[i][P[i]] for i in range(n))
+    occ0 = 0
+    for p in P:
+        occ0 |= 1 << p
+    h0 = max(1, lower_bound())
+    depths = []
+    count = None
+    try:
+        for bound in range(h0, max_moves + 1):
+            before = nodes
+            if dfs(bound, key0, occ0, lower_bound()):
+                count = bound
+                break
+            depths.append((bound, nodes - before))
+    except _Budget:
+        pass
+    moves = [(order[i], d, k) for i, d, k in reversed(path)] if count is not None else []
+    return Solution(moves, count, nodes, time.perf_counter() - started, depths)
+
+
+class _Budget(Exception):
+    pass
+
+
+def solve_text(faces, robots_text, target_text, **kw):
+    """Convenience: solve from the CLI's text forms."""
+    from microrobots.ricochet import parse_robots, parse_target
+    board = Board(faces)
+    return solve(board, parse_robots(robots_text), parse_target(target_text), **kw)
