@@ -1,0 +1,208 @@
+"""Saved games and share strings: exact round trips, and refusal of anything damaged."""
+
+import json
+
+import pytest
+from hypothesis import event, given
+from hypothesis import strategies as st
+
+from microrobots.board import Layout
+from microrobots.game import FORMAT, VERSION, Game, GameStateError
+from test_game import custom_layouts, named_layouts
+
+
+def canonical(d):
+    """JSON text with sorted keys: equal only when values *and* types agree (1 != true)."""
+    return json.dumps(d, sort_keys=True)
+
+
+@st.composite
+def played_games(draw):
+    """A game after a few random decisions (some honest, some not)."""
+    layout = draw(st.one_of(named_layouts(), custom_layouts()))
+    game = Game(layout, draw(st.integers(1, 8)), draw(st.booleans()),
+                draw(st.integers(0, 2**32 - 1)), draw(st.sampled_from([0, 0, 5])))
+    for _ in range(draw(st.integers(0, 30))):
+        if game.over:
+            break
+        what = draw(st.integers(0, 3))
+        player = draw(st.integers(0, game.players - 1))
+        if what == 3:
+            game.give_up()
+        else:
+            route = game.route()
+            count = draw(st.integers(max(0, len(route) - 1 - what), len(route) + 1))
+            game.claim(player, count, route[1:])
+    return game
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 300) | st.floats(allow_nan=False)
+    | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner,
+                                                                 max_size=3),
+    max_leaves=6)
+
+
+@st.composite
+def mutations(draw, d):
+    """A damaged copy of a saved game: truncated, retyped, tweaked, or extended."""
+    d = json.loads(json.dumps(d))
+    key = draw(st.sampled_from(sorted(d)))
+    how = draw(st.sampled_from(["drop", "replace", "nudge", "text", "extra", "list"]))
+    if how == "drop":
+        del d[key]
+    elif how == "replace":
+        d[key] = draw(json_values)
+    elif how == "nudge" and isinstance(d[key], int) and not isinstance(d[key], bool):
+        d[key] += draw(st.sampled_from([-1, 1, 2**32]))
+    elif how == "text":
+        text = d["decisions"]
+        cut = draw(st.integers(0, len(text)))
+        d["decisions"] = text[:cut] + draw(st.text("abcdefgh0123456789oictwb-x.", max_size=3)) \
+            + text[cut + draw(st.integers(0, 2)):]
+    elif how == "extra":
+        d[draw(st.text(min_size=1, max_size=8))] = draw(json_values)
+    elif how == "list":
+        for k in ("tokens", "winners", "layout"):
+            if isinstance(d[k], list) and d[k]:
+                i = draw(st.integers(0, len(d[k]) - 1))
+                d[k][i] = draw(json_values)
+                break
+    return d
+
+
+@given(game=played_games())
+def test_saved_games_round_trip_exactly(game):
+    d = game.to_dict()
+    assert json.loads(json.dumps(d)) == d, "JSON-friendly"
+    loaded = Game.from_dict(json.loads(json.dumps(d)))
+    assert canonical(loaded.to_dict()) == canonical(d)
+    # The reloaded game plays on exactly like the original.
+    if not game.over:
+        assert loaded.give_up() == game.give_up()
+        assert canonical(loaded.to_dict()) == canonical(game.to_dict())
+
+
+@given(game=played_games(), data=st.data())
+def test_damaged_saved_games_are_refused_or_identical(game, data):
+    original = game.to_dict()
+    damaged = data.draw(mutations(original))
+    try:
+        loaded = Game.from_dict(damaged)
+    except GameStateError as e:
+        message = str(e)
+        assert message.startswith("saved game: ") and "\n" not in message
+        event("refused")
+        return
+    event("accepted")
+    # Accepted: then it is a complete, consistent game whose saved form is exactly the
+    # dict given (e.g. a count in a decision changed to another that leads to the same
+    # state) - never a half-loaded one.
+    assert canonical(loaded.to_dict()) == canonical(damaged)
+
+
+def test_specific_damage_is_named():
+    game = Game(Layout.named("black:CADB0312"), players=3, seed=5)
+    route = game.route()
+    game.claim(1, len(route) - 1, route[1:])
+    game.give_up()
+    d = game.to_dict()
+    cases = {
+        "not a Micro Robots game": dict(d, format="chess"),
+        "newer than this firmware": dict(d, version=VERSION + 1),
+        "'pool' is missing": {k: v for k, v in d.items() if k != "pool"},
+        "unknown field 'x'": dict(d, x=1),
+        "pool is 25 but its decisions give 24": dict(d, pool=25),
+        "tokens is [0, 1, 1]": dict(d, tokens=[0, 1, 1]),
+        "over is 0": dict(d, over=0),
+        "players must be an integer": dict(d, players=3.0),
+        "expert must be true or false": dict(d, expert=0),
+        "layout: unknown side": dict(d, layout="wood:ABCD0000"),
+        "is not one of the 3 players": dict(d, decisions="d3o-"),
+        "comes after the end": None,
+        "expected a JSON object": [d],
+    }
+    ended = Game(Layout.named("black:ABCD0000"), players=2, seed=1)
+    while not ended.over:
+        r = ended.route()
+        ended.claim(0, len(r) - 1, r[1:])
+    late = ended.to_dict()
+    late["decisions"] += "-"
+    cases["comes after the end"] = late
+    for expected, bad in cases.items():
+        with pytest.raises(GameStateError) as err:
+            Game.from_dict(bad)
+        assert expected in str(err.value), (expected, str(err.value))
+    assert d["format"] == FORMAT
+
+
+def test_custom_layouts_are_saved_as_their_36_cells():
+    faces = ["BYGRPW"[i // 6] + str(i % 6 + 1) for i in range(36)]
+    faces = faces[7:] + faces[:7]  # any 36 distinct faces make a custom layout
+    layout = Layout.parse("\n".join(" ".join(faces[r * 6:r * 6 + 6]) for r in range(6)))
+    assert layout.name is None
+    game = Game(layout, players=2, seed=3)
+    d = game.to_dict()
+    assert d["layout"] == faces
+    assert Game.from_dict(d).layout == layout
+    with pytest.raises(GameStateError, match="should be written"):
+        Game.from_dict(dict(d, layout=[t.lower() for t in d["layout"]]))
+    with pytest.raises(GameStateError, match="layout"):
+        Game.from_dict(dict(d, layout=d["layout"][:35]))
+    with pytest.raises(GameStateError, match="G2 appears twice"):
+        Game.from_dict(dict(d, layout=["G2"] + d["layout"][1:]))
+
+
+@given(game=played_games())
+def test_share_strings_replay_the_game(game):
+    text = game.share()
+    assert text.startswith("MR1.") and " " not in text
+    replayed = Game.replay(text)
+    assert canonical(replayed.to_dict()) == canonical(game.to_dict())
+    assert replayed.share() == text
+
+
+@given(game=played_games(), data=st.data())
+def test_damaged_share_strings_are_refused_or_consistent(game, data):
+    text = game.share()
+    cut = data.draw(st.integers(0, len(text)))
+    damaged = text[:cut] + data.draw(st.text("MR1.:x-d0123456789abcdefghoictwBCD", max_size=3)) \
+        + text[cut + data.draw(st.integers(0, 3)):]
+    try:
+        replayed = Game.replay(damaged)
+    except GameStateError as e:
+        assert str(e).startswith("share string: ") and "\n" not in str(e)
+        return
+    assert canonical(Game.replay(replayed.share()).to_dict()) == canonical(replayed.to_dict())
+
+
+def test_share_string_format():
+    game = Game(Layout.named("copper:DCBA0123"), players=3, expert=True, seed=77, difficulty=4)
+    assert game.share() == "MR1.3xd4.77.copper:DCBA0123"
+    game.give_up()
+    r = game.route()
+    game.claim(2, len(r) - 1, r[1:])
+    game.claim(0, 0, [])
+    assert game.share() == "MR1.3xd4.77.copper:DCBA0123.-c%doa0b" % (len(r) - 1)
+    for bad in ("", "MR2.3.1.black:ABCD0000", "MR1.9.1.black:ABCD0000", "MR1.3.-1.black",
+                "MR1.3.1.black:ABCD000", "MR1.2.1.black:ABCD0000.z3o", "MR1.2y.1.black:ABCD0000",
+                "MR1.2.1." + "0" * 36, None):
+        with pytest.raises(GameStateError):
+            Game.replay(bad)
+
+
+def test_undo_restores_the_saved_form_exactly():
+    game = Game(Layout.named("black:BCDA2222"), players=4, expert=True, seed=9)
+    states = [game.to_dict()]
+    for k in range(12):
+        if k % 3 == 2:
+            game.give_up()
+        else:
+            r = game.route()
+            game.claim(k % 4, len(r) - 1 + (k % 2), r[1:])
+        states.append(game.to_dict())
+    while states:
+        assert game.to_dict() == states.pop()
+        game.undo()
+    assert not game.undo()
