@@ -19,6 +19,8 @@ decision. A missing or corrupt file gives the defaults and a visible notice: the
 border blinks orange until a button is pressed.
 """
 
+import gc
+
 from . import frame as F
 from . import palette as P
 from .board import Layout, LayoutError
@@ -117,12 +119,10 @@ class App:
     """The handheld, minus its hardware. See the module docstring."""
 
     def __init__(self, store=None, seed=0, now=0):
-        from .modes import classroom, menu, referee, settings, solo
-
         self.store = store
         self.seed = seed & 0x3FFFFFFF
         self.sound = 0
-        self.notice = None  # one line for the console when a file was reset
+        self.notice = None  # one line for the console when a file was reset (main prints it)
         self._notice_until = -1
         self._long = False
         data, problem = self._load(SETTINGS_FILE)
@@ -134,23 +134,19 @@ class App:
         self.solver = None
         self.pal = P.DIE
         self._apply_layout()
-        self.modes = {
-            "menu": menu.Mode(self), "solo": solo.Mode(self),
-            "referee": referee.Mode(self), "classroom": classroom.Mode(self),
-            "settings": settings.Mode(self),
-        }
+        self.modes = {}  # loaded on first use: a Pico's heap holds the code
         self.mode = "menu"
-        self.current = self.modes["menu"]
+        self.current = self.get("menu")
         saved, game_problem = self._load(GAME_FILE)
         problem = problem or game_problem
         resumed = False
         if saved is not None:
             name = saved.get("mode") if isinstance(saved, dict) else None
             if name in ("solo", "referee"):
-                resumed, bad = self.modes[name].resume(saved, now)
+                resumed, bad = self.get(name).resume(saved, now)
                 if resumed:
                     self.mode = name
-                    self.current = self.modes[name]
+                    self.current = self.get(name)
                 else:
                     problem = problem or bad
                     self.remove_game()
@@ -184,7 +180,6 @@ class App:
     def show_notice(self, text, now):
         """A file was reset to defaults: say so on the console and on the grid."""
         self.notice = text
-        print("notice:", text)
         self._notice_until = now + 30000
 
     # -- settings -------------------------------------------------------------
@@ -203,8 +198,8 @@ class App:
         if key in ("side", "tiles"):
             self._apply_layout()
             self.remove_game()
-            for name in ("solo", "referee", "classroom"):
-                self.modes[name].reset()
+            for mode in self.modes.values():
+                mode.reset()
         elif key == "aid":
             self.pal = P.palette(value & 1)
         self.save_settings()
@@ -231,10 +226,19 @@ class App:
         return s
 
     # -- events and frames ----------------------------------------------------
+    def get(self, name):
+        """The mode called ``name`` (one of MODES), imported on first use."""
+        mode = self.modes.get(name)
+        if mode is None:
+            gc.collect()  # room for compiling the module on a small heap
+            module = __import__("microrobots.modes." + name, None, None, ("Mode",))
+            mode = self.modes[name] = module.Mode(self)
+        return mode
+
     def go(self, name, now):
         """Switch to mode ``name``."""
         self.mode = name
-        self.current = self.modes[name]
+        self.current = self.get(name)
         self.current.enter(now)
 
     def handle(self, event, now):

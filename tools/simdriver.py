@@ -1,0 +1,236 @@
+"""The simulator's engine: the real firmware loop (firmware/main.py's Device) on fake
+pins and a fake clock, driven by timed button states on stdin, frames out on stdout.
+
+It runs unchanged under CPython (``tools.sim`` imports it) and inside MicroPython::
+
+    .venv/bin/micropython -X heapsize=190k tools/simdriver.py --seed 7 --state /tmp/dev/
+
+Options: ``--seed N`` (the number the hardware gives for new games, default 1234),
+``--state DIR`` (the device's flash: settings.json, game.json and an optional
+config.json live there; without it nothing is saved), ``--until MS`` (at end of input,
+keep running until this time), ``--tones`` (also report the buzzer).
+
+Protocol — input, one line each, read as they come (a live front end can stream):
+
+    <ms> <mask>     from time <ms> on, the buttons held are <mask> (bit 0 up, 1 down,
+                    2 left, 3 right, 4 a, 5 b; 0 = none held). Times never go back.
+                    The clock first runs, frame by frame (20 ms each), up to <ms>.
+    <ms>            just run the clock up to <ms> (same buttons).
+    quit            stop now (as does the end of input, after --until).
+    # ...           a comment; blank lines are ignored.
+
+Output, one line each, flushed at once:
+
+    {"t": 40, "mode": "menu", "pixels": [[r, g, b], ... 36]}
+        the LEDs changed at frame time t: the values actually written (after gamma,
+        brightness and the power cap), in row-major grid order;
+    {"t": 60, "tone": 880}          with --tones: the buzzer's frequency from t (0: off);
+    {"t": 60, "notice": "..."}      the app reset a file to defaults (once);
+    {"t": 9000, "end": true, "heap": 41232}   last line: the time reached and the bytes
+                                    of heap in use after a collection (MicroPython);
+    {"error": "..."}                bad input or option; the driver exits with status 2.
+
+Any other line (not starting with ``{``) is the firmware's console output (a bad
+config.json, a traceback) and should be shown as such.
+"""
+
+import sys
+
+FRAME_MS = 20
+_NOWHERE = "/nonexistent-microrobots-sim/"  # the flash without --state
+_HELP = "usage: simdriver.py [--seed N] [--state DIR] [--until MS] [--tones]"
+
+
+def _firmware_path():
+    """``firmware/`` next to this file's folder (no os.path in MicroPython)."""
+    here = __file__.replace("\\", "/")
+    cut = here.rfind("/")
+    return (here[:cut] if cut >= 0 else ".") + "/../firmware"
+
+
+try:
+    import microrobots  # noqa: F401  - already importable (tools.sim, tests)
+except ImportError:
+    sys.path.insert(0, _firmware_path())
+
+import main as firmware_main  # noqa: E402  - firmware/main.py: the loop under test
+from microrobots.hw.fake import Hardware as _FakeHardware  # noqa: E402
+
+
+class UsageError(Exception):
+    """Bad options or a bad input line: one line for the user."""
+
+
+class SimHardware(_FakeHardware):
+    """Fake pins that give the chosen seed and report tones (MicroPython has no
+    closures in nested classes, so the Driver sets these class attributes)."""
+
+    sim_seed = 1234
+    sim_out = None
+    sim_tones = False
+
+    def seed(self):
+        return self.sim_seed
+
+    def tone(self, freq):
+        if self.sim_tones:
+            self.sim_out('{"t": %d, "tone": %d}' % (self.now, max(freq, 0)))
+
+    def quiet(self):
+        if self.sim_tones:
+            self.sim_out('{"t": %d, "tone": 0}' % self.now)
+
+
+def frame_line(t, mode, written):
+    """The JSON line of one written frame (built by hand: identical on every runtime)."""
+    parts = []
+    for i in range(0, 108, 3):
+        parts.append("[%d, %d, %d]" % (written[i], written[i + 1], written[i + 2]))
+    return '{"t": %d, "mode": "%s", "pixels": [%s]}' % (t, mode, ", ".join(parts))
+
+
+def _quote(text):
+    out = []
+    for ch in text:
+        if ch == '"' or ch == "\\":
+            out.append("\\" + ch)
+        elif ord(ch) < 32:
+            out.append(" ")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+class Driver:
+    """The device, a mask of held buttons and a clock. ``out(line)`` receives output."""
+
+    def __init__(self, out, seed=1234, state=None, tones=False):
+        self.out = out
+        root = _NOWHERE  # no files: loads find nothing, saves fail quietly
+        if state:
+            root = state if state.endswith("/") else state + "/"
+        config_path = root + "config.json"
+        SimHardware.sim_seed = seed
+        SimHardware.sim_out = out
+        SimHardware.sim_tones = tones
+        self.device = firmware_main.Device(SimHardware, config_path, root)
+        self.mask = 0
+        self._writes = -1
+        self._noticed = False
+
+    @property
+    def now(self):
+        return self.device.hw.now
+
+    def run_until(self, t):
+        """Run frames while the next frame starts before ``t``."""
+        dev = self.device
+        while dev.hw.now < t:
+            dev.hw.pressed = self.mask
+            dev.run(1)
+            self._report()
+
+    def _report(self):
+        dev = self.device
+        disp = dev.display
+        app = dev.app
+        if disp.writes != self._writes:
+            self._writes = disp.writes
+            mode = app.mode if app is not None else "halted"
+            self.out(frame_line(dev.now, mode, disp.written))
+        if app is not None and app.notice and not self._noticed:
+            self._noticed = True
+            self.out('{"t": %d, "notice": %s}' % (dev.now, _quote(app.notice)))
+
+    def feed(self, line):
+        """Take one input line; False when it says quit. Raises UsageError."""
+        text = line.strip()
+        if not text or text[0] == "#":
+            return True
+        if text == "quit":
+            return False
+        fields = text.split()
+        if len(fields) > 2 or not fields[0].isdigit() or (
+                len(fields) == 2 and not fields[1].isdigit()):
+            raise UsageError("bad input line %r: expected <ms> [<mask>]" % text[:40])
+        t = int(fields[0])
+        self.run_until(t)
+        if len(fields) == 2:
+            mask = int(fields[1])
+            if mask > 63:
+                raise UsageError("bad mask %d in %r: six buttons, 0..63" % (mask, text[:40]))
+            self.mask = mask
+        return True
+
+    def finish(self, until=-1):
+        """Run to ``until`` (if later), then report the end line."""
+        if until > 0:
+            self.run_until(until)
+        heap = -1
+        try:
+            import gc
+
+            gc.collect()
+            heap = gc.mem_alloc()
+        except (ImportError, AttributeError):
+            pass
+        self.out('{"t": %d, "end": true, "heap": %d}' % (self.now, heap))
+
+
+def parse_args(argv):
+    opts = {"seed": 1234, "state": None, "until": -1, "tones": False}
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--tones":
+            opts["tones"] = True
+            i += 1
+            continue
+        if a not in ("--seed", "--state", "--until") or i + 1 >= len(argv):
+            raise UsageError("bad option %r; %s" % (a, _HELP))
+        v = argv[i + 1]
+        if a == "--state":
+            opts["state"] = v
+        elif not v.isdigit():
+            raise UsageError("%s needs a whole number, not %r" % (a, v))
+        else:
+            opts[a[2:]] = int(v)
+        i += 2
+    if opts["seed"] > 0x3FFFFFFF:
+        raise UsageError("--seed must be 0..%d" % 0x3FFFFFFF)
+    return opts
+
+
+def run(argv, lines, out):
+    """The whole driver: options, then input ``lines`` (an iterable); returns the exit code."""
+    try:
+        opts = parse_args(argv)
+        drv = Driver(out, opts["seed"], opts["state"], opts["tones"])
+        for line in lines:
+            if not drv.feed(line):
+                break
+        drv.finish(opts["until"])
+    except UsageError as e:
+        out('{"error": %s}' % _quote(str(e)))
+        return 2
+    return 0
+
+
+def _stdin_lines():
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            return
+        yield line
+
+
+def _print_flush(line):
+    sys.stdout.write(line + "\n")
+    try:
+        sys.stdout.flush()
+    except AttributeError:
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(run(sys.argv[1:], _stdin_lines(), _print_flush))
