@@ -1,0 +1,183 @@
+"""Boot the handheld: wire config, pins, buttons, display, store and app; run the frames.
+
+Every 20 ms: read the buttons, hand their events to the app, let it draw a frame, show
+the frame on the LEDs, play any sound it asked for, sleep until the next frame.
+
+Nothing here may reboot the device in a loop:
+- a bad ``config.json`` prints one line on the serial console (again every 10 s) and
+  shows a red X on the grid, wired by the default configuration; the device then idles;
+- an exception in the app prints its traceback and shows an orange X; releasing any
+  button restarts the app (settings and the saved game are kept).
+"""
+
+import gc
+import sys
+
+# The app first: compiling it needs the most room, best found in a fresh heap.
+try:
+    from microrobots import app as app_module
+except Exception as error:  # noqa: BLE001 - shown as a failed app below, not a crash
+    app_module = error
+
+from microrobots import hw  # noqa: E402
+from microrobots.config import ConfigError, defaults, load_file  # noqa: E402
+from microrobots.display import Display  # noqa: E402
+from microrobots.input import NO_EVENT, RELEASE, Buttons  # noqa: E402
+from microrobots.sound import Player  # noqa: E402
+from microrobots.store import Store  # noqa: E402
+
+FRAME_MS = 20
+CONFIG_FILE = "config.json"
+CONFIG_ERROR = (255, 0, 0)  # red X: config.json is wrong, see the serial console
+APP_ERROR = (255, 96, 0)  # orange X: the app stopped; release any button to restart it
+RESTART_AFTER_MS = 1000  # ignore buttons this long after a failure (one may be held)
+REPEAT_MESSAGE_MS = 10000
+
+
+def draw_x(frame, color):
+    """A cross over the whole grid in ``color`` on black."""
+    for i in range(len(frame)):
+        frame[i] = 0
+    for k in range(6):
+        for cell in (7 * k, 5 * k + 5):  # the two diagonals
+            frame[3 * cell] = color[0]
+            frame[3 * cell + 1] = color[1]
+            frame[3 * cell + 2] = color[2]
+
+
+def log_exception(error):
+    if hasattr(sys, "print_exception"):  # MicroPython, CircuitPython
+        sys.print_exception(error)
+    else:
+        import traceback
+
+        traceback.print_exception(type(error), error, error.__traceback__)
+
+
+class Device:
+    """The running handheld. ``Hardware``: a class from ``microrobots.hw``."""
+
+    def __init__(self, Hardware, config_path=CONFIG_FILE, root="", App=None):
+        self.problem = None
+        try:
+            config = load_file(config_path)
+        except ConfigError as error:
+            self.problem = str(error)
+            config = defaults()  # light the error on the default wiring
+        try:
+            self.hw = Hardware(config)
+        except Exception as error:  # noqa: BLE001 - e.g. a pin this board does not have
+            if self.problem is not None:
+                raise
+            self.problem = "%s: the pins do not work here (%s: %s)" % (
+                config_path, type(error).__name__, error)
+            config = defaults()
+            self.hw = Hardware(config)
+        self.display = Display(config, write=self.hw.show)
+        self.buttons = Buttons()
+        self.store = Store(root)
+        self.player = Player(self.hw)
+        self.frame = bytearray(108)
+        self.now = 0
+        self._last = self.hw.ticks_ms()
+        self._failed_at = 0
+        self._said_at = 0
+        self.app = None
+        self._App = App
+        self.tones = ()
+        if self.problem is not None:
+            print(self.problem)
+            self._halt(CONFIG_ERROR)
+        else:
+            self.start_app()
+
+    def start_app(self):
+        try:
+            App = self._App
+            self.tones = getattr(App, "TONES", ())
+            if App is None:
+                if isinstance(app_module, Exception):
+                    raise app_module
+                App = app_module.App
+                self.tones = app_module.TONES
+            gc.collect()
+            self.app = App(self.store, seed=self.hw.seed(), now=self.now)
+        except Exception as error:  # noqa: BLE001 - never reboot in a loop
+            self.fail(error)
+
+    def fail(self, error):
+        print("error: the app stopped (%s); release a button to restart it" % type(error).__name__)
+        log_exception(error)
+        self.app = None
+        self._failed_at = self.now
+        self._halt(APP_ERROR)
+
+    def _halt(self, color):
+        self.player.stop()
+        draw_x(self.frame, color)
+        self.display.set_brightness(4)
+        self.display.show(self.frame)
+
+    def step(self):
+        """One frame."""
+        board = self.hw
+        t = board.ticks_ms()
+        self.now += board.ticks_diff(t, self._last)
+        self._last = t
+        now = self.now
+        buttons = self.buttons
+        buttons.poll(now, board.pressed_mask())
+        app = self.app
+        if app is None:
+            self._idle(now)
+            return
+        try:
+            event = buttons.next_event()
+            while event != NO_EVENT:
+                app.handle(event, now)
+                event = buttons.next_event()
+            app.render(now, self.frame)
+            sound = app.take_sound()
+            level = app.brightness
+        except Exception as error:  # noqa: BLE001 - show it, keep running
+            self.fail(error)
+            return
+        if level != self.display.brightness:
+            self.display.set_brightness(level)
+        self.display.show(self.frame)
+        if sound:
+            self.player.play(self.tones[sound], now)
+        self.player.update(now)
+
+    def _idle(self, now):
+        """No app: a bad config waits forever, a failed app for a released button."""
+        restart = False
+        event = self.buttons.next_event()
+        while event != NO_EVENT:
+            restart = restart or event >> 3 == RELEASE
+            event = self.buttons.next_event()
+        if self.problem is not None:
+            if now - self._said_at >= REPEAT_MESSAGE_MS:
+                self._said_at = now
+                print(self.problem)
+        elif restart and now - self._failed_at >= RESTART_AFTER_MS:
+            self.start_app()
+
+    def run(self, frames=-1):
+        """Run ``frames`` frames (-1: forever), each FRAME_MS long unless one overruns."""
+        board = self.hw
+        while frames != 0:
+            start = board.ticks_ms()
+            self.step()
+            spent = board.ticks_diff(board.ticks_ms(), start)
+            if spent < FRAME_MS:
+                board.sleep_ms(FRAME_MS - spent)
+            frames -= 1
+
+
+def main():
+    Device(hw.backend()).run()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,28 @@
+"""The hardware backends: the only code that touches pins.
+
+Every backend offers the same ``Hardware(config)`` (config: a dict from config.py)::
+
+    hw = backend()(config)
+    hw.pressed_mask()        # bit i set = button input.BUTTON_NAMES[i] held down
+    hw.show(buf)             # send display.py's prepared bytes to the LEDs
+    hw.tone(440); hw.quiet() # the piezo, if config["buzzer_pin"] is not None
+    hw.ticks_ms(); hw.ticks_diff(a, b); hw.sleep_ms(20)
+    hw.seed()                # a different number at every boot, for new games
+
+``backend()`` picks the module for the running interpreter: ``rp2`` under MicroPython,
+``circuitpython`` under CircuitPython, ``fake`` (no pins, a fake clock) under CPython.
+"""
+
+import sys
+
+
+def backend():
+    """The ``Hardware`` class for this runtime."""
+    name = sys.implementation.name
+    if name == "micropython":
+        from .rp2 import Hardware
+    elif name == "circuitpython":
+        from .circuitpython import Hardware
+    else:
+        from .fake import Hardware
+    return Hardware

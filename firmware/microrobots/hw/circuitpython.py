@@ -1,0 +1,91 @@
+"""CircuitPython on a Raspberry Pi Pico: board pins, digitalio, Adafruit neopixel, pwmio.
+
+The Adafruit ``neopixel`` library sets the data pin up (and powers the LEDs on boards
+that switch them). Frames are sent with ``neopixel_write``, the call the library itself
+transmits with, straight from display.py's prepared buffer: assigning 36 pixels through
+``pixels[i] = (r, g, b)`` would build a tuple per pixel and redo the colour order.
+"""
+
+import os
+import time
+
+import board
+import digitalio
+import neopixel
+import pwmio
+from neopixel_write import neopixel_write
+
+from ..input import BUTTON_NAMES
+
+try:
+    from supervisor import ticks_ms as _ticks_ms  # CircuitPython 7+: wraps at 2**29
+except ImportError:  # pragma: no cover - older CircuitPython
+    _ticks_ms = None
+
+_TICKS_PERIOD = 1 << 29
+_TICKS_HALF = _TICKS_PERIOD >> 1
+BUZZER_DUTY = 32768  # half of duty_cycle's range: the loudest square wave
+
+
+def pin(number):
+    """``board.GP<number>``."""
+    return getattr(board, "GP%d" % number)
+
+
+class Hardware:
+    """Pins from ``config``: LED data, six active-low buttons with pull-ups, a piezo."""
+
+    def __init__(self, config):
+        self.pixels = neopixel.NeoPixel(
+            pin(config["led_pin"]), config["led_count"], brightness=1.0, auto_write=False,
+            pixel_order=config["color_order"])
+        self._buttons = []
+        for name in BUTTON_NAMES:
+            io = digitalio.DigitalInOut(pin(config["buttons"][name]))
+            io.switch_to_input(pull=digitalio.Pull.UP)
+            self._buttons.append(io)
+        self._buzzer = None
+        if config["buzzer_pin"] is not None:
+            self._buzzer = pwmio.PWMOut(pin(config["buzzer_pin"]), duty_cycle=0,
+                                        frequency=440, variable_frequency=True)
+
+    def pressed_mask(self):
+        mask = 0
+        bit = 1
+        for io in self._buttons:
+            if not io.value:  # active low
+                mask |= bit
+            bit <<= 1
+        return mask
+
+    def show(self, buf):
+        neopixel_write(self.pixels.pin, buf)
+
+    def tone(self, freq):
+        """Sound ``freq`` Hz until ``quiet()``; 0 or less is silence."""
+        if self._buzzer is None:
+            return
+        if freq <= 0:
+            self.quiet()
+            return
+        self._buzzer.frequency = freq
+        self._buzzer.duty_cycle = BUZZER_DUTY
+
+    def quiet(self):
+        if self._buzzer is not None:
+            self._buzzer.duty_cycle = 0
+
+    def ticks_ms(self):
+        if _ticks_ms is not None:
+            return _ticks_ms()
+        return (time.monotonic_ns() // 1000000) % _TICKS_PERIOD
+
+    def ticks_diff(self, later, earlier):
+        return ((later - earlier + _TICKS_HALF) % _TICKS_PERIOD) - _TICKS_HALF
+
+    def sleep_ms(self, ms):
+        time.sleep(ms / 1000)
+
+    def seed(self):
+        b = os.urandom(4)
+        return (b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24) & 0x3FFFFFFF

@@ -1,0 +1,42 @@
+"""Plays short tone sequences on the piezo without blocking the frame loop.
+
+A sequence is a tuple of ``(freq_hz, ms)`` steps, frequency 0 being a rest (see
+``app.TONES``). ``play`` starts one, replacing whatever was playing; ``update(now)``,
+called once a frame, moves to the next step when its time is up. Steps are therefore
+timed to the frame (20 ms); the short clicks of a handheld need no better.
+"""
+
+
+class Player:
+    def __init__(self, hardware):
+        self.hw = hardware
+        self._steps = ()
+        self._index = 0
+        self._until = 0
+
+    @property
+    def playing(self):
+        return self._index < len(self._steps)
+
+    def play(self, steps, now):
+        self._steps = steps
+        self._index = 0
+        self._start(now)
+
+    def stop(self):
+        self._steps = ()
+        self._index = 0
+        self.hw.quiet()
+
+    def update(self, now):
+        if self._index < len(self._steps) and now >= self._until:
+            self._index += 1
+            self._start(self._until)
+
+    def _start(self, at):
+        if self._index >= len(self._steps):
+            self.hw.quiet()
+            return
+        freq, ms = self._steps[self._index]
+        self.hw.tone(freq)
+        self._until = at + ms

@@ -1,0 +1,152 @@
+"""Atomic JSON files on the device's flash: a power cut never loses the last good state.
+
+``save`` writes ``name.tmp``, closes it, then renames it over ``name.json``. Until the
+rename the old file is untouched; the rename itself is atomic on MicroPython's LittleFS.
+CircuitPython's FAT cannot rename over an existing file, so there the old file is removed
+first; a cut between the remove and the rename leaves a complete ``.tmp``, which the next
+``load`` finishes renaming. A ``.tmp`` left by a cut during its own writing is incomplete
+and is deleted, the old file winning::
+
+    store = Store()                         # files at the filesystem root
+    data, problem = store.load("settings")  # (None, None) when there is no file yet
+    store.save("settings", {"brightness": 5})
+    store.remove("game")
+
+``load`` never raises: a corrupt, truncated, unreadable or foreign file gives
+``(None, "settings.json: ...")``, one line for the app to show while it uses defaults.
+``save`` returns False (and sets ``error``) instead of raising when the flash refuses,
+e.g. when full or, on CircuitPython, read-only to code (see docs/firmware.md).
+
+The file holds ``{"format": 1, "data": ...}``; a file of another format counts as foreign.
+The filesystem is injectable (``fs``: ``open``, ``rename``, ``remove``) so that tests can
+cut the power at every step of a save.
+"""
+
+import json
+import os
+
+ENOENT = 2  # errno: no such file
+
+FORMAT = 1
+
+
+class PosixFs:
+    """The real filesystem: the builtin ``open`` and ``os``."""
+
+    def open(self, path, mode):
+        return open(path, mode)
+
+    def rename(self, old, new):
+        os.rename(old, new)
+
+    def remove(self, path):
+        os.remove(path)
+
+
+class Store:
+    """JSON files named ``root + name + ".json"``."""
+
+    def __init__(self, root="", fs=None):
+        self.root = root
+        self.fs = fs if fs is not None else PosixFs()
+        self.error = None  # why the last save failed, one line
+
+    def path(self, name):
+        return self.root + name + ".json"
+
+    def load(self, name):
+        """``(data, problem)``: the saved data and None, or None and one line on why not.
+
+        A missing file is not a problem: ``(None, None)``.
+        """
+        target = self.path(name)
+        temp = self.root + name + ".tmp"
+        try:
+            text = self._read(target)
+            leftover = self._read(temp)
+            if leftover is not None:
+                text = self._settle(target, temp, text, leftover)
+        except Exception as error:  # noqa: BLE001 - a load must never stop the device
+            return None, "%s: cannot be read (%s); using defaults" % (target, _why(error))
+        if text is None:
+            return None, None
+        data, problem = _decode(text)
+        if problem is not None:
+            return None, "%s: %s; using defaults" % (target, problem)
+        return data, None
+
+    def save(self, name, data):
+        """Write ``data`` as JSON, atomically; True when it is safely on flash."""
+        target = self.path(name)
+        temp = self.root + name + ".tmp"
+        fs = self.fs
+        try:
+            text = json.dumps({"format": FORMAT, "data": data})
+            f = fs.open(temp, "w")
+            try:
+                f.write(text)
+            finally:
+                f.close()
+            self._replace(temp, target)
+        except (OSError, TypeError, ValueError) as error:
+            self.error = "%s: not saved (%s)" % (target, _why(error))
+            try:
+                fs.remove(temp)
+            except OSError:
+                pass
+            return False
+        self.error = None
+        return True
+
+    def remove(self, name):
+        """Delete the file (and any leftover ``.tmp``); missing files are fine."""
+        for path in (self.path(name), self.root + name + ".tmp"):
+            try:
+                self.fs.remove(path)
+            except OSError:
+                pass
+
+    def _read(self, path):
+        """The file's text, or None if it does not exist."""
+        try:
+            f = self.fs.open(path, "rb")
+        except OSError as error:
+            if error.args and error.args[0] == ENOENT:
+                return None
+            raise
+        try:
+            return f.read()
+        finally:
+            f.close()
+
+    def _replace(self, temp, target):
+        try:
+            self.fs.rename(temp, target)
+        except OSError:  # FAT will not rename over a file. The .tmp is complete, so a
+            self.fs.remove(target)  # cut from here on is finished by the next load.
+            self.fs.rename(temp, target)
+
+    def _settle(self, target, temp, text, leftover):
+        """A ``.tmp`` survived a power cut: finish its rename or drop it; return the text."""
+        if _decode(leftover)[1] is None and (text is None or _decode(text)[1] is not None):
+            self._replace(temp, target)  # complete, and nothing better: the cut came
+            return leftover  # between closing it and the rename
+        self.fs.remove(temp)  # cut short, or the old file is still there: the old file wins
+        return text
+
+
+def _decode(text):
+    """``(data, None)`` or ``(None, problem)`` for a file's text."""
+    try:
+        whole = json.loads(text)
+    except ValueError:
+        return None, "corrupt or cut short (not valid JSON)"
+    if not isinstance(whole, dict) or "format" not in whole or "data" not in whole:
+        return None, "not a saved file of this device"
+    if whole["format"] != FORMAT:
+        return None, "saved in format %r, this firmware reads %d" % (whole["format"], FORMAT)
+    return whole["data"], None
+
+
+def _why(error):
+    return "%s %s" % (type(error).__name__, error) if str(error) else type(error).__name__

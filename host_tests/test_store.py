@@ -1,0 +1,172 @@
+"""store.py: atomic saves; a power cut at every step of a save loses nothing."""
+
+import json
+import os
+
+import mpy
+import pytest
+from fakefs import FakeFs, PowerCut
+from microrobots.store import Store
+
+OLD = {"brightness": 3, "players": 4, "name": "old"}
+NEW = {"brightness": 7, "players": 2, "name": "new", "history": list(range(20))}
+
+
+def saved(data):
+    return json.dumps({"format": 1, "data": data}).encode()
+
+
+def test_save_then_load_round_trips_on_the_real_filesystem(tmp_path):
+    store = Store(root=str(tmp_path) + os.sep)
+    assert store.load("settings") == (None, None)
+    assert store.save("settings", NEW)
+    assert store.load("settings") == (NEW, None)
+    assert sorted(os.listdir(tmp_path)) == ["settings.json"]
+    store.remove("settings")
+    store.remove("settings")  # twice is fine
+    assert store.load("settings") == (None, None)
+
+
+@pytest.mark.parametrize("content, problem", [
+    (b'{"format": 1, "data": {"bri', "settings.json: corrupt or cut short (not valid JSON); using defaults"),
+    (b"", "settings.json: corrupt or cut short (not valid JSON); using defaults"),
+    (b"\xff\xfe\x00garbage", "settings.json: corrupt or cut short (not valid JSON); using defaults"),
+    (b'{"brightness": 3}', "settings.json: not a saved file of this device; using defaults"),
+    (b"[1, 2]", "settings.json: not a saved file of this device; using defaults"),
+    (b'{"format": 2, "data": {}}', "settings.json: saved in format 2, this firmware reads 1; using defaults"),
+])
+def test_bad_files_give_defaults_and_one_line(content, problem):
+    fs = FakeFs({"settings.json": content})
+    assert Store(fs=fs).load("settings") == (None, problem)
+    assert fs.files["settings.json"] == content  # left alone until the next save replaces it
+
+
+def test_unreadable_file_is_reported_not_raised():
+    class Broken(FakeFs):
+        def open(self, path, mode):
+            raise OSError(5)
+    data, problem = Store(fs=Broken()).load("game")
+    assert data is None and problem == "game.json: cannot be read (OSError 5); using defaults"
+
+
+def test_read_error_mid_file_is_reported():
+    class Flaky(FakeFs):
+        def open(self, path, mode):
+            f = super().open(path, mode)
+            f.read = lambda: (_ for _ in ()).throw(OSError(5))
+            return f
+    data, problem = Store(fs=Flaky({"game.json": saved(OLD)})).load("game")
+    assert data is None and problem.startswith("game.json: cannot be read (OSError")
+
+
+def test_a_failed_save_keeps_the_old_file_and_says_why():
+    class Full(FakeFs):
+        def open(self, path, mode):
+            f = super().open(path, mode)
+            if "w" in mode:
+                def write(text):
+                    raise OSError(28)
+                f.write = write
+            return f
+    fs = Full({"settings.json": saved(OLD)})
+    store = Store(fs=fs)
+    assert not store.save("settings", NEW)
+    assert store.error.startswith("settings.json: not saved (OSError")
+    assert sorted(fs.files) == ["settings.json"]
+    assert store.load("settings") == (OLD, None)
+
+
+def test_unserialisable_data_is_refused_not_raised():
+    store = Store(fs=FakeFs())
+    assert not store.save("settings", {"x": object()})
+    assert store.error.startswith("settings.json: not saved")
+
+
+def cost_of_save(before, fat):
+    fs = FakeFs(before, fat=fat)
+    assert Store(fs=fs).save("settings", NEW)
+    return fs.steps
+
+
+@pytest.mark.parametrize("fat", [False, True], ids=["littlefs", "fat"])
+@pytest.mark.parametrize("before", [{}, {"settings.json": saved(OLD)}], ids=["first-save", "resave"])
+def test_power_cut_at_every_step_of_a_save(before, fat):
+    good = OLD if before else None
+    total = cost_of_save(before, fat)
+    assert total > len(saved(NEW))  # every byte is a step
+    outcomes = set()
+    for k in range(total + 1):
+        fs = FakeFs(before, budget=k, fat=fat)
+        finished = False
+        try:
+            finished = Store(fs=fs).save("settings", NEW)
+        except PowerCut:
+            pass
+        assert finished == (k == total)
+        # Reboot, and cut the power again at every step of the first load (its recovery).
+        after_cut = dict(fs.files)
+        for j in range(4):
+            boot = FakeFs(after_cut, budget=j, fat=fat)
+            try:
+                Store(fs=boot).load("settings")
+            except PowerCut:
+                pass
+            final = FakeFs(boot.files, fat=fat)
+            data, problem = Store(fs=final).load("settings")
+            assert problem is None
+            assert data in (good, NEW)
+            if finished:
+                assert data == NEW
+            assert "settings.tmp" not in final.files  # leftovers are cleared at boot
+            outcomes.add(json.dumps(data))
+            # And the device keeps working: the next save and load succeed.
+            store = Store(fs=final)
+            assert store.save("settings", {"again": k}) and store.load("settings") == ({"again": k}, None)
+    assert json.dumps(NEW) in outcomes and json.dumps(good) in outcomes
+
+
+def test_a_complete_tmp_beats_a_corrupt_file():
+    fs = FakeFs({"game.json": b'{"format": 1, "da', "game.tmp": saved(NEW)})
+    assert Store(fs=fs).load("game") == (NEW, None)
+    assert sorted(fs.files) == ["game.json"]
+
+
+def test_an_incomplete_tmp_never_replaces_a_good_file():
+    fs = FakeFs({"game.json": saved(OLD), "game.tmp": saved(NEW)[:-1]})
+    assert Store(fs=fs).load("game") == (OLD, None)
+    assert sorted(fs.files) == ["game.json"]
+
+
+def test_root_prefixes_every_path():
+    fs = FakeFs()
+    assert Store(root="/data/", fs=fs).save("game", [1, 2])
+    assert list(fs.files) == ["/data/game.json"]
+
+
+def test_power_cut_at_every_step_inside_micropython():
+    script = """
+import sys, json
+sys.path.insert(0, %r)
+from fakefs import FakeFs, PowerCut
+from microrobots.store import Store
+OLD = {"v": "old"}
+NEW = {"v": "new", "list": [1, 2, 3]}
+results = []
+for fat in (False, True):
+    before = {"s.json": json.dumps({"format": 1, "data": OLD}).encode()}
+    probe = FakeFs(before, fat=fat)
+    Store(fs=probe).save("s", NEW)
+    for k in range(probe.steps + 1):
+        fs = FakeFs(before, budget=k, fat=fat)
+        try:
+            Store(fs=fs).save("s", NEW)
+        except PowerCut:
+            pass
+        data, problem = Store(fs=FakeFs(fs.files, fat=fat)).load("s")
+        results.append([k, data["v"] if data else None, problem])
+print(json.dumps(results))
+""" % os.path.dirname(os.path.abspath(__file__))
+    results = json.loads(mpy.run(script))
+    assert len(results) > 60
+    assert all(problem is None and v in ("old", "new") for _, v, problem in results)
+    assert results[-1][1] == "new" and results[0][1] == "old"
