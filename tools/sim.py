@@ -1,0 +1,200 @@
+"""The handheld without hardware: ``python -m tools.sim``.
+
+Headless (scripted) runs, the harness of the tests and a contract::
+
+    python -m tools.sim --headless --seed 7 --events play.txt --frames-out frames.jsonl
+    python -m tools.sim --headless --seed 7 --events play.txt --frames-out f.jsonl \\
+        --runtime micropython --until 20000 --state /tmp/device
+
+The events file, one per line (``#`` starts a comment)::
+
+    500 a              # a tap: A pressed at 500 ms, released 60 ms later
+    1200 right
+    3000 a hold 800    # A held from 3000 ms for 800 ms (a long press)
+
+Buttons: up down left right a b. The firmware polls every 20 ms and debounces: leave
+about 100 ms between two taps of one button. Frames out: one JSON line whenever what is written to
+the LEDs changes, ``{"t": ms, "mode": "solo", "pixels": [[r, g, b], ... 36]}`` in
+row-major grid order, the values actually written (after gamma, brightness and the
+power cap). The run ends at ``--until`` (default: 2 s after the last release).
+``--state DIR`` is the device's flash (settings.json, game.json, config.json); without
+it nothing is saved. A bad events file: one line naming the line, exit status 2.
+
+Both runtimes run tools/simdriver.py, the same driver, around firmware/main.py's real
+frame loop: in-process under CPython, in ``micropython -X heapsize=190k`` otherwise;
+the same seed and events give the same frames. The interactive terminal front end
+(``make play``) builds on the same driver protocol (see tools/simdriver.py).
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+DRIVER = os.path.join(ROOT, "tools", "simdriver.py")
+HEAP = "190k"
+BUTTONS = ("up", "down", "left", "right", "a", "b")
+TAP_MS = 60
+TAIL_MS = 2000
+
+
+class EventsError(ValueError):
+    """A bad events file: one line naming the file and line."""
+
+
+def parse_events(text, source="events"):
+    """Button edges from an events file: a sorted list of ``(ms, button, down)``."""
+    edges = []
+    presses = {}  # button -> [(press, release, line)]
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        where = "%s:%d" % (source, lineno)
+        f = line.split()
+        if len(f) not in (2, 4) or (len(f) == 4 and f[2].lower() != "hold"):
+            raise EventsError("%s: expected '<ms> <button>' or '<ms> <button> hold <ms>', got %r"
+                              % (where, line))
+        if not f[0].isdigit():
+            raise EventsError("%s: time %r is not a whole number of ms" % (where, f[0]))
+        button = f[1].lower()
+        if button not in BUTTONS:
+            raise EventsError("%s: unknown button %r (use %s)" % (where, f[1], " ".join(BUTTONS)))
+        t = int(f[0])
+        length = TAP_MS
+        if len(f) == 4:
+            if not f[3].isdigit() or int(f[3]) < 1:
+                raise EventsError("%s: hold time %r is not a positive number of ms" % (where, f[3]))
+            length = int(f[3])
+        b = BUTTONS.index(button)
+        presses.setdefault(b, []).append((t, t + length, lineno))
+        edges.append((t, b, True))
+        edges.append((t + length, b, False))
+    for b, spans in presses.items():
+        spans.sort()
+        for (_, end, first), (start, _, line) in zip(spans, spans[1:]):
+            if start <= end:
+                raise EventsError("%s:%d: %s is pressed again while still held (line %d)"
+                                  % (source, line, BUTTONS[b], first))
+    edges.sort(key=lambda e: (e[0], e[2]))  # at the same ms: releases first
+    return edges
+
+
+def mask_lines(edges):
+    """The driver's input: ``<ms> <mask>`` whenever the held buttons change."""
+    mask = 0
+    out = []
+    for t, b, down in edges:
+        mask = mask | 1 << b if down else mask & ~(1 << b)
+        if out and out[-1][0] == t:
+            out[-1] = (t, mask)
+        else:
+            out.append((t, mask))
+    return ["%d %d" % (t, m) for t, m in out]
+
+
+def micropython_binary():
+    here = os.path.join(os.path.dirname(sys.executable), "micropython")
+    return here if os.path.exists(here) else shutil.which("micropython")
+
+
+def run_driver(lines, seed, until, runtime="cpython", state=None, tones=False):
+    """Run the driver on input ``lines``; return its output lines (a list of str)."""
+    argv = ["--seed", str(seed), "--until", str(until)]
+    if state:
+        argv += ["--state", state]
+    if tones:
+        argv.append("--tones")
+    if runtime == "micropython":
+        exe = micropython_binary()
+        if exe is None:
+            raise EventsError("the micropython command is missing: run `make venv`")
+        proc = subprocess.run([exe, "-X", "heapsize=" + HEAP, DRIVER] + argv,
+                              input="\n".join(lines) + "\n", capture_output=True, text=True,
+                              cwd=ROOT)
+        out = proc.stdout.splitlines()
+        if proc.returncode not in (0, 2):
+            out.append("micropython failed (%d): %s" % (proc.returncode, proc.stderr.strip()))
+        return out
+    if FIRMWARE not in sys.path:
+        sys.path.insert(0, FIRMWARE)
+    from tools import simdriver
+
+    out = []
+    simdriver.run(argv, lines, out.append)
+    return out
+
+
+def headless(args):
+    try:
+        with open(args.events) as f:
+            text = f.read()
+    except OSError as e:
+        raise EventsError("%s: cannot read events file (%s)" % (args.events, e.strerror or e))
+    edges = parse_events(text, args.events)
+    until = args.until
+    if until is None:
+        until = (edges[-1][0] if edges else 0) + TAIL_MS
+    out = run_driver(mask_lines(edges), args.seed, until, args.runtime, args.state)
+    frames = []
+    for line in out:
+        if line.startswith('{"error"'):
+            raise EventsError(line[11:-2])
+        if line.startswith('{"t"') and '"pixels"' in line:
+            frames.append(line)
+        elif not line.startswith("{"):
+            print(line, file=sys.stderr)  # the firmware's console
+    try:
+        with open(args.frames_out, "w") as f:
+            f.write("\n".join(frames) + ("\n" if frames else ""))
+    except OSError as e:
+        raise EventsError("%s: cannot write frames (%s)" % (args.frames_out, e.strerror or e))
+    return 0
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        print("sim: %s (see --help)" % message, file=sys.stderr)
+        sys.exit(2)
+
+
+def parser():
+    p = _Parser(prog="python -m tools.sim", description="The Micro Robots handheld, simulated.")
+    p.add_argument("--headless", action="store_true", help="run scripted events, write frames")
+    p.add_argument("--seed", type=int, default=1234, help="the seed new games start from")
+    p.add_argument("--events", help="events file (headless)")
+    p.add_argument("--frames-out", help="where to write the frames, JSON lines (headless)")
+    p.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython")
+    p.add_argument("--until", type=int, help="stop at this time in ms")
+    p.add_argument("--state", help="folder standing in for the device's flash")
+    return p
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
+    if not args.headless:
+        return interactive(args)
+    if not args.events or not args.frames_out:
+        print("sim: --headless needs --events FILE and --frames-out FILE", file=sys.stderr)
+        return 2
+    if not 0 <= args.seed <= 0x3FFFFFFF or (args.until is not None and args.until < 0):
+        print("sim: --seed must be 0..%d and --until >= 0" % 0x3FFFFFFF, file=sys.stderr)
+        return 2
+    try:
+        return headless(args)
+    except EventsError as e:
+        print("sim: %s" % e, file=sys.stderr)
+        return 2
+
+
+def interactive(args):
+    """The terminal front end (issue 5) plugs in here."""
+    print("sim: interactive mode not available yet; use --headless")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
