@@ -206,3 +206,13 @@ def test_undo_restores_the_saved_form_exactly():
         assert game.to_dict() == states.pop()
         game.undo()
     assert not game.undo()
+
+
+def test_decisions_must_be_written_as_saved():
+    game = Game(Layout.named("black:ABCD0000"), players=2, seed=4)
+    r = game.route()
+    game.claim(1, len(r) - 1, r[1:])
+    d = game.to_dict()
+    padded = dict(d, decisions="b0%do" % (len(r) - 1))
+    with pytest.raises(GameStateError, match="should be written"):
+        Game.from_dict(padded)

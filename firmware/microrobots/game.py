@@ -547,6 +547,9 @@ class Game:
             raise GameStateError("%s: %s" % (where, e))
         game._apply_text(d["decisions"], where)
         mine = game.to_dict()
+        if mine["decisions"] != d["decisions"]:
+            raise GameStateError("%s: decisions %r should be written %r"
+                                 % (where, d["decisions"][:40], mine["decisions"][:40]))
         for key in _STATE_KEYS:
             if not _same(d[key], mine[key]):
                 raise GameStateError("%s: %s is %r but its decisions give %r"
