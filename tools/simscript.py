@@ -1,0 +1,142 @@
+"""Scripted play for tests and benchmarks: a player who reads the app's state.
+
+A ``Session`` runs the simulator driver in-process (CPython), presses buttons at a
+steady pace, and records every press as an events-file line, so that the same session
+can be replayed by ``tools.sim --headless`` (on either runtime)::
+
+    s = Session(seed=7)
+    s.tap("a")                      # menu -> solo
+    s.solo_round()                  # the optimal route, cell by cell
+    open("play.txt", "w").write(s.events_text())
+
+Closed loop: the moves depend on the rolled puzzle, which the session reads from
+``s.app``. CPython only (the replay is what runs in MicroPython).
+"""
+
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+if FIRMWARE not in sys.path:
+    sys.path.insert(0, FIRMWARE)
+
+from tools import simdriver  # noqa: E402
+
+BUTTONS = ("up", "down", "left", "right", "a", "b")
+GAP_MS = 140  # from one press to the next
+TAP_MS = 60
+
+
+class Session:
+    """The device under a scripted player. ``frames`` collects the driver's frame lines."""
+
+    def __init__(self, seed=1234, state=None, start=100):
+        self.frames = []
+        self.lines = []
+        self.driver = simdriver.Driver(self._out, seed, state)
+        self.t = start
+        self.events = []
+
+    def _out(self, line):
+        self.lines.append(line)
+        if '"pixels"' in line:
+            self.frames.append(line)
+
+    @property
+    def app(self):
+        return self.driver.device.app
+
+    @property
+    def display(self):
+        return self.driver.device.display
+
+    def _press(self, button, length):
+        b = BUTTONS.index(button)
+        self.driver.feed("%d %d" % (self.t, 1 << b))
+        self.driver.feed("%d 0" % (self.t + length))
+        self.events.append("%d %s%s" % (self.t, button,
+                                        "" if length == TAP_MS else " hold %d" % length))
+        self.t += max(GAP_MS, length + GAP_MS - TAP_MS)
+        self.driver.run_until(self.t)
+
+    def tap(self, button, times=1):
+        for _ in range(times):
+            self._press(button, TAP_MS)
+
+    def hold(self, button, ms=800):
+        self._press(button, ms)
+
+    def wait(self, ms):
+        self.t += ms
+        self.driver.run_until(self.t)
+
+    def events_text(self):
+        return "\n".join(self.events) + "\n"
+
+    # -- moving the cursor --------------------------------------------------------
+    def cursor_to(self, robot, cell):
+        """D-pad taps that bring the cursor from the robot to ``cell`` (same row/column)."""
+        dr = cell // 6 - robot // 6
+        dc = cell % 6 - robot % 6
+        if dr and dc:
+            raise ValueError("cell %d is not on the row or column of %d" % (cell, robot))
+        if dc:
+            self.tap("right" if dc > 0 else "left", abs(dc))
+        else:
+            self.tap("down" if dr > 0 else "up", abs(dr))
+
+    def move(self, robot, cell):
+        self.cursor_to(robot, cell)
+        self.tap("a")
+
+    # -- whole rounds ---------------------------------------------------------------
+    def settle(self):
+        """Skip the dice animation if it runs (B does it without side effects)."""
+        mode = self.app.current
+        if getattr(mode, "state", None) == 0:  # every game mode's _ROLL
+            self.tap("b")
+
+    def solo_round(self, extra=0):
+        """Solve the solo puzzle on screen by an optimal route (plus ``extra`` back-and-forth
+        pairs of moves), then step through score and replay to the next roll."""
+        solo = self.app.current
+        self.settle()
+        g = solo.game
+        route = g.route()
+        robot = route[0]
+        for _ in range(extra):
+            back = route[1]
+            self.move(robot, back)
+            self.move(back, robot)
+        for cell in route[1:]:
+            self.move(robot, cell)
+            robot = cell
+        return route
+
+    def finish_solo(self):
+        """From the celebration to the next puzzle: A through score and replay."""
+        self.wait(3200)
+        self.tap("a")  # score -> replay
+        self.wait(6000)
+        self.tap("a")  # next round
+        self.settle()
+
+    def claim(self, player, count, cells):
+        """Referee: ``player`` claims ``count`` and demonstrates ``cells`` (after the start)."""
+        ref = self.app.current
+        self.tap("a")  # board -> choose player
+        steps = (player - ref.player) % ref.game.players
+        self.tap("down", steps)
+        self.tap("a")  # -> count, starts at 1
+        self.tap("up", count - 1)
+        self.tap("a")
+        if ref.state == 4:  # _DEMO: the claim was not below the optimum
+            robot = ref.robot
+            for cell in cells:
+                if cell // 6 != robot // 6 and cell % 6 != robot % 6:
+                    raise ValueError("demonstrations here go along rows and columns")
+                self.move(robot, cell)
+                robot = cell
+            if len(cells) < count:
+                self.hold("a")
