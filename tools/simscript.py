@@ -76,11 +76,16 @@ class Session:
 
     # -- moving the cursor --------------------------------------------------------
     def cursor_to(self, robot, cell):
-        """D-pad taps that bring the cursor from the robot to ``cell`` (same row/column)."""
+        """D-pad taps that bring the cursor to ``cell`` on the robot's row or column."""
         dr = cell // 6 - robot // 6
         dc = cell % 6 - robot % 6
         if dr and dc:
             raise ValueError("cell %d is not on the row or column of %d" % (cell, robot))
+        cursor = getattr(self.app.current, "cursor", robot)
+        if dc and cursor // 6 == robot // 6:  # the cursor is on the row already
+            dc = cell % 6 - cursor % 6
+        elif dr and cursor % 6 == robot % 6:
+            dr = cell // 6 - cursor // 6
         if dc:
             self.tap("right" if dc > 0 else "left", abs(dc))
         else:

@@ -1,0 +1,412 @@
+"""The whole app, driven through the real frame loop (firmware/main.py) by a scripted
+player: menu, solo, referee, classroom, settings, persistence and the power cap."""
+
+import json
+
+import pytest
+
+from microrobots import palette as P
+from microrobots.app import SETTINGS, check_settings
+from microrobots.board import Layout
+from tools.simscript import Session
+
+
+def design(s, i):
+    """Cell ``i`` of the frame the app drew last (design values)."""
+    f = s.driver.device.frame
+    return tuple(f[3 * i:3 * i + 3])
+
+
+def enter(s, name):
+    """From the menu, choose a quadrant and press A."""
+    q = ("solo", "referee", "classroom", "settings").index(name)
+    if q & 1:
+        s.tap("right")
+    if q & 2:
+        s.tap("down")
+    s.tap("a")
+    assert s.app.mode == name
+
+
+@pytest.fixture
+def session(tmp_path):
+    return Session(seed=21, state=str(tmp_path))
+
+
+def test_boots_into_the_menu_with_solo_chosen(session):
+    s = session
+    s.wait(100)
+    assert s.app.mode == "menu"
+    solo_pip = design(s, 7)  # the centre of the top-left quadrant
+    referee_quadrant = design(s, 4)
+    assert sum(solo_pip) > 3 * sum(referee_quadrant)
+
+
+@pytest.mark.parametrize("name", ["solo", "referee", "classroom", "settings"])
+def test_every_mode_is_entered_and_left_with_a_long_b(session, name):
+    s = session
+    enter(s, name)
+    s.wait(500)
+    s.hold("b")
+    assert s.app.mode == "menu"
+
+
+def test_a_full_solo_round(session):
+    s = session
+    enter(s, "solo")
+    solo = s.app.current
+    g = solo.game
+    start, target, optimum = g.start, g.target, g.optimum()
+    route = s.solo_round()
+    assert route[0] == start and route[-1] == target
+    assert solo.state == 2  # solved: the celebration
+    assert g.score == 1 and solo.count == optimum
+    s.wait(3200)  # celebration over: the score screen, count over optimum
+    assert solo.state == 3
+    assert sum(1 for i in range(18) if design(s, i) == P.GOOD) == optimum % 10 + optimum // 10
+    assert sum(1 for i in range(18, 36) if design(s, i) == P.ROBOT_WHITE) == optimum % 10 + optimum // 10
+    s.tap("a")  # the optimal route replays
+    assert solo.state == 4
+    s.wait(6000)
+    s.tap("a")  # next puzzle: the old target is the new start
+    s.settle()
+    assert g.start == target
+    assert solo.robot == target and solo.moves == []
+
+
+def test_solo_refuses_an_illegal_move_with_a_flash_and_takes_moves_back(session):
+    s = session
+    enter(s, "solo")
+    s.settle()
+    solo = s.app.current
+    solver = s.app.solver
+    robot = solo.robot
+    line = [c for c in range(36) if c != robot and (c // 6 == robot // 6 or c % 6 == robot % 6)]
+    bad = [c for c in line if not solver.is_move(robot, c)]
+    good = [c for c in line if solver.is_move(robot, c)]
+    assert bad and good
+    s.cursor_to(robot, bad[0])
+    s.driver.feed("%d 16" % s.t)  # A acts when released: look right after
+    s.driver.feed("%d 0" % (s.t + 60))
+    s.driver.run_until(s.t + 100)
+    assert design(s, bad[0]) == P.REFUSE
+    s.t += 600
+    s.driver.run_until(s.t)
+    assert design(s, bad[0]) != P.REFUSE
+    assert solo.robot == robot and solo.moves == []
+    s.tap("b")  # nothing to take back: nothing happens
+    s.move(robot, good[0])
+    assert solo.robot == good[0] and solo.moves == [good[0]]
+    s.tap("b")
+    assert solo.robot == robot and solo.moves == []
+
+
+def test_solo_hint_lights_exactly_the_legal_destinations(session):
+    s = session
+    enter(s, "solo")
+    s.settle()
+    solo = s.app.current
+    s.hold("a")
+    assert solo.hint
+    s.wait(200)
+    moves = set(s.app.solver.moves(solo.robot))
+    lit = {i for i in range(36) if design(s, i)[0] == design(s, i)[1] == design(s, i)[2] > 100}
+    assert lit - {solo.robot, solo.game.target} == moves - {solo.game.target}
+    s.tap("left")
+    assert not solo.hint
+
+
+def test_expert_solo_needs_the_waypoint_first(session):
+    s = session
+    s.app.change("expert", True)
+    enter(s, "solo")
+    s.settle()
+    solo = s.app.current
+    g = solo.game
+    assert g.waypoint is not None and g.waypoint not in (g.start, g.target)
+    direct = s.app.solver.path(g.start, g.target)
+    if g.waypoint not in direct:
+        robot = direct[0]
+        for c in direct[1:]:
+            s.move(robot, c)
+            robot = c
+        assert solo.state == 1 and g.score == 0  # on the target, but not solved
+        s.tap("b", len(direct) - 1)
+    s.solo_round()
+    assert g.score == 1
+
+
+def referee_game(s, claims):
+    """Play ``claims`` (a function of the game returning (player, count, cells)) to the end."""
+    enter(s, "referee")
+    s.settle()
+    ref = s.app.current
+    g = ref.game
+    rounds = 0
+    while not g.over and rounds < 60:
+        player, count, cells = claims(g)
+        s.claim(player, count, cells)
+        assert ref.state in (5, 8)  # the verdict, or the end
+        assert g.pool + sum(g.tokens) == 25
+        s.wait(2400)
+        s.settle()
+        rounds += 1
+    return ref, g
+
+
+def test_a_full_refereed_game(session):
+    s = session
+    turn = [0]
+
+    def honest(g):
+        turn[0] += 1
+        route = g.route()
+        return turn[0] % 2, len(route) - 1, route[1:]
+
+    ref, g = referee_game(s, honest)
+    assert g.over and len(g.winners) == 1 and g.tokens[g.winners[0]] == 5
+    s.wait(3000)  # after the celebration: the scores, the winner's row blinking
+    assert ref.state == 8
+    rows = [[design(s, 6 * p + c) == P.TOKEN for c in range(1, 6)].count(True) for p in range(2)]
+    assert rows == g.tokens
+    s.tap("a")  # a new game
+    assert ref.game is not g and not ref.game.over
+
+
+def test_referee_claim_below_the_optimum_fails_at_once_and_undo_restores(session):
+    s = session
+    enter(s, "referee")
+    s.settle()
+    ref = s.app.current
+    g = ref.game
+    route = g.route()
+    s.claim(0, len(route) - 1, route[1:])
+    s.wait(2400)
+    s.settle()
+    before = json.dumps(g.to_dict(), sort_keys=True)
+    assert g.tokens == [1, 0]
+    opt = g.optimum()
+    if opt > 1:
+        s.claim(0, opt - 1, [])
+        assert ref.state == 5 and not ref.ok and "below" in ref.verdict
+        assert g.tokens == [0, 1]  # the claimant's token goes to the other player
+        s.wait(2400)
+        s.settle()
+        assert ref.state == 1
+        s.tap("b")  # undo
+        assert json.dumps(g.to_dict(), sort_keys=True) == before
+
+
+def test_referee_give_up_reveals_a_route_and_moves_no_token(session):
+    s = session
+    enter(s, "referee")
+    s.settle()
+    ref = s.app.current
+    g = ref.game
+    target = g.target
+    s.hold("a")
+    assert ref.state == 6  # the route replays
+    assert g.tokens == [0, 0] and g.pool == 25
+    s.wait(8000)
+    s.settle()
+    assert g.start == target and ref.state == 1
+
+
+def test_referee_wrong_demonstration_is_ruled_wrong(session):
+    s = session
+    enter(s, "referee")
+    s.settle()
+    ref = s.app.current
+    g = ref.game
+    route = g.route()
+    # claim the optimum but demonstrate one move too few (end early with a long A)
+    s.claim(1, len(route) - 1, route[1:-1])
+    assert ref.state == 5 and not ref.ok
+
+
+def test_classroom_steps_the_wave_with_a_then_replays_the_route(session):
+    s = session
+    enter(s, "classroom")
+    s.tap("a")  # skip the dice
+    room = s.app.current
+    assert room.state == 1 and room.wave.layer == 0
+    s.app.current.paused = True
+    s.tap("a")
+    assert room.wave.layer == 1
+    s.tap("b")
+    assert room.wave.layer == 0
+    for _ in range(room.reach):
+        s.tap("a")
+    assert room.wave.layer == room.reach
+    start = room.game.start
+    target = room.game.target
+    s.tap("a")
+    assert room.state == 2 and room.game.start == target  # given up: the next start
+    assert room.replay.route[0] == start
+
+
+def test_classroom_advances_by_itself(session):
+    s = session
+    enter(s, "classroom")
+    room = s.app.current
+    s.wait(2500 * 3 + 1500 * 8)
+    assert room.state in (1, 2) and (room.state == 2 or room.wave.layer > 0)
+
+
+def test_settings_change_persist_and_survive_a_reboot(tmp_path):
+    s = Session(seed=3, state=str(tmp_path))
+    enter(s, "settings")
+    s.tap("down", 2)  # brightness
+    s.tap("right", 3)
+    assert s.app.settings["brightness"] == SETTINGS["brightness"] + 3
+    assert s.display.brightness == s.app.settings["brightness"]
+    s.tap("down")  # players
+    s.tap("right", 2)
+    saved = json.loads((tmp_path / "settings.json").read_text())["data"]
+    assert saved["brightness"] == 8 and saved["players"] == 4
+    again = Session(seed=3, state=str(tmp_path))
+    again.wait(100)
+    assert again.app.settings["players"] == 4 and again.display.brightness == 8
+
+
+def test_shuffle_guides_each_tile_then_keeps_the_arrangement(session):
+    s = session
+    enter(s, "settings")
+    st = s.app.current
+    s.tap("down")  # arrangement
+    s.tap("right")  # shuffle
+    s.tap("a")
+    code = bytes(st.code).decode()
+    assert st.state == 1
+    lay = Layout.named("black:" + code)
+    for q in range(4):
+        assert st.quadrant == q
+        s.wait(900)  # past the letter: the tile's dice as they must lie
+        top = (0, 3, 18, 21)[q]
+        cells = [top + r * 6 + c for r in range(3) for c in range(3)]
+        shown = [design(s, i) for i in cells]
+        want = [tuple(P.DIE[3 * lay.colours[i]:3 * lay.colours[i] + 3]) for i in cells]
+        assert sum(a == b for a, b in zip(shown, want)) >= 8  # one corner may blink white
+        others = [i for i in range(36) if i not in cells]
+        assert all(design(s, i) == (0, 0, 0) for i in others)
+        s.tap("a")
+    assert s.app.settings["tiles"] == code
+    assert s.app.layout.name == "black:" + code
+
+
+def test_match_a_table_quadrant_by_quadrant(session):
+    s = session
+    enter(s, "settings")
+    st = s.app.current
+    s.tap("down")
+    s.tap("right", 2)  # match
+    s.tap("a")
+    assert st.state == 2
+    # top-left: board B turned once; the rest as they are
+    s.tap("down")  # A -> B
+    s.tap("right")  # one turn
+    s.tap("a")
+    s.tap("up")  # top-right: B -> A
+    s.tap("a", 3)  # the last A keeps it
+    assert s.app.settings["tiles"] == "BACD1000"
+
+
+def test_match_refuses_a_board_used_twice(session):
+    s = session
+    enter(s, "settings")
+    st = s.app.current
+    s.tap("down")
+    s.tap("right", 2)
+    s.tap("a")
+    s.tap("down")  # top-left: B, and top-right stays B
+    s.tap("a", 4)
+    assert st.state == 2 and s.app.settings["tiles"] == "ABCD0000"
+
+
+def test_a_solo_game_survives_a_reboot(tmp_path):
+    s = Session(seed=5, state=str(tmp_path))
+    enter(s, "solo")
+    s.settle()
+    solo = s.app.current
+    g = solo.game
+    route = g.route()
+    s.move(route[0], route[1])
+    saved = (g.start, g.target, list(solo.moves))
+    again = Session(seed=5, state=str(tmp_path))
+    again.wait(100)
+    assert again.app.mode == "solo"
+    solo2 = again.app.current
+    assert (solo2.game.start, solo2.game.target, solo2.moves) == saved
+    robot = route[1]
+    for c in route[2:]:
+        again.move(robot, c)
+        robot = c
+    assert solo2.game.score == 1
+
+
+def test_a_refereed_game_survives_a_reboot(tmp_path):
+    s = Session(seed=8, state=str(tmp_path))
+    enter(s, "referee")
+    s.settle()
+    g = s.app.current.game
+    route = g.route()
+    s.claim(1, len(route) - 1, route[1:])
+    s.wait(2400)
+    state = g.to_dict()
+    again = Session(seed=8, state=str(tmp_path))
+    again.wait(100)
+    assert again.app.mode == "referee"
+    assert again.app.current.game.to_dict() == state
+
+
+@pytest.mark.parametrize("text", ['{"format": 1, "data": {"brightness": "max"}}', "{not json", ""])
+def test_corrupt_settings_give_defaults_and_a_visible_notice(tmp_path, text):
+    (tmp_path / "settings.json").write_text(text)
+    s = Session(seed=1, state=str(tmp_path))
+    s.wait(1000)
+    assert s.app.settings == dict(SETTINGS)
+    assert "settings" in s.app.notice
+    border = [design(s, i) for i in (0, 5, 30, 35)]
+    lit = [design(s, i) == P.NOTICE for i in (0, 5, 30, 35)]
+    s.wait(400)
+    lit2 = [design(s, i) == P.NOTICE for i in (0, 5, 30, 35)]
+    assert all(lit) or all(lit2), border
+    assert any('"notice"' in line for line in s.lines)
+    s.tap("up")  # any key dismisses it
+    s.wait(1000)
+    assert not any(design(s, i) == P.NOTICE for i in (0, 5, 30, 35))
+
+
+def test_a_corrupt_saved_game_is_dropped_with_a_notice(tmp_path):
+    (tmp_path / "game.json").write_text('{"format": 1, "data": {"mode": "solo", "game": {}}}')
+    s = Session(seed=1, state=str(tmp_path))
+    s.wait(100)
+    assert s.app.mode == "menu" and "saved game" in s.app.notice
+    assert not (tmp_path / "game.json").exists()
+
+
+def test_check_settings_keeps_good_keys_and_names_the_bad_one():
+    got, problem = check_settings({"players": 5, "difficulty": 99, "side": "copper"})
+    assert got["players"] == 5 and got["side"] == "copper"
+    assert got["difficulty"] == SETTINGS["difficulty"]
+    assert "difficulty" in problem
+    assert check_settings({"tiles": "ABCD0000", "expert": 1})[0]["expert"] is False
+
+
+def test_every_frame_stays_under_the_power_cap_at_full_brightness(tmp_path):
+    s = Session(seed=2, state=str(tmp_path))
+    s.app.change("brightness", 8)
+    enter(s, "solo")
+    s.solo_round()
+    s.finish_solo()
+    s.hold("b")
+    s.tap("down")
+    s.tap("a")  # classroom
+    s.wait(8000)
+    assert s.frames
+    for line in s.frames:
+        px = json.loads(line)["pixels"]
+        assert len(px) == 36
+        assert sum(map(sum, px)) <= 5900
+    assert s.display.brightness == 8
+    assert max(sum(map(sum, json.loads(x)["pixels"])) for x in s.frames) > 1500  # bright
