@@ -73,6 +73,16 @@ def _is_int(x):
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+def _digits(text):
+    """Only ASCII digits, at least one (str.isdigit also accepts a superscript 2)."""
+    if not text:
+        return False
+    for ch in text:
+        if not "0" <= ch <= "9":
+            return False
+    return True
+
+
 def _same(a, b):
     """Equal and of the same types (so 1 != True != 1.0), lists element by element."""
     if type(a) is not type(b):
@@ -479,11 +489,11 @@ class Game:
             j += 1
         expert = opts[j:j + 1] == "x"
         rest = opts[j + 1:] if expert else opts[j:]
-        if j == 0 or j > 1 or (rest and (rest[0] != "d" or not rest[1:].isdigit())):
+        if j != 1 or (rest and (rest[0] != "d" or not _digits(rest[1:]))):
             raise GameStateError("%s: bad options %r (players, then x, then d<difficulty>)"
                                  % (where, opts))
         difficulty = int(rest[1:]) if rest else 0
-        if not parts[2].isdigit():
+        if not _digits(parts[2]):
             raise GameStateError("%s: bad seed %r" % (where, parts[2]))
         layout = _share_layout(parts[3], where)
         try:
