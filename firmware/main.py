@@ -102,6 +102,9 @@ class Device:
                 self.tones = app_module.TONES
             gc.collect()
             self.app = App(self.store, seed=self.hw.seed(), now=self.now)
+            notice = getattr(self.app, "notice", None)
+            if notice:  # a saved file was reset to defaults: say so on the console too
+                print("notice:", notice)
         except Exception as error:  # noqa: BLE001 - never reboot in a loop
             self.fail(error)
 

@@ -54,6 +54,8 @@ def test_panel_takes_its_led_count_from_the_matrix():
     ('{"led_pin": true}', "config.json: led_pin: must be a whole number, not true"),
     ('{"led_pin": 2.0}', "config.json: led_pin: must be a whole number, not 2.0"),
     ('{"led_pin": 30}', "config.json: led_pin: pin 30 is out of range 0-29"),
+    ('{"buzzer_pin": 25}', "config.json: buzzer_pin: pin 25 is not on the Pico's header "
+                           "(it is used for the on-board LED)"),
     ('{"buttons": {"left": -1}}', "config.json: buttons.left: pin -1 is out of range 0-29"),
     ('{"buttons": {"start": 3}}', "config.json: buttons: unknown button 'start' (known: up down left right a b)"),
     ('{"buttons": [1, 2]}', 'config.json: buttons: must be an object like {"a": 14}'),
@@ -135,3 +137,18 @@ def test_micropython_names_a_json_syntax_error_in_one_line():
                   "try:\n    load('{\"led_pin\": 2,')\nexcept ConfigError as e:\n    print(e)\n")
     assert out.startswith("config.json: not valid JSON")
     assert out.count("\n") == 1
+
+
+def test_power_budget_arithmetic_gives_the_default_caps():
+    assert config.power_budget(36) == 5900 == config.DEFAULTS["brightness_cap"]
+    assert config.power_budget(64) == 5550
+    # In milliamps: idle draw plus 20 mA per full channel stays within USB's 500 mA.
+    for leds in (36, 64):
+        cap = config.power_budget(leds)
+        assert leds * 1 + cap * 20 / 255 <= 500 < leds * 1 + (cap + 50) * 20 / 255
+
+
+def test_panel_defaults_to_its_own_power_budget_unless_told():
+    assert load('{"matrix": "panel8x8"}')["brightness_cap"] == 5550
+    assert load('{"matrix": "panel8x8", "brightness_cap": 4000}')["brightness_cap"] == 4000
+    assert load('{"brightness_cap": 3000}')["brightness_cap"] == 3000

@@ -198,3 +198,13 @@ print(json.dumps(out))
         expected.append([d.app.mode if d.app else None, sum(d.display.written)])
     assert got == expected
     assert main.FRAME_MS == 20
+
+
+def test_a_corrupt_settings_file_is_reported_on_the_console(tmp_path, capsys):
+    (tmp_path / "settings.json").write_bytes(b'{"format": 1, "data": {"bright')
+    d = device(tmp_path, App=None)
+    d.run(3)
+    out = capsys.readouterr().out
+    assert "notice: %ssettings.json: corrupt or cut short (not valid JSON); using defaults" % (
+        str(tmp_path) + os.sep) in out
+    assert d.app is not None and d.app.mode == "menu"

@@ -15,6 +15,9 @@ hardware docs are generated from ``DEFAULTS``: change a default here, not there.
 import json
 
 PIN_MAX = 29  # RP2040: GP0..GP29
+# GPIOs the Pico uses on the board itself (on a Pico W: the radio): not on its header.
+INTERNAL_PINS = {23: "power supply mode", 24: "VBUS sensing", 25: "the on-board LED",
+                 29: "VSYS measurement"}
 BUTTON_NAMES = ("up", "down", "left", "right", "a", "b")  # the order of input.BUTTON_NAMES
 MATRIX_LEDS = {"strip": 36, "panel8x8": 64}
 ORDERS = ("serpentine", "progressive")
@@ -22,6 +25,11 @@ ORIGINS = ("top-left", "top-right", "bottom-left", "bottom-right")
 ROTATIONS = (0, 90, 180, 270)
 PANEL_SIZE = 8
 GRID_SIZE = 6
+# The LEDs' power budget from USB: 500 mA, of which each WS2812B takes 1 mA idle; a
+# channel at full value (255) draws about 20 mA more.
+USB_MA = 500
+IDLE_MA = 1
+CHANNEL_MA = 20
 
 DEFAULTS = {
     "led_pin": 2,  # GP2: NeoPixel data
@@ -36,6 +44,15 @@ DEFAULTS = {
     "buzzer_pin": 16,  # GP16 piezo (PWM); null = no buzzer
     "brightness_cap": 5900,  # max sum of all channel values written in one frame (power budget)
 }
+
+
+def power_budget(led_count):
+    """The largest sum of channel values within ``USB_MA``, rounded down to 50.
+
+    36 LEDs: (500 - 36) mA / 20 mA * 255 = 5916 -> 5900 (the default brightness_cap);
+    64 LEDs: (500 - 64) / 20 * 255 = 5559 -> 5550 (the panel8x8 default).
+    """
+    return (USB_MA - led_count * IDLE_MA) * 255 // CHANNEL_MA // 50 * 50
 
 
 class ConfigError(ValueError):
@@ -111,6 +128,8 @@ def _validate(given):
         raise ConfigError("rotation: must be 0, 90, 180 or 270, not %d" % rotation)
     _window(config["window"], config["matrix"] == "panel8x8")
     _color_order(config["color_order"])
+    if "brightness_cap" not in given:  # more LEDs idle: less light within the budget
+        config["brightness_cap"] = power_budget(leds)
     if config["buzzer_pin"] is not None:
         _pin(config["buzzer_pin"], "buzzer_pin")
     cap = _int(config["brightness_cap"], "brightness_cap")
@@ -140,6 +159,9 @@ def _pin(value, key):
     _int(value, key)
     if not 0 <= value <= PIN_MAX:
         raise ConfigError("%s: pin %d is out of range 0-%d" % (key, value, PIN_MAX))
+    if value in INTERNAL_PINS:
+        raise ConfigError("%s: pin %d is not on the Pico's header (it is used for %s)"
+                          % (key, value, INTERNAL_PINS[value]))
     return value
 
 

@@ -17,7 +17,8 @@ vanishes at low brightness.
 The power cap: USB gives 500 mA. A WS2812B draws about 1 mA idle and about 20 mA per
 channel at value 255, so 36 LEDs leave 500 - 36 = 464 mA for light, i.e.
 464 / 20 * 255 = 5916 channel-value units: the sum of all 108 values written in one frame
-must stay <= ``brightness_cap`` (5900). A frame that would exceed it is scaled down as a
+must stay <= ``brightness_cap`` (5900; 5550 for an 8x8 panel, whose 64 LEDs idle at
+64 mA; see ``config.power_budget``). A frame that would exceed it is scaled down as a
 whole (``v * cap // total``, integer math), so colours keep their hue. Brightness works
 below the cap; the cap only bites on big bright frames.
 
