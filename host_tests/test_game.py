@@ -399,3 +399,23 @@ def test_rolls_are_fair_enough_to_reach_every_cell(seed):
         seen.add(game.target)
         game.give_up()
     assert len(seen) == 36
+
+
+class NoMoves(Solver):
+    """A solver for a board on which nothing moves (no real layout is like that:
+    it would need two orthogonal 6x6 Latin squares, which do not exist)."""
+
+    def degree(self, i):
+        return 0
+
+    def distances(self, start):
+        dist = super().distances(start)
+        for i in range(36):
+            dist[i] = 0 if i == start else S.UNREACHABLE
+        return dist
+
+
+def test_a_board_without_moves_is_refused_clearly():
+    layout = Layout.named("black:ABCD0000")
+    with pytest.raises(GameError, match="no cell has a legal move"):
+        Game(layout, players=2, solver=NoMoves(layout))

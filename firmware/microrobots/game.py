@@ -3,14 +3,15 @@
 Pure logic on top of the solver (no hardware, no clock, no ``random``). One game::
 
     game = Game(Layout.named("black:CADB0312"), players=3, seed=7)
-    game.start, game.target          # cells 0..35; game.waypoint too in expert play
-    game.claim_possible(4)           # could anyone demonstrate exactly 4 moves?
-    v = game.claim(1, 4, [9, 11, 23, 22])  # player 1 claims 4 and shows the moves
+    game.start, game.target          # 5, 19: cells 0..35 (game.waypoint in expert play)
+    game.optimum()                   # 3
+    game.claim_possible(4)           # True: could anyone demonstrate exactly 4 moves?
+    v = game.claim(1, 3, [35, 31, 19])  # player 1 claims 3 and shows the moves
     v.ok, v.reason                   # True, "correct": player 1 takes a token
-    game.give_up()                   # nobody found one: an optimal route, start first
+    game.give_up()                   # round 2, nobody found one: an optimal route
     game.undo()                      # the referee pressed the wrong button
     Game.from_dict(game.to_dict())   # saved after every decision
-    Game.replay(game.share())        # "MR1.3.7.black:CADB0312.b4o-"
+    Game.replay(game.share())        # "MR1.3.7.black:CADB0312.b3o"
 
 Every decision (a claim or giving up) ends the round: unless the game is over, the
 target becomes the next start and a new target (and waypoint) is rolled. The state is
