@@ -390,15 +390,15 @@ def test_seed_fixes_the_game():
     assert len(firsts) > 30, "nearby seeds give different games"
 
 
-@settings(max_examples=10)
-@given(seed=st.integers(0, 2**32 - 1))
-def test_rolls_are_fair_enough_to_reach_every_cell(seed):
+@pytest.mark.parametrize("seed", [0, 1, 2**32 - 1])
+def test_targets_are_spread_over_every_cell(seed):
+    # Fixed seeds: the rolls are deterministic, so this is a fact, not a gamble.
     game = Game(Layout.named("black:ABCD0000"), players=1, seed=seed)
-    seen = set()
-    for _ in range(300):
-        seen.add(game.target)
+    counts = [0] * 36
+    for _ in range(1000):
+        counts[game.target] += 1
         game.give_up()
-    assert len(seen) == 36
+    assert min(counts) > 10 and max(counts) < 60, counts  # about 28 each
 
 
 class NoMoves(Solver):
