@@ -1,0 +1,143 @@
+"""python -m tools.sim --headless: the contract of issue 4, on both runtimes."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tools import sim
+from tools.simscript import Session
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def cli(*args):
+    return subprocess.run([sys.executable, "-m", "tools.sim", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120)
+
+
+def frames(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f]
+
+
+def referee_session(seed):
+    """Menu -> referee; two honest claims and a give-up, recorded as events."""
+    s = Session(seed=seed)
+    s.tap("right")
+    s.tap("a")
+    s.settle()
+    ref = s.app.current
+    for player in (0, 1):
+        route = ref.game.route()
+        s.claim(player, len(route) - 1, route[1:])
+        s.wait(2400)
+        s.settle()
+    s.hold("a")
+    s.wait(3000)
+    return s
+
+
+def test_frames_out_format_and_change_only(tmp_path):
+    events = tmp_path / "ev.txt"
+    events.write_text("# into solo, one step\n300 a\n3000 right  # cursor\n3300 a hold 700\n")
+    out = tmp_path / "frames.jsonl"
+    proc = cli("--headless", "--seed", "5", "--events", str(events), "--frames-out", str(out),
+               "--until", "6000")
+    assert proc.returncode == 0, proc.stderr
+    got = frames(out)
+    assert got[0]["t"] == 0 and got[0]["mode"] == "menu"
+    assert {f["mode"] for f in got} == {"menu", "solo"}
+    ts = [f["t"] for f in got]
+    assert ts == sorted(set(ts)) and ts[-1] < 6000
+    for f in got:
+        assert set(f) == {"t", "mode", "pixels"}
+        assert len(f["pixels"]) == 36
+        assert all(len(p) == 3 and all(0 <= v <= 255 for v in p) for p in f["pixels"])
+        assert sum(map(sum, f["pixels"])) <= 5900
+    for a, b in zip(got, got[1:]):
+        assert a["pixels"] != b["pixels"]  # a line only when the LEDs change
+    assert got[1]["t"] == 360  # A released at 360: the solo screen in that very frame
+
+
+def test_the_same_events_give_the_same_frames_on_both_runtimes(tmp_path):
+    s = referee_session(seed=17)
+    events = tmp_path / "ev.txt"
+    events.write_text(s.events_text())
+    outs = []
+    for runtime in ("cpython", "micropython"):
+        out = tmp_path / ("%s.jsonl" % runtime)
+        proc = cli("--headless", "--seed", "17", "--events", str(events), "--frames-out",
+                   str(out), "--runtime", runtime, "--until", str(s.t))
+        assert proc.returncode == 0, proc.stderr
+        outs.append(out.read_text())
+    assert outs[0] == outs[1]
+    got = [json.loads(x) for x in outs[0].splitlines()]
+    assert {f["mode"] for f in got} == {"menu", "referee"}
+    # and the in-process session saw the very same frames
+    assert [json.loads(x) for x in s.frames] == got
+
+
+def test_state_folder_is_the_flash_across_runs(tmp_path):
+    state = tmp_path / "flash"
+    state.mkdir()
+    events = tmp_path / "ev.txt"
+    events.write_text("200 a\n3500 b\n")  # into solo, skip the dice
+    out = tmp_path / "f.jsonl"
+    assert cli("--headless", "--events", str(events), "--frames-out", str(out),
+               "--state", str(state)).returncode == 0
+    assert sorted(os.listdir(state)) == ["game.json", "settings.json"]
+    (tmp_path / "none.txt").write_text("")
+    assert cli("--headless", "--events", str(tmp_path / "none.txt"), "--frames-out", str(out),
+               "--state", str(state), "--runtime", "micropython", "--until", "100").returncode == 0
+    assert frames(out)[0]["mode"] == "solo"  # the power came back: the puzzle is there
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("100 x\n", "ev.txt:1: unknown button 'x'"),
+    ("# ok\nsoon a\n", "ev.txt:2: time 'soon'"),
+    ("100 a hold\n", "ev.txt:1: expected"),
+    ("100 a hold -5\n", "ev.txt:1: hold time"),
+    ("100 a hold 500\n300 a\n", "ev.txt:2: a is pressed again"),
+])
+def test_bad_events_file_exit_2_with_one_line(tmp_path, text, needle):
+    events = tmp_path / "ev.txt"
+    events.write_text(text)
+    proc = cli("--headless", "--events", str(events), "--frames-out", str(tmp_path / "f"))
+    assert proc.returncode == 2
+    assert needle in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in proc.stderr
+
+
+def test_missing_events_file_and_bad_arguments(tmp_path):
+    proc = cli("--headless", "--events", str(tmp_path / "nope"), "--frames-out", str(tmp_path / "f"))
+    assert proc.returncode == 2 and "cannot read events file" in proc.stderr
+    proc = cli("--headless", "--events", str(tmp_path / "nope"))
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
+    proc = cli("--headless", "--runtime", "java")
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_mask_lines_merge_simultaneous_changes():
+    edges = sim.parse_events("100 a\n100 up\n400 b hold 700\n")
+    assert sim.mask_lines(edges) == ["100 17", "160 0", "400 32", "1100 0"]
+
+
+def test_driver_protocol_streams_and_reports_errors():
+    from tools import simdriver
+
+    out = []
+    code = simdriver.run(["--seed", "3"], ["# hi", "0 0", "100 16", "160", "160 0", "400", "quit",
+                                           "900 1"], out.append)
+    assert code == 0
+    assert json.loads(out[-1]) == {"t": 400, "end": True, "heap": json.loads(out[-1])["heap"]}
+    modes = [json.loads(x)["mode"] for x in out if '"pixels"' in x]
+    assert modes[0] == "menu" and modes[-1] == "solo"
+    out = []
+    assert simdriver.run([], ["100 99"], out.append) == 2
+    assert "bad mask 99" in json.loads(out[-1])["error"]
+    out = []
+    assert simdriver.run(["--seed", "x"], [], out.append) == 2
