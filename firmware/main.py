@@ -20,7 +20,6 @@ except Exception as error:  # noqa: BLE001 - shown as a failed app below, not a 
     app_module = error
 
 from microrobots import hw  # noqa: E402
-from microrobots.config import ConfigError, defaults, load_file  # noqa: E402
 from microrobots.display import Display  # noqa: E402
 from microrobots.input import NO_EVENT, RELEASE, Buttons  # noqa: E402
 from microrobots.sound import Player  # noqa: E402
@@ -45,6 +44,28 @@ def draw_x(frame, color):
             frame[3 * cell + 2] = color[2]
 
 
+def read_config(path):
+    """``(config, problem)``: config.json checked, or the defaults and one line on why.
+
+    ``path`` None gives the defaults. The checker is needed only at boot, so on the device
+    its code is dropped from the heap afterwards (about 6 KB of a Pico's RAM).
+    """
+    from microrobots import config as checker
+
+    try:
+        if path is None:
+            return checker.defaults(), None
+        return checker.load_file(path), None
+    except checker.ConfigError as error:
+        return checker.defaults(), str(error)
+    finally:
+        if sys.implementation.name != "cpython":  # CPython's tools keep using the module
+            del sys.modules["microrobots.config"]
+            import microrobots
+
+            del microrobots.config
+
+
 def log_exception(error):
     if hasattr(sys, "print_exception"):  # MicroPython, CircuitPython
         sys.print_exception(error)
@@ -58,12 +79,7 @@ class Device:
     """The running handheld. ``Hardware``: a class from ``microrobots.hw``."""
 
     def __init__(self, Hardware, config_path=CONFIG_FILE, root="", App=None):
-        self.problem = None
-        try:
-            config = load_file(config_path)
-        except ConfigError as error:
-            self.problem = str(error)
-            config = defaults()  # light the error on the default wiring
+        config, self.problem = read_config(config_path)  # a problem: the default wiring
         try:
             self.hw = Hardware(config)
         except Exception as error:  # noqa: BLE001 - e.g. a pin this board does not have
@@ -71,7 +87,7 @@ class Device:
                 raise
             self.problem = "%s: the pins do not work here (%s: %s)" % (
                 config_path, type(error).__name__, error)
-            config = defaults()
+            config = read_config(None)[0]
             self.hw = Hardware(config)
         self.display = Display(config, write=self.hw.show)
         self.buttons = Buttons()

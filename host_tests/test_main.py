@@ -208,3 +208,46 @@ def test_a_corrupt_settings_file_is_reported_on_the_console(tmp_path, capsys):
     assert "notice: %ssettings.json: corrupt or cut short (not valid JSON); using defaults" % (
         str(tmp_path) + os.sep) in out
     assert d.app is not None and d.app.mode == "menu"
+
+
+def test_micropython_bad_config_and_the_checker_leaves_the_heap(tmp_path):
+    (tmp_path / "config.json").write_text('{"matrix": "panel8x8", "window": [4, 0]}')
+    script = """
+import sys, json, main
+from microrobots.hw.fake import Hardware
+bad = main.Device(Hardware, config_path=%r, root=%r)
+bad.run(3)
+good = main.Device(Hardware, config_path=%r, root=%r)
+good.run(3)
+print(json.dumps({"bad": [i // 3 for i in range(0, 108, 3) if bad.display.written[i]],
+                  "app": bad.app is None, "good": good.app.mode, "leds": len(good.display.buf),
+                  "checker": "microrobots.config" in sys.modules}))
+"""
+    root = str(tmp_path) + "/"
+    lines = mpy.run(script % (str(tmp_path / "config.json"), root, str(tmp_path / "no.json"), root))
+    first, last = lines.splitlines()[0], lines.splitlines()[-1]
+    assert first == ("%s: window: [4, 0] puts the 6x6 grid outside the 8x8 panel "
+                     "(column and row must be 0-2)" % (tmp_path / "config.json"))
+    got = json.loads(last)
+    assert got == {"bad": [0, 5, 7, 10, 14, 15, 20, 21, 25, 28, 30, 35], "app": True,
+                   "good": "menu", "leds": 108, "checker": False}
+
+
+def test_tone_player_steps_with_the_frames_and_can_be_replaced():
+    from microrobots.sound import Player
+    board = FakeHardware(defaults())
+    player = Player(board)
+    player.play(((440, 100), (0, 50), (880, 100)), 0)
+    for now in range(0, 400, 20):
+        board.now = now
+        player.update(now)
+    assert board.tones == [(0, 440), (100, 0), (160, 880), (260, 0)]  # 150 and 250 fall mid-frame
+    assert not player.playing
+    board.tones.clear()
+    board.now = 400
+    player.play(((1000, 200),), 400)
+    board.now = 420
+    player.play(((2000, 40),), 420)
+    board.now = 460
+    player.update(460)
+    assert board.tones == [(400, 1000), (420, 2000), (460, 0)]
