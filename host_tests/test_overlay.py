@@ -55,6 +55,17 @@ def test_each_tile_shows_its_board_letter_and_an_upward_arrow(default_svg):
         assert apex[0] == pytest.approx((base[0][0] + base[1][0]) / 2)
 
 
+def test_each_tile_fills_its_printed_top_left_corner(default_svg):
+    # the firmware's shuffle guide blinks the cell where this corner must go
+    for tile in tiles_of(default_svg).values():
+        (cut,) = by_class(tile, "rect", "cut")
+        (mark,) = by_class(tile, "polygon", "corner-mark")
+        points = [tuple(map(float, p.split(","))) for p in mark.get("points").split()]
+        assert (f(cut, "x"), f(cut, "y")) in [pytest.approx(p) for p in points]
+        assert all(px - f(cut, "x") < overlay.DEFAULT_PITCH_MM / 2
+                   and py - f(cut, "y") < overlay.DEFAULT_PITCH_MM / 2 for px, py in points)
+
+
 def test_nine_dice_per_tile_with_the_transcribed_faces_and_pips(default_svg):
     pitch = overlay.DEFAULT_PITCH_MM
     for (side, letter), tile in tiles_of(default_svg).items():

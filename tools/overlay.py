@@ -7,8 +7,9 @@
 Each board (A-D) has a black and a copper side; each side is a 3x3 tile of dice. Every die
 is drawn with its pips on a light, lightly tinted face with a rim in its colour, so the LED
 beneath shines through in its colour and the film still reads unlit. Each tile carries its
-board letter and an arrow: the arrow points up in the orientation the firmware calls
-"0 turns"; "turned 1" means the arrow points right (turns are counted clockwise). A thin
+board letter, an arrow and a filled top-left corner: the arrow points up in the orientation
+the firmware calls "0 turns"; "turned 1" means the arrow points right (turns are counted
+clockwise), and the filled corner is the one the grid blinks when it guides a shuffle. A thin
 line around each tile and corner marks show where to cut. A 100 mm bar checks the scale.
 """
 
@@ -47,6 +48,7 @@ RIM = 0.045
 PIP_RADIUS = 0.085  # of the face
 BAND = 0.035  # the tile's border in its side's colour
 MARK_RADIUS = 0.15  # disc with the board letter / the arrow
+CORNER_MARK = 0.2  # legs of the filled top-left corner; < 0.21 keeps it off the die face
 
 MARGIN = 10.0  # mm, page margin
 GAP = 9.0  # mm between tiles: room for the corner cut marks
@@ -153,6 +155,10 @@ def _tile(canvas, x, y, pitch, side, letter, tokens):
     cx, cy = x + 2 * pitch, y + pitch
     canvas.polygon([(cx, cy - 0.72 * r), (cx + 0.6 * r, cy + 0.5 * r), (cx - 0.6 * r, cy + 0.5 * r)],
                    fill=(255, 255, 255), cls="orientation")
+    # The printed top-left corner, filled: the corner the grid blinks white when it guides
+    # a shuffle. It stays clear of the die's rounded corner (see CORNER_MARK).
+    leg = CORNER_MARK * pitch
+    canvas.polygon([(x, y), (x + leg, y), (x, y + leg)], fill=ink, cls="corner-mark")
     # Cut line on the tile's edge, and corner marks outside it (they survive the cut).
     canvas.rect(x, y, size, size, stroke=(120, 120, 120), width=0.1, cls="cut")
     for cx, cy, dx, dy in ((x, y, -1, -1), (x + size, y, 1, -1),
