@@ -251,3 +251,31 @@ def test_tone_player_steps_with_the_frames_and_can_be_replaced():
     board.now = 460
     player.update(460)
     assert board.tones == [(400, 1000), (420, 2000), (460, 0)]
+
+
+def test_micropython_frame_loop_allocates_nothing(tmp_path):
+    script = """
+import gc, json, main
+from microrobots.hw.fake import Hardware
+class Quiet(Hardware):
+    def show(self, buf):  # the fake's copy of each write would allocate; real pins do not
+        self.writes += 1
+d = main.Device(Quiet, config_path=%r, root=%r)
+d.run(50)
+def measure(frames):  # locals only: a new global could grow the module's dict
+    allocated = 0
+    gc.collect()
+    gc.disable()
+    for n in range(frames):
+        before = gc.mem_alloc()
+        d.run(1)
+        allocated += gc.mem_alloc() - before
+    gc.enable()
+    return allocated
+writes = d.hw.writes
+allocated = measure(400)
+print(json.dumps({"allocated": allocated, "writes": d.hw.writes - writes, "mode": d.app.mode}))
+"""
+    got = json.loads(mpy.run(script % (str(tmp_path / "none.json"), str(tmp_path) + "/")))
+    assert got["mode"] == "menu" and got["writes"] > 5  # the menu animates: frames were written
+    assert got["allocated"] == 0
