@@ -22,9 +22,16 @@ the precomputed cells a slide would cross.
 """
 
 import heapq
+import os
+import sys
 import time
 
-from microrobots.ricochet import (
+FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware")
+if FIRMWARE not in sys.path:  # `python -m tools.ricochet` from a fresh clone
+    sys.path.insert(0, FIRMWARE)
+
+from microrobots.ricochet import (  # noqa: E402
+
     CELLS, CLEAR, ROBOT_COUNT, STEP, VORTEX, ABSENT, Board)
 
 UNREACHABLE = 999

@@ -1,0 +1,135 @@
+"""python -m tools.ricochet: the command-line contract of issue 7."""
+
+import io
+import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from microrobots import ricochet as rr
+from tools import ricochet as cli
+from tools.ricochet_solver import solve
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEAL = ["--faces", "1A,2B,3A,4B", "--robots", "red=0,0", "green=15,0", "blue=0,15",
+        "yellow=15,15", "clear=5,5", "--target", "red circle"]
+
+
+def run(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    code = cli.main(list(argv), out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_solve_json_has_the_documented_shape_and_checks():
+    code, out, err = run("solve", *DEAL, "--json")
+    assert code == 0 and not err
+    answer = json.loads(out)
+    assert set(answer) == {"moves", "solution"}
+    assert all(set(m) == {"robot", "dir", "passes"} for m in answer["solution"])
+    assert answer["moves"] == sum(1 + m["passes"] for m in answer["solution"])
+    claim = ", ".join("%s %s%s" % (m["robot"], m["dir"], "+%d" % m["passes"] if m["passes"] else "")
+                      for m in answer["solution"])
+    code, out, _ = run("check", *DEAL, "--moves", claim)
+    verdict = json.loads(out)
+    assert code == 0 and verdict["ok"] is True and verdict["moves"] == answer["moves"]
+    assert set(verdict) == {"ok", "moves", "reason"}
+
+
+def test_solve_text_lists_each_move_and_where_it_ends():
+    code, out, _ = run("solve", *DEAL)
+    assert code == 0
+    lines = out.strip().splitlines()
+    count = int(lines[0].split(": ")[1].split()[0])
+    assert lines[0].startswith("red circle: ")
+    assert len(lines) - 1 == count - sum(int(w.split("+")[1]) for w in out.split() if "+" in w)
+
+
+def test_check_reports_a_wrong_claim_with_exit_1():
+    code, out, err = run("check", *DEAL, "--moves", "red E")
+    verdict = json.loads(out)
+    assert code == 1 and verdict["ok"] is False and verdict["moves"] == 1
+    assert "red ends at (1,0)" in verdict["reason"]
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["solve", "--faces", "1A,2B,3A,5B"] + DEAL[2:], "unknown face '5B'"),
+    (["solve", "--faces", "1A,2B,3A,4B", "--robots", "red=0,0", "green=0,0", "blue=1,1",
+      "yellow=2,2", "--target", "vortex"], "robots red and green are both at (0,0)"),
+    (["solve", "--faces", "1A,2B,3A,4B", "--robots", "red=8,8", "green=0,0", "blue=1,1",
+      "yellow=2,2", "--target", "vortex"], "inside the central barrier"),
+    (["solve"] + DEAL[:-2] + ["--target", "purple", "star"], "unknown target"),
+    (["check"] + DEAL + ["--moves", "red W"], "move 1 is not legal: red W: the robot does not move"),
+    (["check"] + DEAL + ["--moves", "red E, clear N+9"], "cannot pass that many walls"),
+    (["check"] + DEAL + ["--moves", "silver N"], "that robot is not on the board"),
+    (["check"] + DEAL + ["--moves", "red N+1"], "only the clear robot passes walls"),
+    (["solve", "--game", "NOTAGAME"], "expected 14 characters"),
+    (["solve", "--game", "00P5GD08F3W2M9"], "check character"),
+    (["solve"], "--faces is missing"),
+    (["random"], "--seed"),
+    (["fly"], "invalid choice"),
+])
+def test_bad_input_is_one_line_and_exit_2(argv, fragment):
+    code, out, err = run(*argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("ricochet: error: ")
+    assert fragment in err
+
+
+def test_render_text_and_svg(tmp_path):
+    svg = tmp_path / "deal.svg"
+    code, out, _ = run("render", *DEAL, "--svg", str(svg))
+    assert code == 0
+    lines = out.splitlines()
+    assert sum(line.count("###") for line in lines) == 4  # the central barrier
+    for letter in "RGBYC":
+        assert sum(line.count(" %s " % letter) for line in lines) == 1
+    assert sum(line.count("*") for line in lines) == 1  # the target: red circle at (4,1)
+    assert lines[4][4 + 4 * 4:4 + 4 * 4 + 3] == " * "
+    root = ET.parse(svg).getroot()
+    circles = [c for c in root.iter("{http://www.w3.org/2000/svg}circle") if c.find(
+        "{http://www.w3.org/2000/svg}title") is not None]
+    assert sorted(c.find("{http://www.w3.org/2000/svg}title").text for c in circles) == \
+        ["blue", "clear", "green", "red", "yellow"]
+
+
+def test_random_is_reproducible_and_its_game_id_recreates_the_deal():
+    a = run("random", "--seed", "42", "--clear", "--json")
+    b = run("random", "--seed", "42", "--clear", "--json")
+    assert a == b and a[0] == 0
+    deal = json.loads(a[1])
+    assert run("random", "--seed", "43", "--clear", "--json")[1] != a[1]
+    code, by_id, _ = run("render", "--game", deal["game"])
+    code2, by_parts, _ = run("render", "--faces", deal["faces"], "--robots",
+                             *deal["robots"].split(), "--target", deal["target"])
+    assert code == code2 == 0 and by_id == by_parts
+    assert "clear=" in deal["robots"] and "silver=" not in deal["robots"]
+    faces, robots, target = rr.decode_game(deal["game"])
+    assert (faces, robots, target) == cli.deal(42, clear=True)
+    assert robots[rr.CLEAR] != rr.ABSENT
+    board = rr.Board(faces)
+    assert not set(robots) & set(board.targets)  # robots start off the targets
+
+
+def test_solve_by_game_id_matches_the_library():
+    faces, robots, target = cli.deal(7, clear=True)
+    game = rr.encode_game(faces, robots, target)
+    code, out, _ = run("solve", "--game", game, "--json")
+    assert code == 0
+    assert json.loads(out)["moves"] == solve(rr.Board(faces), robots, target).count
+
+
+def test_no_solution_within_the_limit_is_exit_1():
+    code, out, _ = run("solve", *DEAL, "--max-moves", "1")
+    assert code == 1 and "no solution within 1 moves" in out
+
+
+def test_module_runs_as_a_program():
+    proc = subprocess.run([sys.executable, "-m", "tools.ricochet", "random", "--seed", "3"],
+                          cwd=ROOT, capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "firmware")))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("game ")

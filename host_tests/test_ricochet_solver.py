@@ -1,0 +1,196 @@
+"""The Ricochet solver against a brute-force BFS over whole positions, and the claim
+checker against corrupted solutions."""
+
+import functools
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from microrobots import ricochet as rr
+from test_ricochet_rules import ALL_ASSEMBLIES, Model
+from tools.ricochet import deal
+from tools.ricochet_solver import solve
+
+
+def reference(board, robots, target, limit):
+    """Fewest moves (slides plus passes) to ``target``, or None beyond ``limit``.
+
+    Uniform-cost search over whole positions (every robot distinct, no bounds, no
+    table tricks), with the firmware's slide as the only rule.
+    """
+    start = bytes(robots)
+    seen = {start: 0}
+    buckets = [[] for _ in range(limit + 1)]
+    buckets[0].append(start)
+    best = None
+    for g in range(limit):
+        if best is not None and best <= g + 1:
+            break
+        for state in buckets[g]:
+            if seen[state] != g:
+                continue
+            pos = bytearray(state)
+            for who in range(rr.ROBOT_COUNT):
+                if pos[who] == rr.ABSENT:
+                    continue
+                for d in range(4):
+                    for k in range(16 if who == rr.CLEAR else 1):
+                        q = board.slide(pos, who, d, k)
+                        if q == rr.CANNOT_PASS:
+                            break
+                        cost = g + 1 + k
+                        if q < 0 or cost > limit:
+                            continue
+                        if board.completes(who, q, target):
+                            best = cost if best is None else min(best, cost)
+                            continue
+                        old = pos[who]
+                        pos[who] = q
+                        nxt = bytes(pos)
+                        pos[who] = old
+                        if cost < seen.get(nxt, limit + 1):
+                            seen[nxt] = cost
+                            buckets[cost].append(nxt)
+    return best
+
+
+@functools.lru_cache(maxsize=None)
+def short_deals(clear, silver, vortex_only=False, passes_only=False, count=3, longest=5):
+    """Seeds of random deals whose optimum is at most ``longest`` moves (found by the
+    solver, then judged by the reference)."""
+    found = []
+    for seed in range(3000):
+        faces, robots, target = deal(seed, silver=silver, clear=clear)
+        if vortex_only and target != rr.VORTEX:
+            continue
+        result = solve(rr.Board(faces), robots, target, max_moves=longest)
+        if result.count is None or result.count < 2:
+            continue
+        if passes_only and not any(k for _, _, k in result.moves):
+            continue
+        found.append(seed)
+        if len(found) == count:
+            break
+    return tuple(found)
+
+
+CASES = [
+    dict(clear=False, silver=False),
+    dict(clear=False, silver=True),
+    dict(clear=True, silver=False),
+    dict(clear=True, silver=False, vortex_only=True),
+    dict(clear=True, silver=True, passes_only=True, count=2),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: "-".join(k for k, v in c.items() if v))
+def test_solver_is_optimal_against_whole_position_bfs(case):
+    seeds = short_deals(**case)
+    assert seeds, "no short deal found for %r" % case
+    for seed in seeds:
+        faces, robots, target = deal(seed, silver=case["silver"], clear=case["clear"])
+        board = rr.Board(faces)
+        result = solve(board, robots, target)
+        assert result.count == reference(board, robots, target, result.count), seed
+        assert sum(1 + k for _, _, k in result.moves) == result.count
+        verdict = rr.check(board, robots, target, result.moves)
+        assert verdict.ok and verdict.moves == result.count, verdict.reason
+        # and nothing shorter: the search within one move less finds nothing either
+        assert solve(board, robots, target, max_moves=result.count - 1).count is None
+
+
+vortex_cell_st = st.integers(0, 255).filter(lambda c: c not in rr.CENTRE)
+
+
+@settings(max_examples=40)
+@given(st.sampled_from(ALL_ASSEMBLIES), st.lists(vortex_cell_st, min_size=6, max_size=6, unique=True),
+       st.integers(0, 16), st.booleans(), st.integers(0, 15))
+def test_solver_matches_bfs_on_random_positions_with_the_clear_robot(faces, cells, target,
+                                                                     silver, offset):
+    board = rr.Board(faces)
+    robots = bytearray(cells)
+    if not silver:
+        robots[rr.SILVER] = rr.ABSENT
+    goal = board.targets[target]
+    # put the clear robot on the target's row or column, where passing walls can matter
+    line = [c for c in range(256) if (c // 16 == goal // 16 or c % 16 == goal % 16)
+            and c not in rr.CENTRE and c not in robots[:5] and c != goal]
+    robots[rr.CLEAR] = line[offset % len(line)]
+    limit = 3
+    want = reference(board, robots, target, limit)
+    got = solve(board, robots, target, max_moves=limit)
+    assert got.count == want
+    if want is not None:
+        assert rr.check(board, robots, target, got.moves).ok
+
+
+def test_helpers_of_equal_role_are_interchangeable():
+    """Swapping two helpers' colours changes nothing for a coloured target, so the table
+    may treat them as a set: the optimum is the same either way."""
+    for seed in short_deals(clear=True, silver=True, count=4, longest=7):
+        faces, robots, target = deal(seed, silver=True, clear=True)
+        board = rr.Board(faces)
+        helpers = [w for w in range(5) if w != target >> 2] if target != rr.VORTEX else [0, 1]
+        swapped = bytearray(robots)
+        swapped[helpers[0]], swapped[helpers[1]] = robots[helpers[1]], robots[helpers[0]]
+        assert solve(board, robots, target).count == solve(board, swapped, target).count
+
+
+# -- the checker against corrupted solutions ----------------------------------------------------
+def replay(faces, robots, target, moves):
+    """Independent verdict from the cell-by-cell model: (ok, first illegal move or 0)."""
+    model = Model(faces)
+    pos = [None if c == rr.ABSENT else rr.xy(c) for c in robots]
+    goal = model.targets[rr.target_name(target)]
+    for n, (who, d, k) in enumerate(moves, 1):
+        if pos[who] is None or (k and who != rr.CLEAR):
+            return False, n
+        q = model.slide(pos, who, d, k)
+        if q is None:
+            return False, n
+        pos[who] = q
+        if q == goal and (target == rr.VORTEX or who == target >> 2):
+            return n == len(moves), 0
+    return False, 0
+
+
+def corruptions(moves):
+    n = len(moves)
+    for i in range(n):
+        yield moves[:i] + moves[i + 1:]                                  # a move left out
+        who, d, k = moves[i]
+        for d2 in range(4):
+            if d2 != d:
+                yield moves[:i] + [(who, d2, k)] + moves[i + 1:]         # another direction
+        for w2 in range(rr.ROBOT_COUNT):
+            if w2 != who:
+                yield moves[:i] + [(w2, d, 0)] + moves[i + 1:]          # another robot
+        yield moves[:i] + [(rr.CLEAR, d, k + 1)] + moves[i + 1:]        # one more pass
+        if k:
+            yield moves[:i] + [(who, d, k - 1)] + moves[i + 1:]         # one pass less
+        if i + 1 < n:
+            yield moves[:i] + [moves[i + 1], moves[i]] + moves[i + 2:]  # two moves swapped
+    for d in range(4):
+        yield moves + [(moves[-1][0], d, 0)]                             # one move too many
+    yield moves[:-1]
+
+
+@pytest.mark.parametrize("seed", [4, 25, 146, 288])
+def test_checker_against_corrupted_solutions(seed):
+    faces, robots, target = deal(seed, silver=seed % 3 == 0, clear=True)
+    board = rr.Board(faces)
+    best = solve(board, robots, target)
+    moves = list(best.moves)
+    assert rr.check(board, robots, target, moves).ok
+    tried = 0
+    for claim in corruptions(moves):
+        tried += 1
+        verdict = rr.check(board, robots, target, claim)
+        ok, illegal = replay(faces, robots, target, claim)
+        assert verdict.ok == ok, (claim, verdict.reason)
+        assert verdict.moves == sum(1 + k for _, _, k in claim)
+        if illegal:
+            assert verdict.code == rr.ILLEGAL_MOVE and verdict.move == illegal, verdict.reason
+        if verdict.moves < best.count:
+            assert not verdict.ok  # below the proven optimum: never correct
+    assert tried > 20
