@@ -28,17 +28,21 @@ modules = gc.mem_alloc() - base
 out = {"modules": modules}
 
 def timed(fn, n, nogc=True):
-    gc.collect()
-    if nogc:
-        gc.disable()
-    a = gc.mem_alloc()
-    t = time.ticks_us()
-    for i in range(n):
-        fn(i)
-    us = time.ticks_diff(time.ticks_us(), t)
-    alloc = gc.mem_alloc() - a
-    gc.enable()
-    return us / n, alloc
+    best = None
+    alloc = 0
+    for run in range(3):  # the best of three: other processes share the machine
+        gc.collect()
+        if nogc:
+            gc.disable()
+        a = gc.mem_alloc()
+        t = time.ticks_us()
+        for i in range(n):
+            fn(i)
+        us = time.ticks_diff(time.ticks_us(), t)
+        alloc += gc.mem_alloc() - a
+        gc.enable()
+        best = us if best is None or us < best else best
+    return best / n, alloc
 
 for name, text in (("strip", "{}"), ("panel", '{"matrix": "panel8x8", "rotation": 90}')):
     config = load(text)
@@ -91,12 +95,12 @@ def report():
     print("heap taken by config, display, input, store modules: %.1f KB" % (r["modules"] / 1024))
     for name, leds in (("strip", 36), ("panel", 64)):
         print("display.show, %-5s: %5.1f us a new frame, %5.1f us a new frame over the cap, "
-              "%5.1f us an unchanged one; allocated %d bytes in 6000 calls"
+              "%5.1f us an unchanged one; allocated %d bytes in 18000 calls"
               % (name, r[name + "_uncapped"][0], r[name + "_capped"][0], r[name + "_same"][0],
                  r[name + "_capped"][1] + r[name + "_same"][1] + r[name + "_uncapped"][1]))
         print("  WS2812 wire time of a frame, %d LEDs: %.2f ms (interrupts off on rp2's bitstream)"
               % (leds, wire_ms(leds)))
-    print("buttons.poll + drain: %.1f us a frame; allocated %d bytes in 5000 polls" % tuple(r["poll"]))
+    print("buttons.poll + drain: %.1f us a frame; allocated %d bytes in 15000 polls" % tuple(r["poll"]))
     print("store.save (tmp file + rename, host disk): %.0f us; store.load: %.0f us"
           % (r["save"][0], r["load"][0]))
     print("(times are this machine's; an RP2040 at 125 MHz runs MicroPython bytecode "
