@@ -6,14 +6,15 @@
 // the USB opening), "grid" (36 light cells with dividers against bleeding; it sits on the
 // LED strips and doubles as the jig for laying them), "lid" (window over the grid, a
 // slide-in frame for the tile films and a clear cover, six button holes) and "plug"
-// (closes the film slot). "all" shows them assembled and pulled apart.
+// (closes the film slot). "all" shows them pulled apart, "assembled" together, "section"
+// assembled and cut through a column of cells.
 //
 // Coordinates: x to the right, y away from the player (row 0 of the grid is at the far
 // end, as in the firmware), z up; millimetres.
 
 // ---- parameters -----------------------------------------------------------------------
 
-part = "all";             // "base", "grid", "lid", "plug" or "all"
+part = "all";             // "base", "grid", "lid", "plug"; views: "all", "assembled", "section"
 
 // The LED grid. pitch MUST equal the tile films' pitch: tools/overlay.py DEFAULT_PITCH_MM
 // (host_tests/test_hardware.py checks). 60 LEDs/m strip: 1000/60 = 16.667 mm.
@@ -188,10 +189,21 @@ if (part == "base") base();
 else if (part == "grid") grid();
 else if (part == "lid") lid();
 else if (part == "plug") plug();
+else if (part == "assembled") assembled();
+else if (part == "section")  // cut through a column of cells: check heights and fits
+    difference() { assembled(); translate([-1, -1, -1]) cube([grid_origin[0] + 2.5 * pitch, 999, 99]); }
 else if (part == "all") {
     color("dimgray") base();
     color("black") translate([0, 0, 0]) grid();
     color("white", 0.9) translate([0, 0, 25]) lid();
     color("orange") translate([0, 0, 45]) plug();
 }
-else assert(false, str("unknown part \"", part, "\": use base, grid, lid, plug or all"));
+else assert(false, str("unknown part \"", part,
+                       "\": use base, grid, lid, plug, all, assembled or section"));
+
+module assembled() {
+    color("dimgray") base();
+    color("black") grid();
+    color("white") lid();
+    color("orange") plug();
+}
