@@ -21,15 +21,19 @@ Every failure is one line on stderr and exit status 1 (2 for bad arguments).
 
 import argparse
 import ast
+import functools
+import hashlib
 import os
 import re
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 BUILD = os.path.join(ROOT, "build", "flash")
+CACHE = os.path.join(ROOT, "build", "mpy-cache")  # compiled modules by content
 PACKAGE_JSON = os.path.join(ROOT, "package.json")
 
 MIN_VERSION = (1, 22)
@@ -115,6 +119,7 @@ def mpy_cross_path():
     return found
 
 
+@functools.lru_cache(maxsize=None)
 def mpy_cross_version():
     """(major, sub) of the .mpy files this mpy-cross writes, from ``mpy-cross --version``."""
     out = subprocess.run([mpy_cross_path(), "--version"], check=False,
@@ -318,6 +323,31 @@ def has_native_code(mpy_file):
     return len(header) == 4 and header[2] != 0
 
 
+def compile_module(march, src, name, out):
+    """mpy-cross ``src`` into ``out``; reuses an earlier identical compile from CACHE.
+
+    The cache key covers everything that changes the output: the source bytes, the
+    name embedded for tracebacks, -march and the mpy-cross version.
+    """
+    with open(src, "rb") as f:
+        source = f.read()
+    key = hashlib.sha256(b"\0".join([source, name.encode(), str(march).encode(),
+                                      str(mpy_cross_version()).encode()])).hexdigest()
+    cached = os.path.join(CACHE, key + ".mpy")
+    if os.path.exists(cached):
+        shutil.copyfile(cached, out)
+        return
+    proc = subprocess.run(mpy_cross_command(march, src, name, out), check=False,
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        why = last_line(proc.stderr or proc.stdout)
+        raise FlashError(f"mpy-cross cannot compile firmware/{name}: {why}")
+    os.makedirs(CACHE, exist_ok=True)
+    tmp = cached + ".%d.tmp" % os.getpid()
+    shutil.copyfile(out, tmp)
+    os.replace(tmp, cached)  # whole or absent, even with several flashes at once
+
+
 def stage(plan, build=None, root=None, cross=None):
     """Compile and gather the files to copy under ``build``; fill in ``plan.remove``."""
     build = build or BUILD
@@ -325,24 +355,25 @@ def stage(plan, build=None, root=None, cross=None):
     cross = cross or mpy_cross_version()
     if os.path.isdir(build):
         shutil.rmtree(build)
-    for step in plan.copies():
+    steps = plan.copies()
+    for step in steps:
+        step.built = os.path.join(build, step.dest)
+        os.makedirs(os.path.dirname(step.built), exist_ok=True)
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        jobs = [pool.submit(compile_module, plan.march, os.path.join(root, s.src), s.src,
+                            s.built) for s in steps if s.action == "compile"]
+        for job in jobs:
+            job.result()  # raises the first FlashError
+    for step in steps:
         src = os.path.join(root, step.src)
-        out = os.path.join(build, step.dest)
-        os.makedirs(os.path.dirname(out), exist_ok=True)
-        if step.action == "compile":
-            cmd = mpy_cross_command(plan.march, src, step.src, out)
-            proc = subprocess.run(cmd, check=False, capture_output=True, text=True)
-            if proc.returncode != 0:
-                why = last_line(proc.stderr or proc.stdout)
-                raise FlashError(f"mpy-cross cannot compile firmware/{step.src}: {why}")
-            if has_native_code(out) and plan.board.mpy_version[1] != cross[1]:
-                os.remove(out)
-                step.action, step.dest = "copy", step.src
-                step.why = "native code for another .mpy sub-version"
-                out = os.path.join(build, step.dest)
+        if step.action == "compile" and has_native_code(step.built) \
+                and plan.board.mpy_version[1] != cross[1]:
+            os.remove(step.built)
+            step.action, step.dest = "copy", step.src
+            step.why = "native code for another .mpy sub-version"
+            step.built = os.path.join(build, step.dest)
         if step.action == "copy":
-            shutil.copyfile(src, out)
-        step.built = out
+            shutil.copyfile(src, step.built)
     plan.remove = stale_twins(plan)
     return plan
 

@@ -215,6 +215,41 @@ def frame_at(frames, at=None):
     return shown
 
 
+def layout_of_state(state=None):
+    """The arrangement in a simulated device's settings (``--state DIR``), else the default.
+
+    The app keeps its arrangement in settings.json; the renderer needs it for the pips.
+    """
+    from microrobots.board import Layout, LayoutError
+    from microrobots.store import Store
+
+    if state:
+        data, _ = Store(state if state.endswith("/") else state + "/").load("settings")
+        if isinstance(data, dict):
+            try:
+                return Layout.from_tiles(data.get("side", "black"), data.get("tiles", "ABCD0000"))
+            except (LayoutError, AttributeError, TypeError):
+                pass
+    return Layout.named("black")
+
+
+def write_png(frame_lines, path, at=None, state=None):
+    """The ``tools.sim --headless --png`` hook: draw the frame shown at ``at`` (default:
+    the last one) from frames-out JSON lines. Raises ValueError with one line."""
+    frames = []
+    for n, line in enumerate(frame_lines, 1):
+        frame = json.loads(line)
+        validate_pixels(frame["pixels"], f"frame {n}")
+        frames.append(frame)
+    if not frames:
+        raise ValueError(f"{path}: no frame to draw (nothing was shown)")
+    image = render(frame_at(frames, at)["pixels"], layout_of_state(state))
+    try:
+        save_png(image, path)
+    except OSError as e:
+        raise ValueError(f"{path}: cannot write the PNG ({e.strerror})")
+
+
 def build_parser():
     p = argparse.ArgumentParser(
         prog="python -m tools.render",

@@ -152,6 +152,12 @@ def headless(args):
             f.write("\n".join(frames) + ("\n" if frames else ""))
     except OSError as e:
         raise EventsError("%s: cannot write frames (%s)" % (args.frames_out, e.strerror or e))
+    if args.png:  # tools.render draws the device (issue 5)
+        from tools import render
+        try:
+            render.write_png(frames, args.png, state=args.state)
+        except ValueError as e:
+            raise EventsError(str(e))
     return 0
 
 
@@ -170,13 +176,16 @@ def parser():
     p.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython")
     p.add_argument("--until", type=int, help="stop at this time in ms")
     p.add_argument("--state", help="folder standing in for the device's flash")
+    p.add_argument("--png", help="also draw the last frame as a picture of the device (headless)")
     return p
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if "--headless" not in argv:  # make play: the terminal front end has its own options
+        from tools import terminal
+        return terminal.main(argv)
     args = parser().parse_args(argv)
-    if not args.headless:
-        return interactive(args)
     if not args.events or not args.frames_out:
         print("sim: --headless needs --events FILE and --frames-out FILE", file=sys.stderr)
         return 2
@@ -188,12 +197,6 @@ def main(argv=None):
     except EventsError as e:
         print("sim: %s" % e, file=sys.stderr)
         return 2
-
-
-def interactive(args):
-    """The terminal front end (issue 5) plugs in here."""
-    print("sim: interactive mode not available yet; use --headless")
-    return 1
 
 
 if __name__ == "__main__":

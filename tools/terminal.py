@@ -1,0 +1,599 @@
+"""make play: the handheld in a terminal, running the very firmware a Pico runs.
+
+    python -m tools.sim [--seed N] [--side black|copper] [--tiles CODE] [--state DIR]
+                        [--runtime cpython|micropython] [--color auto|truecolor|256]
+
+The firmware (firmware/main.py's loop, the app and its modes) runs in tools/simdriver.py
+on fake pins and a fake clock, in a child process: CPython by default, or the real
+``micropython`` interpreter with a Pico-sized heap (``--runtime micropython``). This
+module is only the front end: it turns key presses into the buttons held, streams them
+with the time to the driver, and draws every frame the driver reports — the values
+written to the LEDs — as the grid of dice under the printed film, in true colour
+(256 colours when the terminal lacks it: COLORTERM not truecolor/24bit).
+
+Keys (terminals report key presses, never releases, so a key is a short tap):
+
+    arrows             the D-pad           Enter, Space, a    A
+    Backspace, Esc, b  B                   Shift+A, Shift+B   hold A / B (a long press)
+    Shift+arrow        hold that direction (the D-pad repeats)
+    q                  quit (the terminal is restored, whatever happens)
+
+Without ``--state`` the device starts fresh and its flash (settings, a game in progress)
+lives in a temporary folder; ``--state DIR`` keeps it between runs, like a real Pico.
+``--side``/``--tiles`` (as in tools.solve: ``--tiles black:CADB0312`` or a code with
+``--side``) set the arrangement in the device's settings before it starts.
+"""
+
+import argparse
+import json
+import os
+import queue
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from tools import solve  # puts firmware/ on sys.path; --side/--tiles as tools.solve
+from tools.dice import PIPS
+from tools.render import FILM_OFF, screen_rgb
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DRIVER = os.path.join(ROOT, "tools", "simdriver.py")
+
+BUTTONS = ("up", "down", "left", "right", "a", "b")
+TAP_MS = 60     # a key press holds its button this long (as an events-file tap)
+HOLD_MS = 1000  # Shift+key: long enough for the firmware's long press (about 0.6 s)
+TICK_MS = 20    # one firmware frame
+ESC_WAIT = 0.05  # a lone Esc is B once nothing follows it for this long
+
+# Escape sequences of the keys we use (normal and application cursor mode).
+_ARROWS = {"A": "up", "B": "down", "C": "right", "D": "left"}
+SEQUENCES = {}
+for _end, _name in _ARROWS.items():
+    SEQUENCES["\x1b[" + _end] = ("tap", _name)
+    SEQUENCES["\x1bO" + _end] = ("tap", _name)
+    SEQUENCES["\x1b[1;2" + _end] = ("hold", _name)  # Shift+arrow
+SINGLE = {
+    "\r": ("tap", "a"), "\n": ("tap", "a"), " ": ("tap", "a"), "a": ("tap", "a"),
+    "\x7f": ("tap", "b"), "\x08": ("tap", "b"), "b": ("tap", "b"),
+    "A": ("hold", "a"), "B": ("hold", "b"),
+    "q": ("quit", None), "Q": ("quit", None), "\x03": ("quit", None),
+    "\x0c": ("redraw", None),  # Ctrl-L
+}
+
+HELP = ("arrows D-pad · Enter/Space A · Backspace/Esc B · Shift+A, Shift+B, "
+        "Shift+arrow hold (long press) · q quit")
+
+GAP_RGB = (12, 12, 14)  # the window between the cells
+
+
+# -- keys ----------------------------------------------------------------------------------
+
+def parse_keys(text, final=False):
+    """Split typed text into actions; returns (actions, unparsed rest).
+
+    An action is (kind, button) with kind tap, hold, quit or redraw. A lone Esc may be
+    the start of a sequence: it stays in the rest until ``final`` (nothing followed it
+    for ESC_WAIT), when it counts as B. Unknown sequences and keys are dropped.
+    """
+    actions = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch != "\x1b":
+            if ch in SINGLE:
+                actions.append(SINGLE[ch])
+            i += 1
+            continue
+        rest = text[i:]
+        match = next((s for s in SEQUENCES if rest.startswith(s)), None)
+        if match:
+            actions.append(SEQUENCES[match])
+            i += len(match)
+            continue
+        if any(s.startswith(rest) for s in SEQUENCES):  # perhaps incomplete
+            if not final:
+                return actions, rest
+            if rest == "\x1b":
+                actions.append(("tap", "b"))
+            return actions, ""  # a lone Esc, or a sequence that never completed
+        nxt = text[i + 1]
+        if nxt == "\x1b":  # Esc, then another Esc or sequence
+            actions.append(("tap", "b"))
+            i += 1
+        elif nxt in "[O":  # an unknown CSI/SS3 sequence: skip up to its final byte
+            j = i + 2
+            while j < len(text) and not ("@" <= text[j] <= "~"):
+                j += 1
+            i = j + 1
+        else:  # Alt+key: the key alone
+            i += 1
+    return actions, ""
+
+
+class Buttons:
+    """Which buttons are held at a time, from taps and holds (release times)."""
+
+    def __init__(self):
+        self.until = [0] * len(BUTTONS)
+
+    def press(self, button, now, ms):
+        k = BUTTONS.index(button)
+        self.until[k] = max(self.until[k], now + ms)
+
+    def mask(self, now):
+        m = 0
+        for k, t in enumerate(self.until):
+            if t > now:
+                m |= 1 << k
+        return m
+
+
+# -- the firmware in a child process ---------------------------------------------------------
+
+def micropython_binary():
+    here = os.path.join(os.path.dirname(sys.executable), "micropython")
+    return here if os.path.exists(here) else shutil.which("micropython")
+
+
+def driver_command(runtime, seed, state):
+    if runtime == "micropython":
+        exe = micropython_binary()
+        if exe is None:
+            raise UsageError("the micropython command is missing: run `make venv`")
+        cmd = [exe, "-X", "heapsize=190k", DRIVER]
+    else:
+        cmd = [sys.executable, DRIVER]
+    return cmd + ["--seed", str(seed), "--state", state]
+
+
+class Driver:
+    """tools/simdriver.py as a child: lines in, parsed lines out through a queue."""
+
+    def __init__(self, cmd):
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True, bufsize=1,
+                                     cwd=ROOT)
+        self.lines = queue.Queue()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def send(self, line):
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            pass
+
+    def close(self):
+        self.send("quit")
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+# -- drawing -------------------------------------------------------------------------------
+
+def rgb_to_256(rgb):
+    """The nearest xterm-256 colour: the 6x6x6 cube or the grey ramp."""
+    levels = (0, 95, 135, 175, 215, 255)
+
+    def nearest(v):
+        return min(range(6), key=lambda i: abs(levels[i] - v))
+
+    r, g, b = (nearest(v) for v in rgb)
+    cube = 16 + 36 * r + 6 * g + b
+    cube_rgb = (levels[r], levels[g], levels[b])
+    grey = min(23, max(0, round((sum(rgb) / 3 - 8) / 10)))
+    grey_rgb = (8 + 10 * grey,) * 3
+
+    def dist(a):
+        return sum((x - y) ** 2 for x, y in zip(a, rgb))
+
+    return cube if dist(cube_rgb) <= dist(grey_rgb) else 232 + grey
+
+
+def sgr(fg, bg, truecolor):
+    if truecolor:
+        return "\x1b[38;2;%d;%d;%dm\x1b[48;2;%d;%d;%dm" % (fg + bg)
+    return "\x1b[38;5;%dm\x1b[48;5;%dm" % (rgb_to_256(fg), rgb_to_256(bg))
+
+
+def cell_colours(pixel):
+    """(ink, background) of a cell whose LED shows ``pixel``: the film lit from below."""
+    lit = screen_rgb(pixel)
+    bg = tuple(b + v * (255 - b) // 255 for b, v in zip(FILM_OFF, lit))
+    luminance = 0.3 * bg[0] + 0.59 * bg[1] + 0.11 * bg[2]
+    ink = (10, 10, 12) if luminance > 100 else (150, 150, 156)
+    return ink, bg
+
+
+# Cell sizes: (width, height, column gap, row gap, pips?)
+FULL = (7, 3, 1, 1, True)
+COMPACT = (3, 1, 1, 1, False)
+
+
+def grid_size(style):
+    w, h, gx, gy, _ = style
+    return 6 * w + 5 * gx, 6 * h + 5 * gy
+
+
+def wrap(text, width):
+    lines, line = [], ""
+    for word in text.split(" "):
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = (line + " " + word) if line else word
+    lines.append(line)
+    return [x[:width] for x in lines]
+
+
+def pick_style(cols, rows):
+    """The largest cell style that fits (title, grid, help, status), else None."""
+    for style in (FULL, COMPACT):
+        gw, gh = grid_size(style)
+        help_rows = len(wrap(HELP, max(1, cols - 2)))
+        if cols >= gw + 2 and rows >= gh + 2 + help_rows + 1:
+            return style
+    return None
+
+
+def draw(state, cols, rows, truecolor, pip="\u25cf"):
+    """The whole screen as one string of escape sequences."""
+    out = ["\x1b[H\x1b[0m"]
+    style = pick_style(cols, rows)
+    if style is None:
+        need_w, need_h = grid_size(COMPACT)
+        msg = "terminal too small (%dx%d): make it at least %dx%d, or press q" % (
+            cols, rows, need_w + 2, need_h + 5)
+        out.append("\x1b[2J\x1b[H")
+        for line in wrap(msg, max(1, cols))[:max(1, rows)]:
+            out.append(line + "\r\n")
+        return "".join(out).rstrip("\r\n")
+    w, h, gx, gy, pips = style
+    gw, gh = grid_size(style)
+    left = max(0, (cols - gw) // 2)
+    title = "Micro Robots — %s" % state.mode
+    if state.runtime != "cpython":
+        title += "  (%s)" % state.runtime
+    row = 1
+    out.append("\x1b[%d;1H\x1b[0m\x1b[1m%s\x1b[0m\x1b[K" % (row, title.center(cols)[:cols]))
+    row += 1
+    pad = " " * left
+    gap = sgr(GAP_RGB, GAP_RGB, truecolor)
+    for r in range(6):
+        for y in range(h + (gy if r < 5 else 0)):
+            parts = ["\x1b[%d;1H\x1b[0m%s" % (row, pad)]
+            for c in range(6):
+                i = r * 6 + c
+                if y >= h:
+                    parts.append(gap + " " * (w + (gx if c < 5 else 0)))
+                    continue
+                ink, bg = cell_colours(state.pixels[i])
+                parts.append(sgr(ink, bg, truecolor) + cell_text(state.numbers[i], y, w, h,
+                                                                 pips, pip))
+                if c < 5:
+                    parts.append(gap + " " * gx)
+            parts.append("\x1b[0m\x1b[K")
+            out.append("".join(parts))
+            row += 1
+    for line in wrap(HELP, max(1, cols - 2)):
+        out.append("\x1b[%d;1H\x1b[0m\x1b[2m%s\x1b[0m\x1b[K" % (row, line.center(cols)[:cols]))
+        row += 1
+    status = state.status[:cols]
+    out.append("\x1b[%d;1H\x1b[0m%s\x1b[K\x1b[J" % (row, status))
+    return "".join(out)
+
+
+def cell_text(number, y, w, h, pips, pip):
+    """Row ``y`` of a die face ``w`` characters wide: pips, or the number when small."""
+    if not pips:
+        line = [" "] * w
+        if y == h // 2:
+            line[w // 2] = str(number)
+        return "".join(line)
+    line = [" "] * w
+    for px, py in PIPS[number]:
+        if round((py - 0.25) / 0.25) == y:
+            line[1 + 2 * round((px - 0.25) / 0.25) + (w - 7) // 2] = pip
+    return "".join(line)
+
+
+class State:
+    """What the screen shows: the LEDs, the mode, the layout's numbers, a status line."""
+
+    def __init__(self, numbers, runtime):
+        self.pixels = [(0, 0, 0)] * 36
+        self.mode = "starting"
+        self.numbers = numbers
+        self.runtime = runtime
+        self.status = ""
+        self.console = []
+        self.error = None
+        self.ended = False
+
+    def take(self, line):
+        """One line from the driver; True when the screen changed."""
+        if line is None:
+            self.ended = True
+            return True
+        if not line.startswith("{"):
+            self.console.append(line)
+            self.status = "console: " + line
+            return True
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            self.console.append(line)
+            return False
+        if "pixels" in msg:
+            self.pixels = [tuple(p) for p in msg["pixels"]]
+            self.mode = msg.get("mode", self.mode)
+            return True
+        if "notice" in msg:
+            self.status = "notice: " + msg["notice"]
+            return True
+        if "error" in msg:
+            self.error = msg["error"]
+            self.ended = True
+            return True
+        if msg.get("end"):
+            self.ended = True
+        return False
+
+
+# -- settings on the simulated flash ----------------------------------------------------------
+
+def prepare_state(state_dir, side, tiles):
+    """Write --side/--tiles into the device's settings (the firmware's own Store format)."""
+    from microrobots.store import Store
+
+    if side is None and tiles is None:
+        return
+    layout = solve.layout_from_args(argparse.Namespace(layout=None, tiles=tiles, side=side))
+    name_side, _, code = layout.name.partition(":")
+    store = Store(state_dir)
+    data, _ = store.load("settings")
+    data = data if isinstance(data, dict) else {}
+    data["side"], data["tiles"] = name_side, code
+    if not store.save("settings", data):
+        raise UsageError("cannot write the settings in %s" % state_dir)
+
+
+def layout_numbers(state_dir):
+    """The die numbers of the device's current arrangement (from its settings file)."""
+    from microrobots.board import Layout, LayoutError
+    from microrobots.store import Store
+
+    data, _ = Store(state_dir).load("settings")
+    try:
+        if isinstance(data, dict):
+            layout = Layout.from_tiles(data.get("side", "black"), data.get("tiles", "ABCD0000"))
+        else:
+            layout = Layout.named("black")
+    except (LayoutError, AttributeError, TypeError):
+        layout = Layout.named("black")
+    return [layout.number(i) for i in range(36)]
+
+
+# -- the terminal ------------------------------------------------------------------------------
+
+class UsageError(Exception):
+    """Bad options: one line, exit status 2."""
+
+
+class Terminal:
+    """Raw keys, the alternate screen and a hidden cursor; ``restore`` undoes it all."""
+
+    def __init__(self, fd_in, out):
+        import termios
+
+        self.termios = termios
+        self.fd = fd_in
+        self.out = out
+        self.saved = termios.tcgetattr(fd_in)
+        self.active = False
+
+    def start(self):
+        t = self.termios
+        attrs = t.tcgetattr(self.fd)
+        attrs[0] &= ~(t.IXON | t.ICRNL | t.INLCR)  # iflag: Ctrl-S/Q and CR as typed
+        attrs[3] &= ~(t.ECHO | t.ICANON | t.ISIG | t.IEXTEN)  # lflag: raw keys, no echo
+        attrs[6][t.VMIN] = 1
+        attrs[6][t.VTIME] = 0
+        t.tcsetattr(self.fd, t.TCSAFLUSH, attrs)
+        self.active = True
+        self.write("\x1b[?1049h\x1b[?25l\x1b[2J")
+
+    def write(self, text):
+        self.out.write(text)
+        self.out.flush()
+
+    def restore(self):
+        if not self.active:
+            return
+        self.active = False
+        try:
+            self.write("\x1b[0m\x1b[?25h\x1b[?1049l")
+        finally:
+            self.termios.tcsetattr(self.fd, self.termios.TCSAFLUSH, self.saved)
+
+
+def terminal_size():
+    size = shutil.get_terminal_size((80, 24))
+    return size.columns, size.lines
+
+
+def truecolor_wanted(choice):
+    if choice == "truecolor":
+        return True
+    if choice == "256":
+        return False
+    return os.environ.get("COLORTERM", "").lower() in ("truecolor", "24bit")
+
+
+def play(args, stdin_fd, out):
+    """The interactive loop; returns the exit status."""
+    keep = args.state is not None
+    state_dir = args.state or tempfile.mkdtemp(prefix="microrobots-sim-")
+    if keep:
+        os.makedirs(state_dir, exist_ok=True)
+    state_dir = os.path.join(state_dir, "")
+    term = None
+    driver = None
+    try:
+        prepare_state(state_dir, args.side, args.tiles)
+        cmd = driver_command(args.runtime, args.seed, state_dir)
+        state = State(layout_numbers(state_dir), args.runtime)
+        settings_path = os.path.join(state_dir, "settings.json")
+        settings_mtime = _mtime(settings_path)
+        truecolor = truecolor_wanted(args.color)
+        encoding = (getattr(out, "encoding", "") or "").lower()
+        pip = "\u25cf" if "utf" in encoding else "o"
+
+        term = Terminal(stdin_fd, out)
+        resized = [True]
+        signal.signal(signal.SIGWINCH, lambda *_: resized.__setitem__(0, True))
+        term.start()
+        driver = Driver(cmd)
+        buttons = Buttons()
+        start = time.monotonic()
+        sent_t, sent_mask = -1, -1
+        pending = ""
+        pending_since = 0.0
+        dirty = True
+        while True:
+            now = int((time.monotonic() - start) * 1000)
+            ready, _, _ = select.select([stdin_fd], [], [], 0.01)
+            if ready:
+                data = os.read(stdin_fd, 1024)
+                if not data:
+                    break
+                pending += data.decode("utf-8", "replace")
+                pending_since = time.monotonic()
+            final = bool(pending) and time.monotonic() - pending_since >= ESC_WAIT
+            actions, pending = parse_keys(pending, final=final)
+            quit_now = False
+            for kind, button in actions:
+                if kind == "quit":
+                    quit_now = True
+                elif kind == "redraw":
+                    resized[0] = True
+                else:
+                    buttons.press(button, now, TAP_MS if kind == "tap" else HOLD_MS)
+            if quit_now:
+                break
+            mask = buttons.mask(now)
+            if mask != sent_mask or now - sent_t >= TICK_MS:
+                driver.send("%d %d" % (now, mask))
+                sent_t, sent_mask = now, mask
+            while True:
+                try:
+                    line = driver.lines.get_nowait()
+                except queue.Empty:
+                    break
+                dirty |= state.take(line)
+            mtime = _mtime(settings_path)
+            if mtime != settings_mtime:  # the arrangement may have changed on the device
+                settings_mtime = mtime
+                state.numbers = layout_numbers(state_dir)
+                dirty = True
+            if state.ended:
+                break
+            if resized[0]:
+                resized[0] = False
+                term.write("\x1b[2J")
+                dirty = True
+            if dirty:
+                cols, rows = terminal_size()
+                term.write(draw(state, cols, rows, truecolor, pip))
+                dirty = False
+        return finish(state)
+    finally:
+        if term is not None:
+            term.restore()
+        if driver is not None:
+            driver.close()
+        if not keep:
+            shutil.rmtree(state_dir, ignore_errors=True)
+
+
+def finish(state):
+    if state.error:
+        print("sim: %s" % state.error, file=sys.stderr)
+        return 2
+    if state.ended:
+        last = state.console[-1] if state.console else "the firmware stopped"
+        print("sim: the simulated device stopped: %s" % last, file=sys.stderr)
+        return 1
+    return 0
+
+
+def _mtime(path):
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return None
+
+
+def build_parser():
+    p = argparse.ArgumentParser(
+        prog="python -m tools.sim",
+        description="Play the handheld in a terminal: the same firmware as on the Pico.")
+    p.add_argument("--seed", type=int, default=None,
+                   help="the hardware's random seed (default: from the clock)")
+    p.add_argument("--tiles", metavar="CODE",
+                   help="an arrangement: black:CADB0312, or CADB0312 with --side")
+    p.add_argument("--side", choices=("black", "copper"), help="board side")
+    p.add_argument("--state", metavar="DIR",
+                   help="keep the device's flash (settings, saved game) in DIR")
+    p.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython",
+                   help="run the firmware in CPython (default) or the micropython interpreter")
+    p.add_argument("--color", choices=("auto", "truecolor", "256"), default="auto",
+                   help="colours: auto (from COLORTERM), truecolor or 256")
+    return p
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    if args.seed is None:
+        args.seed = int(time.time()) & 0x3FFFFFFF
+    elif not 0 <= args.seed <= 0x3FFFFFFF:
+        print("sim: --seed %d: use 0..%d" % (args.seed, 0x3FFFFFFF), file=sys.stderr)
+        return 2
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        print("sim: the interactive simulator needs a terminal; for scripts use "
+              "python -m tools.sim --headless", file=sys.stderr)
+        return 2
+
+    def on_term(signum, _frame):
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGHUP, on_term)
+    try:
+        return play(args, sys.stdin.fileno(), sys.stdout)
+    except (UsageError, solve.UsageError, solve.LayoutError) as e:
+        print("sim: %s" % e, file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
