@@ -39,7 +39,7 @@ MAX_DIFFICULTY = const(254)
 ROLLS = const(36)  # rolls per target (or waypoint) before a fallback; keeps a round bounded
 GIVE_UP = const(255)  # decision log: "nobody found a route"
 
-_CODE_LETTERS = "oictwb"  # decision text: verdict code 0..5 -> letter
+OUTCOME_LETTERS = "oictwb"  # decision text: verdict code 0..5 -> letter
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 _STATE_KEYS = ("start", "target", "waypoint", "pool", "tokens", "winners", "over",
                "score", "streak", "best_streak", "extra")
@@ -416,11 +416,17 @@ class Game:
             if b == GIVE_UP:
                 parts.append("-")
             else:
-                parts.append("%s%d%s" % (chr(97 + (b & 7)), log[i + 1], _CODE_LETTERS[b >> 3]))
+                parts.append("%s%d%s" % (chr(97 + (b & 7)), log[i + 1], OUTCOME_LETTERS[b >> 3]))
         return "".join(parts)
 
-    def _apply_text(self, text, where):
-        """Replay decision text on a fresh game; GameStateError names the bad decision."""
+    def apply(self, text, where="decisions"):
+        """Make the decisions written in ``text`` (as ``decision_text()`` writes them).
+
+        For replays and tools: ``game.apply("b3o-")``. Each decision must be one that
+        could have happened (a claim's outcome agrees with its count and the optimum);
+        GameStateError names the first one that could not, with ``where`` in front.
+        Decisions before it stay made.
+        """
         if not isinstance(text, str):
             raise GameStateError("%s: decisions must be text, not %r" % (where, text))
         i = 0
@@ -445,7 +451,7 @@ class Game:
             if j == i + 1 or j - i > 4:
                 raise GameStateError("%s: decision %d: bad move count" % (where, k))
             count = int(text[i + 1:j])
-            code = _CODE_LETTERS.find(text[j]) if j < n else -1
+            code = OUTCOME_LETTERS.find(text[j]) if j < n else -1
             if count > MAX_CLAIM or code < 0:
                 raise GameStateError("%s: decision %d: bad move count or outcome" % (where, k))
             low = count < self._optimum
@@ -501,7 +507,7 @@ class Game:
             game = cls(layout, int(opts[:j]), expert, int(parts[2]), difficulty)
         except GameError as e:
             raise GameStateError("%s: %s" % (where, e))
-        game._apply_text(parts[4] if len(parts) == 5 else "", where)
+        game.apply(parts[4] if len(parts) == 5 else "", where)
         return game
 
     # -- saved games ------------------------------------------------------------
@@ -556,7 +562,7 @@ class Game:
             game = cls(layout, d["players"], d["expert"], d["seed"], d["difficulty"])
         except GameError as e:
             raise GameStateError("%s: %s" % (where, e))
-        game._apply_text(d["decisions"], where)
+        game.apply(d["decisions"], where)
         mine = game.to_dict()
         if mine["decisions"] != d["decisions"]:
             raise GameStateError("%s: decisions %r should be written %r"

@@ -1,0 +1,106 @@
+"""python -m tools.replay: a shared or saved game, round by round."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from microrobots.board import Layout
+from microrobots.game import Game
+from tools import replay
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def sample_game():
+    game = Game(Layout.named("black:CADB0312"), players=3, expert=True, seed=2026)
+    r = game.route()
+    game.claim(1, len(r) - 1, r[1:])  # b: correct
+    game.claim(1, game.optimum() - 1, [])  # b: below the optimum, pays c
+    game.give_up()
+    return game
+
+
+def test_rounds_in_text(capsys):
+    game = sample_game()
+    assert replay.main([game.share()]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "game: 3 players, expert, seed 2026, layout black:CADB0312"
+    assert len(lines) == 1 + 3 + 1
+    assert "b claims 9: correct; tokens 0 1 0, pool 24" in lines[1]
+    assert "b gives a token to c; tokens 0 0 1" in lines[2]
+    assert "given up; a route: G6" in lines[3]
+    assert lines[4].startswith("round 4: ") and lines[4].endswith("being played")
+
+
+def test_json_matches_the_engine(capsys):
+    game = sample_game()
+    assert replay.main([game.share(), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["state"] == game.to_dict() and out["share"] == game.share()
+    tok = game.layout.token
+    first = out["rounds"][0]
+    fresh = Game(game.layout, 3, True, 2026)
+    assert (first["start"], first["target"], first["waypoint"], first["optimum"]) == (
+        tok(fresh.start), tok(fresh.target), tok(fresh.waypoint), fresh.optimum())
+    assert [r["ok"] for r in out["rounds"]] == [True, False, None]
+    route = out["rounds"][2]["route"]
+    assert len(route) - 1 == out["rounds"][2]["optimum"]
+
+
+def test_saved_games_and_the_devices_wrapper(tmp_path, capsys):
+    game = sample_game()
+    plain = tmp_path / "g.json"
+    plain.write_text(json.dumps(game.to_dict()))
+    wrapped = tmp_path / "game.json"
+    wrapped.write_text(json.dumps({"mode": "referee", "game": game.to_dict()}))
+    assert replay.main(["--saved", str(plain)]) == 0
+    first = capsys.readouterr().out
+    assert replay.main(["--saved", str(wrapped)]) == 0
+    assert capsys.readouterr().out == first
+
+
+def test_finished_games_name_the_winners(capsys):
+    game = Game(Layout.named("black:ABCD0000"), players=2, seed=1)
+    while not game.over:
+        r = game.route()
+        game.claim(1, len(r) - 1, r[1:])
+    assert replay.main([game.share()]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "over: b wins"
+
+
+@pytest.mark.parametrize("argv, message", [
+    ([], "give a share string or --saved FILE"),
+    (["MR1.2.1.black:ABCD0000", "--saved", "x"], "one of them"),
+    (["MR9.2.1.black:ABCD0000"], "share string: expected MR1"),
+    (["MR1.2.1.black:ABCD0000.c1o"], "'c' is not one of the 2 players"),
+    (["--saved", "/no/such/file.json"], "cannot read"),
+])
+def test_bad_input_is_one_line_and_exit_2(argv, message, capsys):
+    assert replay.main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and err.startswith("tools.replay: ")
+
+
+def test_bad_saved_file(tmp_path, capsys):
+    bad = tmp_path / "game.json"
+    bad.write_text('{"format": "microrobots-game", "version": 1')  # truncated on flash
+    assert replay.main(["--saved", str(bad)]) == 2
+    assert "not JSON" in capsys.readouterr().err
+    d = sample_game().to_dict()
+    d["pool"] = 25
+    bad.write_text(json.dumps(d))
+    assert replay.main(["--saved", str(bad)]) == 2
+    assert "pool is 25 but its decisions give 24" in capsys.readouterr().err
+
+
+def test_runs_as_a_module():
+    proc = subprocess.run([sys.executable, "-m", "tools.replay", "MR1.2.5.copper:ABCD0000.a1b"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert "a claims 1: the claim is below the optimum" in proc.stdout
+    proc = subprocess.run([sys.executable, "-m", "tools.replay", "nonsense"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
