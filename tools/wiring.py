@@ -225,7 +225,7 @@ def diagram_svg(cfg):
     notes_y = min(notes_y, -2.5)
     for k, text in enumerate((
             "Buttons are active low: the Pico's internal pull-ups, no resistors.",
-            "Optional 74AHCT125 level shifter between R1 and DIN: see hardware/README.md.",
+            "Optional 74AHCT125 level shifter between the data pin and R1: see hardware/README.md.",
             "C1 sits at the LEDs' power pads; mind its polarity (- to GND).")):
         d += elm.Label().at((x_left - 7.0, notes_y - 0.6 * k)).label(
             text, fontsize=9, halign="left")
