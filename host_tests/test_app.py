@@ -37,9 +37,10 @@ def test_boots_into_the_menu_with_solo_chosen(session):
     s = session
     s.wait(100)
     assert s.app.mode == "menu"
-    solo_pip = design(s, 7)  # the centre of the top-left quadrant
-    referee_quadrant = design(s, 4)
-    assert sum(solo_pip) > 3 * sum(referee_quadrant)
+    solo_pip = design(s, 7)  # the centre of the top-left quadrant: its one pip
+    referee_pip = design(s, 15)  # a pip of the referee's two (not chosen)
+    assert sum(solo_pip) > 2 * sum(referee_pip) > 0
+    assert design(s, 8) != (0, 0, 0) and design(s, 10) == (0, 0, 0)  # chosen: lit behind
 
 
 @pytest.mark.parametrize("name", ["solo", "referee", "classroom", "settings"])
@@ -375,6 +376,16 @@ def test_corrupt_settings_give_defaults_and_a_visible_notice(tmp_path, text):
     s.tap("up")  # any key dismisses it
     s.wait(1000)
     assert not any(design(s, i) == P.NOTICE for i in (0, 5, 30, 35))
+
+
+def test_first_start_writes_the_defaults_with_a_notice_once(tmp_path):
+    s = Session(seed=1, state=str(tmp_path))
+    s.wait(100)
+    assert "none saved" in s.app.notice
+    assert json.loads((tmp_path / "settings.json").read_text())["data"] == dict(SETTINGS)
+    again = Session(seed=1, state=str(tmp_path))
+    again.wait(100)
+    assert again.app.notice is None
 
 
 def test_a_corrupt_saved_game_is_dropped_with_a_notice(tmp_path):

@@ -16,7 +16,8 @@ always returns to the menu; whatever was being played is kept.
 Persistence: ``store`` is a store.Store (or anything with its ``load``/``save``/
 ``remove``). Settings are written whenever one changes, a game in progress after every
 decision. A missing or corrupt file gives the defaults and a visible notice: the grid's
-border blinks orange until a button is pressed.
+border blinks orange until a button is pressed (for 30 s at most); ``app.notice`` holds
+the one-line reason for the console.
 """
 
 import gc
@@ -115,6 +116,10 @@ def check_settings(data):
     return out, problem
 
 
+def _join(a, b):
+    return b if a is None else a if b is None else a + "; " + b
+
+
 class App:
     """The handheld, minus its hardware. See the module docstring."""
 
@@ -126,10 +131,13 @@ class App:
         self._notice_until = -1
         self._long = False
         data, problem = self._load(SETTINGS_FILE)
-        if data is None and problem is None:
-            data = {}
         self.settings, bad = check_settings(data if data is not None else {})
-        problem = problem or bad
+        problem = problem or (bad if data is not None else None)
+        if data is None and problem is None and store is not None and store.save(
+                SETTINGS_FILE, self.settings):
+            # missing (a first start, or lost): say so once; a flash that cannot be
+            # written (the simulator without --state) starts quietly
+            problem = "settings: none saved yet, using the defaults"
         self.layout = None
         self.solver = None
         self.pal = P.DIE
@@ -138,7 +146,7 @@ class App:
         self.mode = "menu"
         self.current = self.get("menu")
         saved, game_problem = self._load(GAME_FILE)
-        problem = problem or game_problem
+        problem = _join(problem, game_problem)
         resumed = False
         if saved is not None:
             name = saved.get("mode") if isinstance(saved, dict) else None
@@ -148,10 +156,10 @@ class App:
                     self.mode = name
                     self.current = self.get(name)
                 else:
-                    problem = problem or bad
+                    problem = _join(problem, bad)
                     self.remove_game()
             else:
-                problem = problem or "game: not a saved game"
+                problem = _join(problem, "game: not a saved game")
         if problem:
             self.show_notice(problem, now)
         if not resumed:

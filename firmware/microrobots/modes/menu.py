@@ -3,8 +3,8 @@
     top-left  SOLO (yellow, one pip)      top-right    REFEREE (blue, two pips)
     bottom-left CLASSROOM (a wave)        bottom-right SETTINGS (white ring)
 
-The D-pad moves between the quadrants (the chosen one is bright, its pips blink); A
-enters it. Holding B anywhere else comes back here.
+The D-pad moves between the quadrants (the chosen one glows, its background lit; the
+others show only their dim icon); A enters it. Holding B anywhere else comes back here.
 """
 
 from .. import frame as F
@@ -15,7 +15,7 @@ _ICONS = (16, 68, 0, 495)  # 3x3 pip masks: one pip, two pips, (wave), a ring
 _COLOURS = ((255, 215, 0), (20, 70, 255), (0, 230, 40), (200, 200, 190))
 _TARGETS = ("solo", "referee", "classroom", "settings")
 _CORNERS = (0, 3, 18, 21)  # top-left cell of each quadrant
-_DIM = const(50)
+_DIM = const(70)  # the quadrants not chosen
 
 
 class Mode(Base):
@@ -41,20 +41,20 @@ class Mode(Base):
 
     def render(self, now, frame):
         F.fill(frame, 0, 0, 0)
+        glow = F.pulse(now, 1400, 150, 255)
         for q in range(4):
             rgb = _COLOURS[q]
             top = _CORNERS[q]
             chosen = q == self.choice
-            level = 255 if chosen else _DIM
             bits = _ICONS[q]
             for k in range(9):
                 i = top + (k // 3) * 6 + k % 3
                 if q == 2:  # classroom: a wave spreading from the corner
                     d = k // 3 + k % 3
-                    lv = level if not chosen else F.pulse(now + d * 150, 1200, 40, 255)
-                    F.put_scaled(frame, i, rgb[0], rgb[1], rgb[2], lv * (5 - d) // 5)
+                    lv = F.pulse(now - d * 150, 1200, 60, 255) if chosen else _DIM
+                    lv = lv * (5 - d) // 5
                 elif bits >> k & 1:
-                    lv = level if not chosen or F.blink(now, 800) else 120
-                    F.put_scaled(frame, i, rgb[0], rgb[1], rgb[2], lv)
+                    lv = glow if chosen else _DIM
                 else:
-                    F.put_scaled(frame, i, rgb[0], rgb[1], rgb[2], 25 if chosen else 8)
+                    lv = 40 if chosen else 0
+                F.put_scaled(frame, i, rgb[0], rgb[1], rgb[2], lv)
