@@ -360,6 +360,43 @@ def test_a_refereed_game_survives_a_reboot(tmp_path):
     assert again.app.current.game.to_dict() == state
 
 
+def test_a_refereed_game_survives_a_solo_interlude_and_a_reboot(tmp_path):
+    s = Session(seed=8, state=str(tmp_path))
+    enter(s, "referee")
+    s.settle()
+    g = s.app.current.game
+    route = g.route()
+    s.claim(0, len(route) - 1, route[1:])
+    s.wait(2400)
+    table = g.to_dict()
+    s.hold("b")
+    s.tap("left")
+    s.tap("a")  # solo, one move
+    s.settle()
+    solo = s.app.current
+    r = solo.game.route()
+    s.move(r[0], r[1])
+    again = Session(seed=8, state=str(tmp_path))
+    again.wait(100)
+    assert again.app.mode == "solo" and again.app.current.moves == [r[1]]  # the newest
+    again.hold("b")
+    again.tap("right")
+    again.tap("a")
+    assert again.app.mode == "referee" and again.app.current.game.to_dict() == table
+
+
+def test_expert_takes_effect_in_solo_with_a_new_game(session):
+    s = session
+    enter(s, "solo")
+    s.settle()
+    assert s.app.current.game.waypoint is None
+    s.hold("b")
+    s.app.change("expert", True)
+    s.tap("a")
+    s.settle()
+    assert s.app.current.game.expert and s.app.current.game.waypoint is not None
+
+
 @pytest.mark.parametrize("text", ['{"format": 1, "data": {"brightness": "max"}}', "{not json", ""])
 def test_corrupt_settings_give_defaults_and_a_visible_notice(tmp_path, text):
     (tmp_path / "settings.json").write_text(text)
@@ -389,11 +426,14 @@ def test_first_start_writes_the_defaults_with_a_notice_once(tmp_path):
 
 
 def test_a_corrupt_saved_game_is_dropped_with_a_notice(tmp_path):
-    (tmp_path / "game.json").write_text('{"format": 1, "data": {"mode": "solo", "game": {}}}')
+    (tmp_path / "solo.json").write_text(
+        '{"format": 1, "data": {"mode": "solo", "seq": 3, "game": {}}}')
+    (tmp_path / "referee.json").write_text('{"format": 1, "data": [1, 2]}')
     s = Session(seed=1, state=str(tmp_path))
     s.wait(100)
-    assert s.app.mode == "menu" and "saved game" in s.app.notice
-    assert not (tmp_path / "game.json").exists()
+    assert s.app.mode == "menu"
+    assert "saved game" in s.app.notice and "referee: not a saved game" in s.app.notice
+    assert not (tmp_path / "solo.json").exists() and not (tmp_path / "referee.json").exists()
 
 
 def test_check_settings_keeps_good_keys_and_names_the_bad_one():

@@ -89,7 +89,7 @@ def test_state_folder_is_the_flash_across_runs(tmp_path):
     out = tmp_path / "f.jsonl"
     assert cli("--headless", "--events", str(events), "--frames-out", str(out),
                "--state", str(state)).returncode == 0
-    assert sorted(os.listdir(state)) == ["game.json", "settings.json"]
+    assert sorted(os.listdir(state)) == ["settings.json", "solo.json"]
     (tmp_path / "none.txt").write_text("")
     assert cli("--headless", "--events", str(tmp_path / "none.txt"), "--frames-out", str(out),
                "--state", str(state), "--runtime", "micropython", "--until", "100").returncode == 0

@@ -14,8 +14,9 @@ A and B act when released, or when held (``LONG_A``, ``LONG_B``: about 0.6 s). H
 always returns to the menu; whatever was being played is kept.
 
 Persistence: ``store`` is a store.Store (or anything with its ``load``/``save``/
-``remove``). Settings are written whenever one changes, a game in progress after every
-decision. A missing or corrupt file gives the defaults and a visible notice: the grid's
+``remove``). Settings (``settings.json``) are written whenever one changes; a solo
+puzzle (``solo.json``) and a refereed game (``referee.json``) after every decision. At
+boot the app returns to the one saved last; the other resumes when its mode is chosen. A missing or corrupt file gives the defaults and a visible notice: the grid's
 border blinks orange until a button is pressed (for 30 s at most); ``app.notice`` holds
 the one-line reason for the console.
 """
@@ -65,7 +66,7 @@ TONES = (
 MODES = ("menu", "solo", "referee", "classroom", "settings")
 
 SETTINGS_FILE = "settings"
-GAME_FILE = "game"
+GAMES = ("solo", "referee")  # a game in progress of each is saved in a file of that name
 
 # Every setting, its default and what it may be (checked when loaded).
 SETTINGS = {
@@ -145,24 +146,28 @@ class App:
         self.modes = {}  # loaded on first use: a Pico's heap holds the code
         self.mode = "menu"
         self.current = self.get("menu")
-        saved, game_problem = self._load(GAME_FILE)
-        problem = _join(problem, game_problem)
+        self._seq = 0  # orders the saved games: the newest is resumed at boot
+        last = None
+        for name in GAMES:
+            saved, bad = self._load(name)
+            problem = _join(problem, bad)
+            seq = saved.get("seq") if isinstance(saved, dict) else None
+            if saved is not None and not isinstance(seq, int):
+                problem = _join(problem, "%s: not a saved game" % name)
+                self.remove_game(name)
+            elif saved is not None and seq >= self._seq:
+                self._seq = seq + 1
+                last = name
         resumed = False
-        if saved is not None:
-            name = saved.get("mode") if isinstance(saved, dict) else None
-            if name in ("solo", "referee"):
-                resumed, bad = self.get(name).resume(saved, now)
-                if resumed:
-                    self.mode = name
-                    self.current = self.get(name)
-                else:
-                    problem = _join(problem, bad)
-                    self.remove_game()
-            else:
-                problem = _join(problem, "game: not a saved game")
+        if last is not None:
+            resumed, bad = self.resume(last, now)
+            problem = _join(problem, bad)
         if problem:
             self.show_notice(problem, now)
-        if not resumed:
+        if resumed:
+            self.mode = last
+            self.current = self.get(last)
+        else:
             self.current.enter(now)
 
     # -- persistence ----------------------------------------------------------
@@ -177,13 +182,30 @@ class App:
             self.store.save(SETTINGS_FILE, self.settings)
 
     def save_game(self, data):
-        """Write a game in progress (a dict with "mode"): after every decision."""
+        """Write a game in progress (a dict with "mode": solo or referee) to its file;
+        after every decision."""
+        data["seq"] = self._seq
+        self._seq += 1
         if self.store is not None:
-            self.store.save(GAME_FILE, data)
+            self.store.save(data["mode"], data)
 
-    def remove_game(self):
+    def remove_game(self, name=None):
+        """Forget the saved game of mode ``name`` (None: both)."""
         if self.store is not None:
-            self.store.remove(GAME_FILE)
+            for game in GAMES:
+                if name is None or name == game:
+                    self.store.remove(game)
+
+    def resume(self, name, now):
+        """Load mode ``name``'s saved game into it: ``(resumed, problem)``. A bad file is
+        removed (its problem becomes the notice)."""
+        saved, problem = self._load(name)
+        if saved is None:
+            return False, problem
+        ok, problem = self.get(name).resume(saved, now)
+        if not ok:
+            self.remove_game(name)
+        return ok, problem
 
     def show_notice(self, text, now):
         """A file was reset to defaults: say so on the console and on the grid."""
@@ -208,6 +230,10 @@ class App:
             self.remove_game()
             for mode in self.modes.values():
                 mode.reset()
+        elif key in ("expert", "difficulty"):  # solo: a new game from the next puzzle on
+            self.remove_game("solo")
+            if "solo" in self.modes:
+                self.modes["solo"].reset()
         elif key == "aid":
             self.pal = P.palette(value & 1)
         self.save_settings()

@@ -70,7 +70,12 @@ class Mode(Base):
 
     def enter(self, now):
         if self.game is None:
-            self.new_game(now)
+            ok, problem = self.app.resume(self.name, now)
+            if problem:
+                self.app.show_notice(problem, now)
+            if not ok:
+                self.new_game(now)
+                return
         elif self.state != _OVER:
             self.state = _BOARD
 
