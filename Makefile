@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 STAMP  := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
 
-.PHONY: test bench play flash images lint clean venv system-deps
+.PHONY: test bench play flash images overlay wiring stl lint clean venv system-deps
 
 venv: $(STAMP)
 
@@ -43,8 +43,21 @@ flash: $(STAMP)
 images: $(STAMP)
 	$(PY) -m tools.images
 
+# Printable tile films for the LED grid (hardware/README.md), PDF and SVG.
+overlay: $(STAMP)
+	mkdir -p build && $(PY) -m tools.overlay -o build/films.pdf && $(PY) -m tools.overlay -o build/films.svg
+
+# The wiring diagram and pin table, regenerated from the firmware's default config.
+wiring: $(STAMP)
+	$(PY) -m tools.wiring
+
+# The enclosure's printable parts.
+stl: system-deps
+	mkdir -p build && for p in base grid lid plug; do openscad -o build/$$p.stl -D "part=\"$$p\"" hardware/enclosure.scad; done
+
 lint: $(STAMP)
 	$(BIN)/ruff check firmware tools host_tests
+	$(PY) -m tools.wiring --check
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis
