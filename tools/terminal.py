@@ -1,7 +1,8 @@
 """make play: the handheld in a terminal, running the very firmware a Pico runs.
 
-    python -m tools.sim [--seed N] [--side black|copper] [--tiles CODE] [--state DIR]
-                        [--runtime cpython|micropython] [--color auto|truecolor|256]
+    python -m tools.sim [--seed N] [--side black|copper] [--tiles CODE]
+                        [--state DIR | --fresh] [--runtime cpython|micropython]
+                        [--color auto|truecolor|256]
 
 The firmware (firmware/main.py's loop, the app and its modes) runs in tools/simdriver.py
 on fake pins and a fake clock, in a child process: CPython by default, or the real
@@ -18,8 +19,9 @@ Keys (terminals report key presses, never releases, so a key is a short tap):
     Shift+arrow        hold that direction (the D-pad repeats)
     q                  quit (the terminal is restored, whatever happens)
 
-Without ``--state`` the device starts fresh and its flash (settings, a game in progress)
-lives in a temporary folder; ``--state DIR`` keeps it between runs, like a real Pico.
+Like a real Pico, the simulated device keeps its flash between runs: settings and a game
+in progress live in build/sim-state/ (``--state DIR`` for another folder). ``--fresh``
+starts a new device whose flash is thrown away at the end.
 ``--side``/``--tiles`` (as in tools.solve: ``--tiles black:CADB0312`` or a code with
 ``--side``) set the arrangement in the device's settings before it starts.
 """
@@ -43,6 +45,7 @@ from tools.render import FILM_OFF, screen_rgb
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DRIVER = os.path.join(ROOT, "tools", "simdriver.py")
+STATE = os.path.join(ROOT, "build", "sim-state")
 
 BUTTONS = ("up", "down", "left", "right", "a", "b")
 TAP_MS = 60     # a key press holds its button this long (as an events-file tap)
@@ -436,8 +439,13 @@ class Terminal:
             self.termios.tcsetattr(self.fd, self.termios.TCSAFLUSH, self.saved)
 
 
-def terminal_size():
-    size = shutil.get_terminal_size((80, 24))
+def terminal_size(fd=None):
+    """Columns and rows of the terminal now (asked of the tty itself: COLUMNS and LINES
+    in the environment go stale when the window is resized)."""
+    try:
+        size = os.get_terminal_size(sys.stdout.fileno() if fd is None else fd)
+    except (OSError, ValueError):
+        size = shutil.get_terminal_size((80, 24))
     return size.columns, size.lines
 
 
@@ -451,8 +459,10 @@ def truecolor_wanted(choice):
 
 def play(args, stdin_fd, out):
     """The interactive loop; returns the exit status."""
-    keep = args.state is not None
-    state_dir = args.state or tempfile.mkdtemp(prefix="microrobots-sim-")
+    keep = not args.fresh
+    state_dir = args.state or STATE
+    if args.fresh:
+        state_dir = tempfile.mkdtemp(prefix="microrobots-sim-")
     if keep:
         os.makedirs(state_dir, exist_ok=True)
     state_dir = os.path.join(state_dir, "")
@@ -554,7 +564,7 @@ def _mtime(path):
 
 
 def build_parser():
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="python -m tools.sim",
         description="Play the handheld in a terminal: the same firmware as on the Pico.")
     p.add_argument("--seed", type=int, default=None,
@@ -562,13 +572,22 @@ def build_parser():
     p.add_argument("--tiles", metavar="CODE",
                    help="an arrangement: black:CADB0312, or CADB0312 with --side")
     p.add_argument("--side", choices=("black", "copper"), help="board side")
-    p.add_argument("--state", metavar="DIR",
-                   help="keep the device's flash (settings, saved game) in DIR")
+    flash = p.add_mutually_exclusive_group()
+    flash.add_argument("--state", metavar="DIR",
+                       help="the device's flash (settings, saved game): default build/sim-state")
+    flash.add_argument("--fresh", action="store_true",
+                       help="a new device; its flash is thrown away at the end")
     p.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython",
                    help="run the firmware in CPython (default) or the micropython interpreter")
     p.add_argument("--color", choices=("auto", "truecolor", "256"), default="auto",
                    help="colours: auto (from COLORTERM), truecolor or 256")
     return p
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        print("sim: %s (see --help)" % message, file=sys.stderr)
+        sys.exit(2)
 
 
 def main(argv=None):
@@ -577,6 +596,13 @@ def main(argv=None):
         args.seed = int(time.time()) & 0x3FFFFFFF
     elif not 0 <= args.seed <= 0x3FFFFFFF:
         print("sim: --seed %d: use 0..%d" % (args.seed, 0x3FFFFFFF), file=sys.stderr)
+        return 2
+    try:
+        if args.tiles or args.side:
+            solve.layout_from_args(argparse.Namespace(layout=None, tiles=args.tiles,
+                                                      side=args.side))
+    except (solve.UsageError, solve.LayoutError) as e:
+        print("sim: %s" % e, file=sys.stderr)
         return 2
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         print("sim: the interactive simulator needs a terminal; for scripts use "
