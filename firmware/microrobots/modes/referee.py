@@ -286,6 +286,7 @@ class Mode(Base):
             if not self.replay.render(now, frame):
                 self._next_round(now)
         else:  # _OVER
+            F.board(frame, app.layout, app.pal, 50)
             if self.party.render(now, frame):
                 return
             page = (now - self.t0) // _PAGE_MS % 2 if g.players > 6 else 0
