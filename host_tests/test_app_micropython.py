@@ -145,17 +145,85 @@ def test_a_long_session_fits_the_heap_and_matches_cpython(tmp_path):
     from tools import sim
     from tools.simscript import Session
 
-    s = Session(seed=4)
+    s = Session(seed=4, state=str(tmp_path / "script"))
     s.tap("a")
     for _ in range(3):
         s.solo_round()
         s.finish_solo()
+    s.move(s.app.current.robot, s.app.current.game.route()[1])
+    left_with = list(s.app.current.moves)
+    s.hold("b")  # leave solo in the middle of a puzzle
+    s.tap("right")
+    s.tap("a")  # a refereed claim
+    s.settle()
+    route = s.app.current.game.route()
+    s.claim(0, len(route) - 1, route[1:])
+    s.wait(2400)
+    s.hold("b")
+    s.tap("left")
+    s.tap("a")  # back to the puzzle, as it was left
+    assert s.app.current.moves == left_with and s.app.mode == "solo"
     lines = sim.mask_lines(sim.parse_events(s.events_text()))
     until = s.t + 500
-    cp = sim.run_driver(lines, 4, until, "cpython")
-    mp = sim.run_driver(lines, 4, until, "micropython")
+    for d in ("cp", "mp"):
+        (tmp_path / d).mkdir()
+    cp = sim.run_driver(lines, 4, until, "cpython", str(tmp_path / "cp"))
+    mp = sim.run_driver(lines, 4, until, "micropython", str(tmp_path / "mp"))
     assert [x for x in cp if '"pixels"' in x] == [x for x in mp if '"pixels"' in x]
     assert len([x for x in mp if '"pixels"' in x]) > 100
     end = json.loads(mp[-1])
     assert end["end"] and end["t"] >= until
     assert 0 < end["heap"] < 160 * 1024
+
+
+def test_leaving_a_mode_frees_it_and_its_game_resumes(tmp_path):
+    """On MicroPython a mode left for the menu is unloaded (code and all); its game comes
+    back from flash, exactly, when it is chosen again."""
+    from tools.simscript import Session
+
+    s = Session(seed=6)
+    s.tap("right")
+    s.tap("a")  # referee
+    s.settle()
+    g = s.app.current.game
+    route = g.route()
+    s.claim(1, len(route) - 1, route[1:])
+    s.wait(2400)
+    s.hold("b")
+    from tools import sim
+
+    lines = sim.mask_lines(sim.parse_events(s.events_text()))
+    script = r"""
+import gc, json, sys
+sys.path.insert(0, 'tools')
+gc.collect()
+base = gc.mem_alloc()
+import simdriver
+drv = simdriver.Driver(lambda line: None, 6, %r)
+gc.collect()
+boot = gc.mem_alloc() - base
+while True:
+    line = sys.stdin.readline()
+    if not line:
+        break
+    drv.feed(line)
+drv.run_until(drv.now + 200)
+gc.collect()
+menu = gc.mem_alloc() - base
+app = drv.device.app
+loaded = sorted(k for k in sys.modules if k.startswith('microrobots.'))
+out = {"boot": boot, "menu": menu, "mode": app.mode, "loaded": loaded}
+drv.feed('%%d 16' %% drv.now)
+drv.feed('%%d 0' %% (drv.now + 60))
+drv.run_until(drv.now + 200)
+out["back"] = app.mode
+out["game"] = app.current.game.to_dict()
+print(json.dumps(out))
+""" % (str(tmp_path) + "/")
+    got = json.loads(run(script, stdin="\n".join(lines) + "\n").strip().splitlines()[-1])
+    assert got["mode"] == "menu"
+    assert "microrobots.modes.referee" not in got["loaded"]
+    assert "microrobots.game" not in got["loaded"]
+    assert got["menu"] - got["boot"] < 16 * 1024
+    assert got["back"] == "referee"
+    assert got["game"] == json.loads(json.dumps(g.to_dict()))

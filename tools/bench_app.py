@@ -46,7 +46,7 @@ for group, names in () if %(lazy)s else (
     out[group] = gc.mem_alloc() - last
     last = gc.mem_alloc()
 import simdriver
-drv = simdriver.Driver(lambda line: None, 7, None)
+drv = simdriver.Driver(lambda line: None, 7, %(state)r)
 gc.collect()
 out["boot"] = gc.mem_alloc() - base
 high = 0
@@ -174,6 +174,8 @@ def long_session():
     s.tap("a")  # solo on the new arrangement
     s.solo_round()
     s.finish_solo()
+    s.hold("b")  # and back to the menu
+    s.wait(500)
     return sim.mask_lines(sim.parse_events(s.events_text())), s.t
 
 
@@ -193,10 +195,13 @@ def _compile(dest):
 
 
 def measure_heap(lines, firmware, tools, lazy):
-    script = HEAP_SCRIPT % {"firmware": firmware, "tools": tools, "lazy": lazy}
+    state = tempfile.mkdtemp()
+    script = HEAP_SCRIPT % {"firmware": firmware, "tools": tools, "lazy": lazy,
+                            "state": state}
     proc = subprocess.run([micropython(), "-X", "heapsize=" + HEAP, "-c", script],
                           input="\n".join(lines) + "\n", capture_output=True, text=True,
                           timeout=600)
+    shutil.rmtree(state, ignore_errors=True)
     if proc.returncode != 0:
         raise RuntimeError((proc.stdout + proc.stderr).strip().splitlines()[-1])
     return json.loads(proc.stdout.strip().splitlines()[-1])

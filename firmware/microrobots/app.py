@@ -22,6 +22,7 @@ the one-line reason for the console.
 """
 
 import gc
+import sys
 
 from . import frame as F
 from . import palette as P
@@ -117,6 +118,15 @@ def check_settings(data):
     return out, problem
 
 
+def _unload(name):
+    """Forget module ``name`` (MicroPython frees its code once nothing refers to it)."""
+    sys.modules.pop(name, None)
+    parent, _, leaf = name.rpartition(".")
+    package = sys.modules.get(parent)
+    if package is not None and hasattr(package, leaf):
+        delattr(package, leaf)
+
+
 def _join(a, b):
     return b if a is None else a if b is None else a + "; " + b
 
@@ -147,6 +157,7 @@ class App:
         self.mode = "menu"
         self.current = self.get("menu")
         self._seq = 0  # orders the saved games: the newest is resumed at boot
+        self._stored = {}  # mode -> whether its game's last save succeeded
         last = None
         for name in GAMES:
             saved, bad = self._load(name)
@@ -186,8 +197,8 @@ class App:
         after every decision."""
         data["seq"] = self._seq
         self._seq += 1
-        if self.store is not None:
-            self.store.save(data["mode"], data)
+        name = data["mode"]
+        self._stored[name] = self.store is not None and self.store.save(name, data)
 
     def remove_game(self, name=None):
         """Forget the saved game of mode ``name`` (None: both)."""
@@ -203,7 +214,9 @@ class App:
         if saved is None:
             return False, problem
         ok, problem = self.get(name).resume(saved, now)
-        if not ok:
+        if ok:
+            self._stored[name] = True
+        else:
             self.remove_game(name)
         return ok, problem
 
@@ -270,10 +283,29 @@ class App:
         return mode
 
     def go(self, name, now):
-        """Switch to mode ``name``."""
+        """Switch to mode ``name``; the mode left for the menu is put away."""
+        old = self.mode
         self.mode = name
         self.current = self.get(name)
+        if old != name and old != "menu":
+            self._put_away(old)
         self.current.enter(now)
+
+    def _put_away(self, name):
+        """Drop a mode left for the menu, so that the heap holds one mode at a time: its
+        game is on flash and resumes when it is chosen again (a mode whose game could not
+        be saved stays in memory). Under MicroPython its code is unloaded as well, and the
+        game engine's when no mode needs it."""
+        if name not in self.modes or not self._stored.get(name, name not in GAMES):
+            return
+        del self.modes[name]
+        if sys.implementation.name != "micropython":
+            return  # CPython: the same behaviour; freeing code matters only on the device
+        _unload("microrobots.modes." + name)
+        if len(self.modes) == 1:  # only the menu
+            _unload("microrobots.game")
+            _unload("microrobots.rng")
+        gc.collect()
 
     def handle(self, event, now):
         """Take one input.py event (``kind << 3 | button``) at time ``now``."""
