@@ -202,21 +202,36 @@ def test_flash_installs_compiled_modules_and_keeps_the_boards_own_files(board, c
     assert "remove :microrobots/board.py" in out and "done:" in out
 
 
-def test_native_code_is_compiled_for_the_boards_architecture(board, capsys):
+@pytest.fixture
+def viper_module(tmp_path, monkeypatch):
+    """A firmware tree with one module of native (viper) code. The project's own solver
+    compiles its viper kernels on the board at import, so its .mpy is bytecode only;
+    this fixture keeps the native-code path of make flash tested."""
+    root = tmp_path / "firmware"
+    shutil.copytree(FIRMWARE, root, ignore=shutil.ignore_patterns("__pycache__"))
+    (root / "microrobots" / "fast.py").write_text(
+        "import micropython\n\n\n@micropython.viper\ndef double(x: int) -> int:\n"
+        "    return x * 2\n")
+    monkeypatch.setattr(flash, "FIRMWARE", str(root))
+    return "microrobots/fast"
+
+
+def test_native_code_is_compiled_for_the_boards_architecture(board, viper_module, capsys):
     board.mpy = PICO2
     assert flash_main([], capsys)[0] == 0
     headers = {rel: data[:4] for rel, data in board.files().items() if rel.endswith(".mpy")}
     arch = flash.ARCHES.index("armv7emsp")
-    assert headers["microrobots/solver.mpy"][2] == arch << 2 | 3  # viper: machine code
+    assert headers[viper_module + ".mpy"][2] == arch << 2 | 3  # viper: machine code
     assert headers["microrobots/board.mpy"][2] == 0  # bytecode only
+    assert headers["microrobots/solver.mpy"][2] == 0  # viper compiled on the board
 
 
-def test_micropython_1_22_gets_viper_modules_as_source(board, capsys):
+def test_micropython_1_22_gets_viper_modules_as_source(board, viper_module, capsys):
     board.version, board.mpy = (1, 22, 2), PICO_122
     status, out, _ = flash_main([], capsys)
     assert status == 0
     files = board.files()
-    assert "microrobots/solver.py" in files and "microrobots/solver.mpy" not in files
+    assert viper_module + ".py" in files and viper_module + ".mpy" not in files
     assert "microrobots/board.mpy" in files and "microrobots/board.py" not in files
     assert "native" in out
 

@@ -7,7 +7,8 @@ so is b->a), which the solver relies on: distances *to* a cell equal distances *
 Everything is array-based. A Solver allocates its buffers once; ``distances``,
 ``distance``, ``walk_exists`` and ``check`` then allocate nothing on the heap under
 MicroPython (host_tests assert it). The hot loops are ``@micropython.viper`` functions
-on the Pico and plain Python under CPython: the same source, the same code path.
+on the Pico and plain Python under CPython and CircuitPython: the same source, the same
+code path (see _KERNELS).
 """
 
 from .board import CELLS, SIZE
@@ -64,6 +65,11 @@ class Verdict:
         return "<Verdict %s>" % self.reason
 
 
+# The two search kernels, as source text compiled at import. On MicroPython they become
+# viper (native machine code, ~100x faster); CircuitPython has no native emitters and
+# refuses the decorator, so there they are compiled as plain Python; CPython runs them
+# with a no-op decorator. One text, so every runtime runs the same code path.
+_KERNELS = '''
 @micropython.viper
 def _bfs(nb: ptr8, degree: ptr8, start: int, dist: ptr8, queue: ptr8):
     """Breadth-first distances from ``start`` over the 36 cells."""
@@ -130,6 +136,20 @@ def _walk_bfs(nb: ptr8, degree: ptr8, start: int, via: int, dist: ptr8, queue: p
                 queue[tail] = t
                 tail += 1
             base += 1
+'''
+
+
+def _compile_kernels(source):
+    scope = {"micropython": micropython, "ptr8": ptr8}
+    try:
+        exec(source, scope)
+    except SyntaxError:  # "invalid micropython decorator": no native emitter here
+        exec(source.replace("@micropython.viper\n", ""), scope)
+    return scope["_bfs"], scope["_walk_bfs"]
+
+
+_bfs, _walk_bfs = _compile_kernels(_KERNELS)
+del _KERNELS  # 2 KB of text the Pico need not keep
 
 
 class Solver:
