@@ -4,6 +4,8 @@ player: menu, solo, referee, classroom, settings, persistence and the power cap.
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from microrobots import palette as P
 from microrobots.app import SETTINGS, check_settings
@@ -461,3 +463,42 @@ def test_every_frame_stays_under_the_power_cap_at_full_brightness(tmp_path):
         assert sum(map(sum, px)) <= 5900
     assert s.display.brightness == 8
     assert max(sum(map(sum, json.loads(x)["pixels"])) for x in s.frames) > 1500  # bright
+
+
+@settings(max_examples=80)
+@given(st.lists(st.tuples(st.sampled_from([0, 1, 2, 3, 4, 4, 4, 5]), st.integers(0, 12),
+                          st.integers(0, 3000)), max_size=300),
+       st.integers(0, 1000), st.integers(0, 3))
+def test_random_buttons_never_break_the_app(presses, seed, first):
+    """Mash buttons in any order and timing (taps, long presses, stray releases): no
+    exception, a sane state, every frame drawn."""
+    from microrobots.app import MODES, App
+
+    app = App(None, seed=seed)
+    frame = bytearray(108)
+    now = 0
+    seen = set()
+
+    def event(kind, button):
+        app.handle(kind << 3 | button, now)
+        app.render(now, frame)
+
+    for _ in range(first):  # start in another mode now and then
+        event(1, 3 if first & 1 else 1)
+    for button, hold, gap in presses:
+        now += gap
+        event(1, button)
+        if hold == 0:
+            now += 700
+            event(3, button)  # LONG
+        now += 60
+        event(2, button)
+        seen.add(app.mode)
+        assert app.mode in MODES and app.current is app.modes[app.mode]
+        game = getattr(app.current, "game", None)
+        if game is not None and game.players > 1:
+            assert game.pool + sum(game.tokens) == 25
+        if app.mode == "solo" and app.current.state == 1:
+            solo = app.current
+            assert solo.robot == (solo.moves[-1] if solo.moves else game.start)
+    assert 1 <= app.brightness <= 8
