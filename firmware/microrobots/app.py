@@ -121,10 +121,13 @@ def check_settings(data):
 def _unload(name):
     """Forget module ``name`` (MicroPython frees its code once nothing refers to it)."""
     sys.modules.pop(name, None)
-    parent, _, leaf = name.rpartition(".")
-    package = sys.modules.get(parent)
-    if package is not None and hasattr(package, leaf):
-        delattr(package, leaf)
+    cut = name.rfind(".")
+    package = sys.modules.get(name[:cut])
+    try:  # a port without delattr keeps the module: more memory, nothing worse
+        if package is not None and hasattr(package, name[cut + 1:]):
+            delattr(package, name[cut + 1:])
+    except (AttributeError, NameError):
+        pass
 
 
 def _join(a, b):
