@@ -122,11 +122,15 @@ def test_256_colours_when_asked():
 
 def test_small_terminal_shows_numbers_then_a_message():
     layout = Layout.named("black")
-    screen = visible(T.draw(make_state(layout), 30, 20, truecolor=True))
-    digits = re.findall(r"[1-6]", screen.split("solo", 1)[1].split("arrows", 1)[0])
+    cols, rows = T.smallest(T.COMPACT)
+    assert T.pick_style(cols, rows) is T.COMPACT and T.smallest(T.FULL) == (49, 28)
+    screen = visible(T.draw(make_state(layout), cols, rows, truecolor=True))
+    assert len(screen.split("\n")) <= rows
+    digits = re.findall(r"[1-6]", screen.split("solo", 1)[1].split("Enter A", 1)[0])
     assert [int(d) for d in digits] == [layout.number(i) for i in range(36)]
-    tiny = visible(T.draw(make_state(layout), 20, 8, truecolor=True))
-    assert "terminal too small" in tiny and "20x8" in tiny
+    assert "q quit" in screen
+    tiny = " ".join(visible(T.draw(make_state(layout), cols, rows - 1, truecolor=True)).split())
+    assert "terminal too small (25x14): make it at least 25x15" in tiny
 
 
 def test_cell_colour_follows_the_led():

@@ -70,6 +70,7 @@ SINGLE = {
 
 HELP = ("arrows D-pad · Enter/Space A · Backspace/Esc B · Shift+A, Shift+B, "
         "Shift+arrow hold (long press) · q quit")
+HELP_SHORT = "Enter A · Esc B · Shift hold · q quit"  # beside the compact grid
 
 GAP_RGB = (12, 12, 14)  # the window between the cells
 
@@ -248,12 +249,27 @@ def wrap(text, width):
     return [x[:width] for x in lines]
 
 
+def help_lines(style, cols):
+    return wrap(HELP if style is FULL else HELP_SHORT, max(1, cols - 2))
+
+
+def fits(style, cols, rows):
+    """Room for the title, the grid, the key help and the status line."""
+    gw, gh = grid_size(style)
+    return cols >= gw + 2 and rows >= 1 + gh + len(help_lines(style, cols)) + 1
+
+
+def smallest(style):
+    """The smallest terminal (columns, rows) that ``style`` fits in."""
+    cols = grid_size(style)[0] + 2
+    rows = 1 + grid_size(style)[1] + len(help_lines(style, cols)) + 1
+    return cols, rows
+
+
 def pick_style(cols, rows):
-    """The largest cell style that fits (title, grid, help, status), else None."""
+    """The largest cell style that fits, else None."""
     for style in (FULL, COMPACT):
-        gw, gh = grid_size(style)
-        help_rows = len(wrap(HELP, max(1, cols - 2)))
-        if cols >= gw + 2 and rows >= gh + 2 + help_rows + 1:
+        if fits(style, cols, rows):
             return style
     return None
 
@@ -263,9 +279,8 @@ def draw(state, cols, rows, truecolor, pip="\u25cf"):
     out = ["\x1b[H\x1b[0m"]
     style = pick_style(cols, rows)
     if style is None:
-        need_w, need_h = grid_size(COMPACT)
         msg = "terminal too small (%dx%d): make it at least %dx%d, or press q" % (
-            cols, rows, need_w + 2, need_h + 5)
+            (cols, rows) + smallest(COMPACT))
         out.append("\x1b[2J\x1b[H")
         for line in wrap(msg, max(1, cols))[:max(1, rows)]:
             out.append(line + "\r\n")
@@ -297,7 +312,7 @@ def draw(state, cols, rows, truecolor, pip="\u25cf"):
             parts.append("\x1b[0m\x1b[K")
             out.append("".join(parts))
             row += 1
-    for line in wrap(HELP, max(1, cols - 2)):
+    for line in help_lines(style, cols):
         out.append("\x1b[%d;1H\x1b[0m\x1b[2m%s\x1b[0m\x1b[K" % (row, line.center(cols)[:cols]))
         row += 1
     status = state.status[:cols]
