@@ -340,3 +340,9 @@ print(json.dumps(out))
     assert got == want
     assert want[-3][:2] == [True, best.count]  # the solver's solution checks on the device
     assert len({str(w[2]) if isinstance(w, list) else w for w in want[:-2]}) >= 3  # varied verdicts
+
+
+def test_module_doc_example_is_true():
+    import doctest
+    result = doctest.testmod(rr)
+    assert result.attempted >= 5 and result.failed == 0

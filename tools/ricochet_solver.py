@@ -40,7 +40,8 @@ UNREACHABLE = 999
 class Solution:
     """``moves``: list of (robot, direction, passes); ``count``: moves counting passes
     (None when there is none within the limit); ``nodes``: positions searched;
-    ``seconds``: search time; ``depths``: nodes per completed bound."""
+    ``seconds``: search time; ``depths``: (bound, positions, seconds so far) for each
+    bound searched in full without finding a solution."""
 
     def __init__(self, moves, count, nodes, seconds, depths):
         self.moves = moves
@@ -258,7 +259,7 @@ def solve(board, robots, target, max_moves=30, node_limit=None):
             if dfs(bound, key0, occ0, lower_bound()):
                 count = bound
                 break
-            depths.append((bound, nodes - before))
+            depths.append((bound, nodes - before, time.perf_counter() - started))
     except _Budget:
         pass
     moves = [(order[i], d, k) for i, d, k in reversed(path)] if count is not None else []

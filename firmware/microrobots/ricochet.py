@@ -15,10 +15,14 @@ The transparent ("clear") robot slides like the others and robots block it. When
 that is not solid stops it, it may pass through and slide on; each wall passed is one more
 move. ``clear E+2`` passes the first two walls it meets. It completes only the vortex.
 
-    >>> board = Board("1A,2B,3A,4B")
-    >>> robots = parse_robots("red=0,0 green=15,0 blue=0,15 yellow=15,15 clear=5,5")
-    >>> verdict = check(board, robots, parse_target("red circle"), parse_moves("red E, red S"))
-    >>> verdict.ok, verdict.moves, verdict.reason
+    >>> board = Board("1A,4A,3B,2B")
+    >>> robots = parse_robots("red=10,9 green=2,3 blue=11,13 yellow=2,15 clear=12,15")
+    >>> verdict = check(board, robots, parse_target("vortex"),
+    ...                 parse_moves("clear N, clear W, clear S+1"))
+    >>> verdict.ok, verdict.moves
+    (True, 4)
+    >>> encode_game(board.faces, robots, VORTEX)
+    '0B7P6ZBDXVGFEG'
 """
 
 from .compat import const
