@@ -151,7 +151,7 @@ def referee_game(s, claims):
         s.claim(player, count, cells)
         assert ref.state in (5, 8)  # the verdict, or the end
         assert g.pool + sum(g.tokens) == 25
-        s.wait(2400)
+        s.wait(2800)
         s.settle()
         rounds += 1
     return ref, g
@@ -184,7 +184,7 @@ def test_referee_claim_below_the_optimum_fails_at_once_and_undo_restores(session
     g = ref.game
     route = g.route()
     s.claim(0, len(route) - 1, route[1:])
-    s.wait(2400)
+    s.wait(2800)
     s.settle()
     before = json.dumps(g.to_dict(), sort_keys=True)
     assert g.tokens == [1, 0]
@@ -193,7 +193,7 @@ def test_referee_claim_below_the_optimum_fails_at_once_and_undo_restores(session
         s.claim(0, opt - 1, [])
         assert ref.state == 5 and not ref.ok and "below" in ref.verdict
         assert g.tokens == [0, 1]  # the claimant's token goes to the other player
-        s.wait(2400)
+        s.wait(2800)
         s.settle()
         assert ref.state == 1
         s.tap("b")  # undo
@@ -354,7 +354,7 @@ def test_a_refereed_game_survives_a_reboot(tmp_path):
     g = s.app.current.game
     route = g.route()
     s.claim(1, len(route) - 1, route[1:])
-    s.wait(2400)
+    s.wait(2800)
     state = g.to_dict()
     again = Session(seed=8, state=str(tmp_path))
     again.wait(100)
@@ -369,7 +369,7 @@ def test_a_refereed_game_survives_a_solo_interlude_and_a_reboot(tmp_path):
     g = s.app.current.game
     route = g.route()
     s.claim(0, len(route) - 1, route[1:])
-    s.wait(2400)
+    s.wait(2800)
     table = g.to_dict()
     s.hold("b")
     s.tap("left")

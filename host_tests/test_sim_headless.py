@@ -33,7 +33,7 @@ def referee_session(seed):
     for player in (0, 1):
         route = ref.game.route()
         s.claim(player, len(route) - 1, route[1:])
-        s.wait(2400)
+        s.wait(2800)
         s.settle()
     s.hold("a")
     s.wait(3000)

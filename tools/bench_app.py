@@ -30,15 +30,15 @@ base = gc.mem_alloc()
 out = {}
 last = base
 for group, names in () if %(lazy)s else (
-        ("platform", ("microrobots.compat", "microrobots.config", "microrobots.display",
-                      "microrobots.input", "microrobots.store", "microrobots.sound",
-                      "microrobots.hw", "microrobots.hw.fake", "main")),
         ("rules", ("microrobots.board", "microrobots.solver", "microrobots.rng",
                    "microrobots.game")),
         ("app", ("microrobots.palette", "microrobots.frame", "microrobots.app",
                  "microrobots.modes", "microrobots.modes.menu", "microrobots.modes.solo",
                  "microrobots.modes.referee", "microrobots.modes.classroom",
                  "microrobots.modes.settings")),
+        ("platform", ("microrobots.compat", "microrobots.config", "microrobots.display",
+                      "microrobots.input", "microrobots.store", "microrobots.sound",
+                      "microrobots.hw", "microrobots.hw.fake", "main")),
         ("driver", ("simdriver",))):
     for name in names:
         __import__(name)
@@ -153,7 +153,7 @@ def long_session():
             s.claim(turn % 2, ref.game.optimum() - 1, [])  # below the optimum
         else:
             s.claim(turn % 2, len(route) - 1, route[1:])
-        s.wait(2400)
+        s.wait(2800)
         s.settle()
     s.wait(3000)
     s.hold("b")

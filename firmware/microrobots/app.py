@@ -26,9 +26,14 @@ import sys
 
 from . import frame as F
 from . import palette as P
+from . import game as _game  # noqa: F401 - see below
 from .board import Layout, LayoutError
 from .compat import const
 from .solver import Solver
+
+# The game engine is imported here, at boot, although only the modes use it: compiling
+# it from source takes about 40 KB of room for a moment, which a heap fragmented by play
+# may no longer offer in one piece. It stays loaded; the modes come and go.
 
 # Keys a mode receives: the buttons of input.py, and A or B held.
 UP = const(0)
@@ -297,17 +302,13 @@ class App:
     def _put_away(self, name):
         """Drop a mode left for the menu, so that the heap holds one mode at a time: its
         game is on flash and resumes when it is chosen again (a mode whose game could not
-        be saved stays in memory). Under MicroPython its code is unloaded as well, and the
-        game engine's when no mode needs it."""
+        be saved stays in memory). Under MicroPython its code is unloaded as well."""
         if name not in self.modes or not self._stored.get(name, name not in GAMES):
             return
         del self.modes[name]
         if sys.implementation.name != "micropython":
             return  # CPython: the same behaviour; freeing code matters only on the device
         _unload("microrobots.modes." + name)
-        if len(self.modes) == 1:  # only the menu
-            _unload("microrobots.game")
-            _unload("microrobots.rng")
         gc.collect()
 
     def handle(self, event, now):

@@ -13,9 +13,10 @@ announces a move count, and the referee enters the claim:
   D-pad cursor (along the robot's row or column) and A. Every cell may be entered, legal
   or not: the engine rules. After the claimed number of moves the verdict comes at once
   (hold A to end early); B takes the last entered move back, or returns to the count.
-- Verdict: green border = correct, the claimant takes a token; red = wrong, the claimant
-  gives a token to the player with the fewest. The scores show for a moment, then the
-  next target is rolled (the old target is the new start).
+- Verdict: the grid flashes green = correct, the claimant takes a token; red = wrong, the
+  claimant gives a token to the player with the fewest. Then the scores show, the
+  claimant's colour blinking green or red, and the next target is rolled (the old target
+  is the new start). A or B hurries on.
 
 On the board: B undoes the last decision (a mis-press costs nothing), UP shows the
 scores (one row per player: their colour, then a gold cell per token; the last row is
@@ -39,7 +40,8 @@ _RESULT = const(5)
 _REVEAL = const(6)
 _SCORES = const(7)
 _OVER = const(8)
-_RESULT_MS = const(2200)
+_VERDICT_MS = const(800)
+_RESULT_MS = const(2600)
 _PAGE_MS = const(1500)
 
 
@@ -207,7 +209,6 @@ class Mode(Base):
         self.ok = verdict.ok
         self.verdict = verdict.reason
         self.save()
-        self.flash.start(now, -1, P.GOOD if self.ok else P.REFUSE)
         self.state = _RESULT
         self.t0 = now
         self.app.beep(4 if self.ok else 5)
@@ -271,15 +272,18 @@ class Mode(Base):
             if self.cursor != self.robot:
                 F.cursor(frame, self.cursor, app.pal, app.layout.colours[self.cursor], now)
         elif st == _RESULT:
-            F.scores(frame, g.tokens, g.players, self.player // 6, -1)
-            self.flash.rgb = P.GOOD if self.ok else P.REFUSE
-            if F.blink(now, 300):
-                for i in range(36):
-                    r = i // 6
-                    c = i % 6
-                    if r == 0 or r == 5 or c == 0 or c == 5:
-                        F.put_rgb(frame, i, self.flash.rgb)
-            if now - self.t0 >= _RESULT_MS:
+            rgb = P.GOOD if self.ok else P.REFUSE
+            t = now - self.t0
+            if t < _VERDICT_MS:  # the whole grid flashes the verdict twice
+                F.fill(frame, 0, 0, 0)
+                if t % 400 < 250:
+                    for i in range(36):
+                        F.put_scaled(frame, i, rgb[0], rgb[1], rgb[2], 110)
+            else:  # then the scores, the claimant's colour blinking the verdict
+                F.scores(frame, g.tokens, g.players, self.player // 6, -1)
+                if F.blink(now, 400):
+                    F.put_rgb(frame, (self.player % 6) * 6, rgb)
+            if t >= _RESULT_MS:
                 self._next_round(now)
         elif st == _REVEAL:
             F.board(frame, app.layout, app.pal, 70)
