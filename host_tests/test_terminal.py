@@ -282,6 +282,47 @@ def test_play_in_a_terminal_then_quit_restores_it(tmux_session):
     assert "Micro Robots" not in s.screen()  # the alternate screen is gone
 
 
+def white_cells(session, seconds=1.2):
+    """Cells lit near-white at any moment over ``seconds``: the robot's blink."""
+    cells = set()
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        for i, bg in enumerate(cell_backgrounds(session.screen(colours=True))):
+            if bg and min(bg) > 200:
+                cells.add(i)
+        time.sleep(0.05)
+    return cells
+
+
+def wait_for_robot(session, cell, timeout=15):
+    """Until only ``cell`` blinks white for 1.4 s: longer than the 0.7 s that the dice
+    roll flashes a rolled cell, so the puzzle is being played."""
+    end = time.monotonic() + timeout
+    seen = []
+    while time.monotonic() < end:
+        seen = (seen + [white_cells(session, 0.7)])[-2:]
+        if seen == [{cell}, {cell}]:
+            return
+    pytest.fail("the robot is not on cell %d: white cells %s" % (cell, seen))
+
+
+@needs_tmux
+def test_a_robot_move_in_solo(tmux_session):
+    """Seed 5's first puzzle puts the robot on cell 29; Left then A moves it to 28
+    (tools.sim --headless with the same seed and keys does the same)."""
+    s = tmux_session(sim_command("--seed", "5"), env="COLORTERM=truecolor")
+    s.wait_for(lambda t: "Micro Robots — menu" in t, "the menu")
+    s.keys("Enter")
+    s.wait_for(lambda t: "Micro Robots — solo" in t, "solo")
+    wait_for_robot(s, 29)  # after the dice roll
+    s.keys("Left")
+    time.sleep(0.2)
+    s.keys("Enter")
+    wait_for_robot(s, 28)  # after it slid there
+    s.keys("q")
+    assert s.wait_file("status").strip() == "0"
+
+
 @needs_tmux
 def test_the_device_keeps_its_game_between_runs(tmux_session, tmp_path):
     flash = tmp_path / "flash"
