@@ -502,3 +502,26 @@ def test_random_buttons_never_break_the_app(presses, seed, first):
             solo = app.current
             assert solo.robot == (solo.moves[-1] if solo.moves else game.start)
     assert 1 <= app.brightness <= 8
+
+
+def test_a_tap_of_b_while_a_is_held_long_still_counts():
+    from microrobots.app import App
+
+    app = App(None, seed=3)
+    frame = bytearray(108)
+    app.handle(1 << 3 | 4, 0)  # A down
+    app.handle(1 << 3 | 3, 100)  # right down: the menu's choice moves to referee
+    app.handle(2 << 3 | 3, 160)
+    app.handle(3 << 3 | 4, 600)  # A held long: nothing in the menu
+    app.handle(2 << 3 | 4, 700)  # its release is not a tap
+    assert app.mode == "menu"
+    app.handle(1 << 3 | 4, 900)
+    app.handle(2 << 3 | 4, 960)  # a tap of A enters the referee
+    app.render(1000, frame)
+    assert app.mode == "referee"
+    assert app.current.state == 0  # the dice roll
+    app.handle(1 << 3 | 4, 1100)  # hold A ...
+    app.handle(1 << 3 | 5, 1200)  # ... press B meanwhile,
+    app.handle(3 << 3 | 4, 1700)  # A becomes a long press,
+    app.handle(2 << 3 | 5, 1800)  # B is released: a tap of B, which skips the dice
+    assert app.current.state == 1

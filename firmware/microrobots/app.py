@@ -148,7 +148,7 @@ class App:
         self.sound = 0
         self.notice = None  # one line for the console when a file was reset (main prints it)
         self._notice_until = -1
-        self._long = False
+        self._long = 0  # bit per button: held long since pressed (its release is no tap)
         data, problem = self._load(SETTINGS_FILE)
         self.settings, bad = check_settings(data if data is not None else {})
         problem = problem or (bad if data is not None else None)
@@ -320,12 +320,12 @@ class App:
                 return
             key = button
         elif kind == _PRESS:
-            self._long = False
+            self._long &= ~(1 << button)
             return
         elif kind == _LONG:
-            self._long = True
+            self._long |= 1 << button
             key = button + 8
-        elif kind == _RELEASE and not self._long:
+        elif kind == _RELEASE and not self._long >> button & 1:
             key = button
         else:
             return
