@@ -158,7 +158,7 @@ def scores(frame, tokens, players, page=0, pool=-1):
 
     Column 0 is the player's colour, columns 1..5 one victory token each (5 wins).
     ``page`` 1 shows players 7 and 8; with ``pool`` >= 0 the last free row shows the
-    pool as a bar of up to five cells, one per five tokens.
+    pool as a bar of up to five cells, one per five tokens rounded up.
     """
     fill(frame, 0, 0, 0)
     first = page * 6

@@ -20,7 +20,7 @@ announces a move count, and the referee enters the claim:
 
 On the board: B undoes the last decision (a mis-press costs nothing), UP shows the
 scores (one row per player: their colour, then a gold cell per token; the last row is
-the pool, one white cell per five tokens), hold A when nobody finds a route: an optimal
+the pool, one white cell per five tokens, rounded up), hold A when nobody finds a route: an optimal
 route is revealed and no token moves. Five tokens win at once; otherwise, when the pool
 is empty, the most tokens win. A then starts a new game. Hold B: menu (game kept).
 """
