@@ -78,17 +78,30 @@ class FakeBoard:
         if command[:2] == ["fs", "cp"]:
             *sources, dest = command[2:]
             assert dest.startswith(":")
+            said = []
             for src in sources:
+                said.append("cp %s %s\n" % (src, dest))
                 target = os.path.join(self.path, dest[1:])
                 if dest.endswith("/"):
                     assert os.path.isdir(target), "cp into a missing folder " + dest
                     target = os.path.join(target, os.path.basename(src))
-                shutil.copyfile(src, target)
-            return "".join("cp %s %s\n" % (s, dest) for s in sources)
+                with open(src, "rb") as f:
+                    data = f.read()
+                if os.path.exists(target) and FakeBoard.read(target) == data:
+                    said.append("Up to date: %s\n" % os.path.relpath(target, self.path))
+                    continue  # as mpremote does, comparing hashes
+                with open(target, "wb") as f:
+                    f.write(data)
+            return "".join(said)
         if command == ["reset"]:
             self.resets += 1
             return ""
         raise AssertionError("unexpected mpremote command %r" % command)
+
+    @staticmethod
+    def read(path):
+        with open(path, "rb") as f:
+            return f.read()
 
     def files(self):
         found = {}
@@ -243,6 +256,15 @@ def test_source_option_copies_python_files(board, capsys):
         with open(os.path.join(FIRMWARE, rel), "rb") as f:
             assert files[rel] == f.read()
     assert not any(rel.endswith(".mpy") for rel in files)
+
+
+def test_flashing_again_copies_only_what_changed(board, capsys):
+    assert flash_main([], capsys)[0] == 0
+    count = len(flash.firmware_files())
+    status, out, _ = flash_main([], capsys)
+    assert status == 0
+    assert "done: 0 files copied, %d already up to date" % count in out
+    assert board.resets == 2
 
 
 def test_a_second_flash_after_a_source_install_removes_the_py_twins(board, capsys):

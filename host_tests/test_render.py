@@ -173,3 +173,29 @@ def test_cli_rejects_missing_file_bad_time_and_bad_tiles(tmp_path):
     proc = run_cli("--frames", str(path), "--tiles", "black:AAAA0000", "--png",
                    str(tmp_path / "x.png"))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_sim_headless_png_draws_the_last_frame(tmp_path):
+    events = tmp_path / "play.events"
+    events.write_text("500 a\n")
+    frames, png = tmp_path / "frames.jsonl", tmp_path / "last.png"
+    proc = subprocess.run([sys.executable, "-m", "tools.sim", "--headless", "--seed", "3",
+                           "--events", str(events), "--frames-out", str(frames),
+                           "--until", "2500", "--png", str(png)],
+                          cwd=ROOT, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    last = json.loads(frames.read_text().splitlines()[-1])
+    expected = tmp_path / "expected.png"
+    render.save_png(render.render(last["pixels"], Layout.named("black")), expected)
+    assert png.read_bytes() == expected.read_bytes()
+
+
+def test_sim_headless_png_reports_an_unwritable_file_in_one_line(tmp_path):
+    events = tmp_path / "play.events"
+    events.write_text("500 a\n")
+    proc = subprocess.run([sys.executable, "-m", "tools.sim", "--headless", "--events",
+                           str(events), "--frames-out", str(tmp_path / "f.jsonl"),
+                           "--png", str(tmp_path / "missing" / "x.png")],
+                          cwd=ROOT, capture_output=True, text=True, check=False)
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1 and "cannot write" in proc.stderr

@@ -525,8 +525,9 @@ def main(argv=None, out=None):
         plan = stage(make_plan(board, force_source=args.source))
         print_plan(plan, out)
         text = install(plan)
-        fresh = sum(1 for x in text.splitlines() if x.startswith("cp "))
-        same = sum(1 for x in text.splitlines() if x.startswith("Up to date"))
+        lines = text.splitlines()  # mpremote: "cp SRC DEST" each, "Up to date: X" if same
+        same = sum(1 for x in lines if x.startswith("Up to date"))
+        fresh = sum(1 for x in lines if x.startswith("cp ")) - same
         print(f"done: {fresh} files copied, {same} already up to date; the board is "
               "restarting", file=out)
         return 0

@@ -581,7 +581,8 @@ def _mtime(path):
 def build_parser():
     p = _Parser(
         prog="python -m tools.sim",
-        description="Play the handheld in a terminal: the same firmware as on the Pico.")
+        description="Play the handheld in a terminal: the same firmware as on the Pico.",
+        epilog="Keys: " + HELP + ". Scripted runs: python -m tools.sim --headless --help.")
     p.add_argument("--seed", type=int, default=None,
                    help="the hardware's random seed (default: from the clock)")
     p.add_argument("--tiles", metavar="CODE",
