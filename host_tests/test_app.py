@@ -525,3 +525,19 @@ def test_a_tap_of_b_while_a_is_held_long_still_counts():
     app.handle(3 << 3 | 4, 1700)  # A becomes a long press,
     app.handle(2 << 3 | 5, 1800)  # B is released: a tap of B, which skips the dice
     assert app.current.state == 1
+
+
+def test_solo_score_shows_on_b_with_no_move_to_take_back(session):
+    s = session
+    enter(s, "solo")
+    s.solo_round(extra=1)  # solved with two moves too many
+    s.finish_solo()
+    solo = s.app.current
+    assert solo.game.score == 1 and solo.game.extra == 2
+    s.tap("b")
+    s.wait(100)
+    green = [i for i in range(18) if design(s, i) == P.GOOD]
+    gold = [i for i in range(18, 36) if design(s, i) == P.TOKEN]
+    assert len(green) == 1 and len(gold) == 2  # 01 over 02
+    s.wait(2600)
+    assert sum(1 for i in range(36) if design(s, i) == P.GOOD) == 0

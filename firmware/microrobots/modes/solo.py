@@ -6,7 +6,9 @@ play a waypoint (two quick beats) must be visited first.
 - D-pad: move the cursor (blinking cyan) along the robot's row or column.
 - A: move the robot to the cursor. A move must land on a cell of the same colour or the
   same number as the robot's cell; anything else flashes red and the robot stays.
-- B: take the last move back.
+- B: take the last move back. With no move to take back: the score for a moment,
+  puzzles solved (top dice, green) over the moves you needed beyond the optimum in
+  all of them (bottom dice, gold: 0 means every puzzle was solved perfectly).
 - Hold A: hint, the legal destinations light up until the next key.
 - Hold B: back to the menu (the puzzle is kept, even through a power cut).
 
@@ -27,6 +29,7 @@ _SOLVED = const(2)
 _SCORE = const(3)
 _REPLAY = const(4)
 _SCORE_MS = const(3000)
+_STATS_MS = const(2500)
 
 
 class Mode(Base):
@@ -50,6 +53,7 @@ class Mode(Base):
         self.count = 0  # the last solved round: moves, optimum, target
         self.optimum = 0
         self.solved_at = 0
+        self.stats_until = 0  # B with no move to take back shows the score until then
 
     # -- life cycle -----------------------------------------------------------
     def reset(self):
@@ -129,6 +133,7 @@ class Mode(Base):
         app = self.app
         hint = self.hint
         self.hint = False
+        self.stats_until = 0
         if key <= 3:
             self.cursor = step_cursor(self.robot, self.cursor, key)
             app.beep(1)
@@ -158,6 +163,8 @@ class Mode(Base):
                 self.cursor = self.robot
                 app.beep(1)
                 self.save()
+            else:  # nothing to take back: the score for a moment
+                self.stats_until = now + _STATS_MS
         elif key == 12:
             self.hint = not hint
 
@@ -204,7 +211,11 @@ class Mode(Base):
             if self.dice.render(now, frame):
                 return
             self.state = st = _PLAY
-        if st == _PLAY:
+        if st == _PLAY and now < self.stats_until:
+            F.fill(frame, 0, 0, 0)
+            F.number(frame, g.score, P.GOOD, 0)
+            F.number(frame, g.extra, P.TOKEN, 3)
+        elif st == _PLAY:
             way = g.waypoint
             draw_round(frame, app, self.robot, g.target,
                        -1 if way is None or self.seen else way, now)
