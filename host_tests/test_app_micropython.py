@@ -163,6 +163,20 @@ def test_a_long_session_fits_the_heap_and_matches_cpython(tmp_path):
     s.tap("left")
     s.tap("a")  # back to the puzzle, as it was left
     assert s.app.current.moves == left_with and s.app.mode == "solo"
+    s.hold("b")
+    s.tap("down")
+    s.tap("right")
+    s.tap("a")  # settings: shuffle the boards, then the classroom on the new layout
+    s.tap("down")
+    s.tap("right")
+    s.tap("a")
+    s.tap("a", 4)
+    assert s.app.settings["tiles"] != "ABCD0000"
+    s.tap("b")
+    s.tap("left")
+    s.tap("a")
+    assert s.app.mode == "classroom"
+    s.wait(9000)
     lines = sim.mask_lines(sim.parse_events(s.events_text()))
     until = s.t + 500
     for d in ("cp", "mp"):
