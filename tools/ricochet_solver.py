@@ -174,6 +174,12 @@ def solve(board, robots, target, max_moves=30, node_limit=None):
     def lower_bound():
         return min(heur[i][P[i]] for i in eligible_idx)
 
+    bit = [1 << c for c in range(CELLS)]
+    # per cell: the slides a robot could make with no robot in the way,
+    # as (direction, wall stop, mask of the cells crossed, towards higher cells?, step)
+    slides = [tuple((d, stop[d][p], ray[d][p], inc[d], STEP[d]) for d in range(4)
+                    if stop[d][p] != p) for p in range(CELLS)]
+
     def dfs(rem, key, occ, h):
         nonlocal nodes
         nodes += 1
@@ -191,39 +197,63 @@ def solve(board, robots, target, max_moves=30, node_limit=None):
                         if v < other_h:
                             other_h = v
             hi = heur[i]
-            if hi is None and other_h > rem - 1:
-                continue  # a helper move needs slack
-            occ_i = occ ^ (1 << p)
+            if hi is None:
+                most = rem - 1 - other_h  # a helper move needs slack: passes at most this
+                if most < 0:
+                    continue
+            else:
+                most = rem - 1
+            occ_i = occ ^ bit[p]
             kv = keyval[i]
             key_i = key - kv[p]
-            for d in range(4):
-                if is_clear[i]:
-                    cands = []
-                    step = STEP[d]
-                    for s, k, mask, first in clearseg[d][p]:
-                        if k >= rem:
-                            break
-                        b = occ_i & mask
-                        if b:
-                            nearest = (b & -b).bit_length() - 1 if inc[d] else b.bit_length() - 1
-                            if nearest != first:
-                                cands.append((nearest - step, k))
-                            break
-                        if s != p:
-                            cands.append((s, k))
-                else:
-                    s = stop[d][p]
-                    if s == p:
-                        continue
-                    b = occ_i & ray[d][p]
+            nrem = rem - 1
+            if not is_clear[i]:
+                can_win = elig[i]
+                for d, q, mask, up, step in slides[p]:
+                    b = occ_i & mask
                     if b:
-                        if inc[d]:
-                            s = (b & -b).bit_length() - 1 - STEP[d]
+                        if up:
+                            q = (b & -b).bit_length() - 1 - step
                         else:
-                            s = b.bit_length() - 1 - STEP[d]
-                        if s == p:
+                            q = b.bit_length() - 1 - step
+                        if q == p:
                             continue
-                    cands = ((s, 0),)
+                    if can_win and q == goal:
+                        path.append((i, d, 0))
+                        return True
+                    if hi is not None and hi[q] < other_h:
+                        if hi[q] > nrem:
+                            continue
+                        hq = hi[q]
+                    else:
+                        if other_h > nrem:
+                            continue
+                        hq = other_h
+                    nkey = key_i + kv[q]
+                    if table.get(nkey, -1) >= nrem:
+                        continue
+                    table[nkey] = nrem
+                    P[i] = q
+                    found = dfs(nrem, nkey, occ_i | bit[q], hq)
+                    P[i] = p
+                    if found:
+                        path.append((i, d, 0))
+                        return True
+                continue
+            for d in range(4):
+                cands = []
+                step = STEP[d]
+                for s, k, mask, first in clearseg[d][p]:
+                    if k > most:
+                        break
+                    b = occ_i & mask
+                    if b:
+                        nearest = (b & -b).bit_length() - 1 if inc[d] else b.bit_length() - 1
+                        if nearest != first:
+                            cands.append((nearest - step, k))
+                        break
+                    if s != p:
+                        cands.append((s, k))
                 for q, k in cands:
                     nrem = rem - 1 - k
                     if q == goal and elig[i]:
@@ -239,7 +269,7 @@ def solve(board, robots, target, max_moves=30, node_limit=None):
                         continue
                     table[nkey] = nrem
                     P[i] = q
-                    found = dfs(nrem, nkey, occ_i | (1 << q), hq)
+                    found = dfs(nrem, nkey, occ_i | bit[q], hq)
                     P[i] = p
                     if found:
                         path.append((i, d, k))
