@@ -1,7 +1,8 @@
 """Solo puzzle: bring the robot to the target in as few moves as you can.
 
 The dice roll a start (the robot: blinking white) and a target (slow pulse). In expert
-play a waypoint (two quick beats) must be visited first.
+play a waypoint (two quick beats) must be visited first (reach the target before it
+and the waypoint flashes white).
 
 - D-pad: move the cursor (blinking cyan) along the robot's row or column.
 - A: move the robot to the cursor. A move must land on a cell of the same colour or the
@@ -152,8 +153,10 @@ class Mode(Base):
             g = self.game
             if b == g.target and self.seen:
                 self._solved(now)
-            else:
-                self.save()
+                return
+            if b == g.target:  # on the target too early: point at the waypoint
+                self.flash.start(now + 300, g.waypoint, P.ROBOT_WHITE)
+            self.save()
         elif key == 5:
             if self.moves:
                 self.moves.pop()
