@@ -391,3 +391,21 @@ def test_bad_options_exit_2_in_one_line(args, words):
     assert proc.returncode == 2
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
     assert words in proc.stderr
+
+
+def test_tiles_go_into_the_devices_settings_and_end_a_game_in_progress(tmp_path):
+    from microrobots.store import Store
+
+    root = str(tmp_path) + "/"
+    store = Store(root)
+    store.save("settings", {"brightness": 3, "side": "black", "tiles": "ABCD0000"})
+    store.save("game", {"mode": "solo"})
+    T.prepare_state(root, "copper", "CADB0312")
+    settings, _ = store.load("settings")
+    assert settings == {"brightness": 3, "side": "copper", "tiles": "CADB0312"}
+    assert store.load("game") == (None, None)
+    assert T.layout_numbers(root) == [Layout.named("copper:CADB0312").number(i)
+                                      for i in range(36)]
+    store.save("game", {"mode": "solo"})
+    T.prepare_state(root, None, "copper:CADB0312")  # the same arrangement: game kept
+    assert store.load("game")[0] == {"mode": "solo"}

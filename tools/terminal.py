@@ -390,9 +390,12 @@ def prepare_state(state_dir, side, tiles):
     store = Store(state_dir)
     data, _ = store.load("settings")
     data = data if isinstance(data, dict) else {}
+    if (data.get("side"), data.get("tiles")) == (name_side, code):
+        return
     data["side"], data["tiles"] = name_side, code
     if not store.save("settings", data):
         raise UsageError("cannot write the settings in %s" % state_dir)
+    store.remove("game")  # as the device does: a new arrangement ends a game in progress
 
 
 def layout_numbers(state_dir):
