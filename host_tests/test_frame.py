@@ -235,3 +235,24 @@ frames()
 print(json.dumps(gc.mem_alloc() - before))
 """)
     assert json.loads(out) == 0
+
+
+def test_dimmed_board_colours_stay_apart_on_the_leds_at_default_brightness():
+    """The board behind the marks, as written to the LEDs (display.py's gamma and default
+    brightness): every two colours differ clearly in some channel, and the robot's white
+    outshines the dice's white."""
+    from microrobots.config import defaults
+    from microrobots.display import DEFAULT_BRIGHTNESS, Display
+
+    for pal in P.PALETTES:
+        frame = bytearray(108)
+        for c in range(6):
+            F.put_die(frame, c, pal, c, P.BACKGROUND)
+        F.put_rgb(frame, 6, P.ROBOT_WHITE)
+        d = Display(defaults(), brightness=DEFAULT_BRIGHTNESS)
+        d.show(frame)
+        shown = [tuple(d.written[3 * i:3 * i + 3]) for i in range(7)]
+        for a in range(6):
+            for b in range(a + 1, 6):
+                assert max(abs(x - y) for x, y in zip(shown[a], shown[b])) >= 5, (a, b, shown)
+        assert sum(shown[6]) >= 4 * sum(shown[5])

@@ -73,7 +73,7 @@ PLAYERS = bytes((
 PLAYER_RGB = tuple((PLAYERS[3 * p], PLAYERS[3 * p + 1], PLAYERS[3 * p + 2]) for p in range(8))
 
 # How bright the board is drawn behind the marks (design scale 0..255).
-BACKGROUND = const(150)
+BACKGROUND = const(180)
 # BFS wave layers 0..7: from warm to cold, so "near" and "far" read at a glance.
 WAVE = bytes((
     255, 255, 255,
