@@ -71,6 +71,10 @@ def test_check_reports_a_wrong_claim_with_exit_1():
     (["solve"], "--faces is missing"),
     (["random"], "--seed"),
     (["fly"], "invalid choice"),
+    (["render"] + DEAL + ["--svg", "/nonexistent/dir/deal.svg"], "No such file or directory"),
+    (["check"] + DEAL + ["--moves", " , "], "no moves given"),
+    (["solve"] + DEAL + ["--max-moves", "0"], "--max-moves must be at least 1"),
+    (["solve", "--game", "0B7P6ZBDXVGFEG"] + DEAL[:2], "not both"),
 ])
 def test_bad_input_is_one_line_and_exit_2(argv, fragment):
     code, out, err = run(*argv)

@@ -257,14 +257,16 @@ def cmd_check(args, out):
 
 def cmd_render(args, out):
     board, robots, target = load_deal(args)
+    if args.svg:  # first, so that a bad path fails before any output
+        tmp = args.svg + ".tmp"
+        try:
+            with open(tmp, "w") as f:
+                f.write(render_svg(board, robots, target))
+            os.replace(tmp, args.svg)
+        except OSError as e:
+            raise rr.RicochetError("--svg %s: %s" % (args.svg, e.strerror))
     print(render_text(board, robots, target), file=out)
     print(describe_deal(board, robots, target), file=out)
-    if args.svg:
-        import os
-        tmp = args.svg + ".tmp"
-        with open(tmp, "w") as f:
-            f.write(render_svg(board, robots, target))
-        os.replace(tmp, args.svg)
     return 0
 
 

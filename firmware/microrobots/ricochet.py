@@ -125,9 +125,8 @@ class Board:
     """
 
     def __init__(self, faces):
-        if isinstance(faces, str):
-            faces = parse_faces(faces)
-        self.faces = tuple(faces)
+        faces = parse_faces(faces if isinstance(faces, str) else ",".join(faces))
+        self.faces = faces
         walls = bytearray(CELLS)
         targets = bytearray(b"\xff" * TARGET_COUNT)
         self.walls = walls
