@@ -16,9 +16,10 @@ always returns to the menu; whatever was being played is kept.
 Persistence: ``store`` is a store.Store (or anything with its ``load``/``save``/
 ``remove``). Settings (``settings.json``) are written whenever one changes; a solo
 puzzle (``solo.json``) and a refereed game (``referee.json``) after every decision. At
-boot the app returns to the one saved last; the other resumes when its mode is chosen. A missing or corrupt file gives the defaults and a visible notice: the grid's
-border blinks orange until a button is pressed (for 30 s at most); ``app.notice`` holds
-the one-line reason for the console.
+boot the app returns to the one saved last; the other resumes when its mode is chosen.
+A missing or corrupt file gives the defaults and a visible notice: the grid's border
+blinks orange until a button is pressed (for 30 s at most); ``app.notice`` holds the
+one-line reason for the console.
 """
 
 import gc

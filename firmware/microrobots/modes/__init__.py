@@ -9,6 +9,7 @@ modes with a game in progress ``resume(saved, now)`` -> ``(ok, problem)`` at boo
 
 from .. import frame as F
 from .. import palette as P
+from ..app import LEFT, RIGHT, UP
 
 
 class Base:
@@ -40,14 +41,14 @@ def step_cursor(robot, cursor, key):
     """
     r, c = divmod(cursor, 6)
     rr, rc = divmod(robot, 6)
-    if key >= 2:  # LEFT, RIGHT
+    if key == LEFT or key == RIGHT:
         if r != rr:
             r, c = rr, rc
-        c += -1 if key == 2 else 1
+        c += -1 if key == LEFT else 1
     else:  # UP, DOWN
         if c != rc:
             r, c = rr, rc
-        r += -1 if key == 0 else 1
+        r += -1 if key == UP else 1
     if 0 <= r < 6 and 0 <= c < 6:
         return r * 6 + c
     return cursor

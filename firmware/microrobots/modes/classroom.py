@@ -12,6 +12,7 @@ becomes the robot and the next target is rolled.
 - Hold B: back to the menu.
 """
 
+from ..app import A, B, SOUND_CLICK, UP
 from .. import frame as F
 from ..compat import const
 from ..game import Game
@@ -82,16 +83,16 @@ class Mode(Base):
                 self._roll(now, False)
 
     def key(self, key, now):
-        if key == 4:
+        if key == A:
             self._next(now)
-        elif key == 5:
+        elif key == B:
             if self.state == _WAVE and self.wave.layer > 0:
                 self.wave.layer -= 1
                 self.t0 = now
-        elif key == 0:
+        elif key == UP:
             self.paused = not self.paused
             self.t0 = now
-        self.app.beep(1)
+        self.app.beep(SOUND_CLICK)
 
     def render(self, now, frame):
         st = self.state

@@ -7,6 +7,7 @@ The D-pad moves between the quadrants (the chosen one glows, its background lit;
 others show only their dim icon); A enters it. Holding B anywhere else comes back here.
 """
 
+from ..app import A, DOWN, RIGHT, SOUND_CLICK, UP
 from .. import frame as F
 from ..compat import const
 from . import Base
@@ -28,15 +29,15 @@ class Mode(Base):
     def key(self, key, now):
         app = self.app
         c = self.choice
-        if key <= 3:
-            if key == 0 or key == 1:  # up/down: other row
+        if key <= RIGHT:
+            if key == UP or key == DOWN:  # up/down: other row
                 c ^= 2
             else:  # left/right: other column
                 c ^= 1
             self.choice = c
-            app.beep(1)
-        elif key == 4:
-            app.beep(1)
+            app.beep(SOUND_CLICK)
+        elif key == A:
+            app.beep(SOUND_CLICK)
             app.go(_TARGETS[c], now)
 
     def render(self, now, frame):

@@ -25,6 +25,7 @@ route is revealed and no token moves. Five tokens win at once; otherwise, when t
 is empty, the most tokens win. A then starts a new game. Hold B: menu (game kept).
 """
 
+from ..app import A, B, DOWN, LEFT, LONG_A, RIGHT, SOUND_BAD, SOUND_CLICK, SOUND_GOOD, SOUND_MOVE, SOUND_ROLL, SOUND_WIN, UP
 from .. import frame as F
 from .. import palette as P
 from ..compat import const
@@ -95,7 +96,7 @@ class Mode(Base):
         self.dice.start(now, self.app.layout, self.app.pal, g.start if with_start else -1,
                         g.target, -1 if w is None else w)
         self.state = _ROLL
-        self.app.beep(7)
+        self.app.beep(SOUND_ROLL)
 
     def save(self):
         self.app.save_game({"mode": "referee", "game": self.game.to_dict()})
@@ -118,89 +119,89 @@ class Mode(Base):
         g = self.game
         app = self.app
         if st == _ROLL or st == _RESULT or st == _REVEAL:
-            if key == 4 or key == 5:  # hurry on
+            if key == A or key == B:  # hurry on
                 self._next_round(now)
             return
         if st == _SCORES:
             self.state = _BOARD
             return
         if st == _OVER:
-            if key == 4:
+            if key == A:
                 self.new_game(now)
-            elif key == 5:
+            elif key == B:
                 self._undo(now)
             return
         if st == _BOARD:
-            if key == 4:
+            if key == A:
                 self.state = _PLAYER
-            elif key == 12:
+            elif key == LONG_A:
                 route = g.give_up()
                 self.replay.start(now, route)
                 self.at = route[-1]
                 self.save()
                 self.state = _REVEAL
                 self.t0 = now
-                app.beep(2)
+                app.beep(SOUND_MOVE)
                 return
-            elif key == 5:
+            elif key == B:
                 self._undo(now)
                 return
-            elif key == 0:
+            elif key == UP:
                 self.state = _SCORES
                 self.t0 = now
-            app.beep(1)
+            app.beep(SOUND_CLICK)
             return
         if st == _PLAYER:
             n = g.players
-            if key == 1 or key == 3:
+            if key == DOWN or key == RIGHT:
                 self.player = (self.player + 1) % n
-            elif key == 0 or key == 2:
+            elif key == UP or key == LEFT:
                 self.player = (self.player - 1) % n
-            elif key == 4:
+            elif key == A:
                 self.count = 1
                 self.state = _COUNT
-            elif key == 5:
+            elif key == B:
                 self.state = _BOARD
-            app.beep(1)
+            app.beep(SOUND_CLICK)
             return
         if st == _COUNT:
             c = self.count
-            if key <= 3:
-                c += (1, -1, -5, 5)[key]
+            if key <= RIGHT:
+                c += (1, -1, -5, 5)[key]  # up, down, left, right
                 self.count = min(max(c, 0), 99)
-                app.beep(1)
-            elif key == 4:
+                app.beep(SOUND_CLICK)
+            elif key == A:
                 if self.count < g.optimum():  # fails at once, no demonstration
                     self._judge(now, [])
                 else:
                     self.moves = []
                     self.robot = self.cursor = g.start
                     self.state = _DEMO
-                    app.beep(1)
-            elif key == 5:
+                    app.beep(SOUND_CLICK)
+            elif key == B:
                 self.state = _PLAYER
-                app.beep(1)
+                app.beep(SOUND_CLICK)
             return
         # _DEMO
-        if key <= 3:
+        if key <= RIGHT:
             self.cursor = step_cursor(self.robot, self.cursor, key)
-            app.beep(1)
-        elif key == 4:
+            app.beep(SOUND_CLICK)
+        elif key == A:
             if self.cursor != self.robot:
                 self.moves.append(self.cursor)
                 self.robot = self.cursor
-                app.beep(2)
+                app.beep(SOUND_MOVE)
                 if len(self.moves) >= self.count:
                     self._judge(now, self.moves)
-        elif key == 12:
+        elif key == LONG_A:
             self._judge(now, self.moves)
-        elif key == 5:
+        elif key == B:
             if self.moves:
                 self.moves.pop()
                 self.robot = self.cursor = self.moves[-1] if self.moves else g.start
             else:
                 self.state = _COUNT
-            app.beep(1)
+            app.beep(SOUND_CLICK)
 
     def _judge(self, now, moves):
         g = self.game
@@ -211,14 +212,14 @@ class Mode(Base):
         self.save()
         self.state = _RESULT
         self.t0 = now
-        self.app.beep(4 if self.ok else 5)
+        self.app.beep(SOUND_GOOD if self.ok else SOUND_BAD)
 
     def _undo(self, now):
         if self.game.undo():
             self.save()
             self.state = _BOARD
             self.flash.start(now, -1, P.TRAIL)
-            self.app.beep(1)
+            self.app.beep(SOUND_CLICK)
 
     def _next_round(self, now):
         g = self.game
@@ -226,7 +227,7 @@ class Mode(Base):
             self.state = _OVER
             self.party.start(now, g.target)
             self.t0 = now
-            self.app.beep(6)
+            self.app.beep(SOUND_WIN)
         elif self.state == _ROLL:
             self.state = _BOARD
         else:

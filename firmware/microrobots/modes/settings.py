@@ -24,6 +24,7 @@ table; A: next quadrant. A after the fourth keeps it (each board once, else a re
 flash), B: previous quadrant or cancel.
 """
 
+from ..app import A, B, DOWN, LEFT, RIGHT, SOUND_CLICK, SOUND_GOOD, SOUND_REFUSE, UP
 from .. import frame as F
 from .. import palette as P
 from ..board import TILES
@@ -84,24 +85,24 @@ class Mode(Base):
     # -- keys -----------------------------------------------------------------
     def key(self, key, now):
         app = self.app
-        app.beep(1)
+        app.beep(SOUND_CLICK)
         if self.state != _LIST:
             self._arrange_key(key, now)
             return
         name = _ITEMS[self.item]
         s = app.settings
-        if key == 0 or key == 1:
-            self.item = (self.item + (1 if key == 1 else -1)) % len(_ITEMS)
+        if key == UP or key == DOWN:
+            self.item = (self.item + (1 if key == DOWN else -1)) % len(_ITEMS)
             return
-        if key == 5:
+        if key == B:
             app.go("menu", now)
             return
-        if key == 4 and name == "tiles" and self.arrange > 1:
+        if key == A and name == "tiles" and self.arrange > 1:
             self._begin_arrange(now)
             return
-        if key != 2 and key != 3:
+        if key != LEFT and key != RIGHT:
             return
-        d = 1 if key == 3 else -1
+        d = 1 if key == RIGHT else -1
         if name == "side":
             app.change("side", "copper" if s["side"] == "black" else "black")
         elif name == "tiles":
@@ -134,28 +135,28 @@ class Mode(Base):
     def _arrange_key(self, key, now):
         q = self.quadrant
         code = self.code
-        if self.state == _MATCH and key <= 1:
-            code[q] = 65 + (code[q] - 65 + (1 if key == 1 else -1)) % 4
+        if self.state == _MATCH and key <= DOWN:
+            code[q] = 65 + (code[q] - 65 + (1 if key == DOWN else -1)) % 4
             return
-        if self.state == _MATCH and key <= 3:
-            code[4 + q] = 48 + (code[4 + q] - 48 + (1 if key == 3 else -1)) % 4
+        if self.state == _MATCH and key <= RIGHT:
+            code[4 + q] = 48 + (code[4 + q] - 48 + (1 if key == RIGHT else -1)) % 4
             return
-        if key == 2 or (key == 5 and self.state == _MATCH and q > 0):
+        if key == LEFT or (key == B and self.state == _MATCH and q > 0):
             self.quadrant = max(q - 1, 0)
-        elif key == 5:
+        elif key == B:
             self.state = _LIST
-        elif key == 3 or key == 4:
+        elif key == RIGHT or key == A:
             if q < 3:
                 self.quadrant = q + 1
-            elif key == 4:
+            elif key == A:
                 if sorted(code[:4]) != [65, 66, 67, 68]:
                     self.flash.start(now, -1)
-                    self.app.beep(3)
+                    self.app.beep(SOUND_REFUSE)
                     return
                 self.app.change("tiles", code.decode())
                 self.arrange = 1
                 self.state = _LIST
-                self.app.beep(4)
+                self.app.beep(SOUND_GOOD)
         self.t0 = now
 
     # -- frames ---------------------------------------------------------------

@@ -18,6 +18,7 @@ the optimum (bottom dice, white); an optimal route replays; A rolls the next tar
 (the old target is the new start).
 """
 
+from ..app import A, B, LONG_A, RIGHT, SOUND_CLICK, SOUND_GOOD, SOUND_MOVE, SOUND_REFUSE, SOUND_ROLL
 from .. import frame as F
 from .. import palette as P
 from ..compat import const
@@ -86,7 +87,7 @@ class Mode(Base):
         self.dice.start(now, self.app.layout, self.app.pal, g.start if with_start else -1,
                         g.target, -1 if w is None else w)
         self.state = _ROLL
-        self.app.beep(7)
+        self.app.beep(SOUND_ROLL)
         self.save()
 
     def save(self):
@@ -125,7 +126,7 @@ class Mode(Base):
     def key(self, key, now):
         st = self.state
         if st == _ROLL:
-            if key == 4 or key == 5:
+            if key == A or key == B:
                 self.state = _PLAY  # skip the dice
             return
         if st != _PLAY:
@@ -135,21 +136,21 @@ class Mode(Base):
         hint = self.hint
         self.hint = False
         self.stats_until = 0
-        if key <= 3:
+        if key <= RIGHT:
             self.cursor = step_cursor(self.robot, self.cursor, key)
-            app.beep(1)
-        elif key == 4:
+            app.beep(SOUND_CLICK)
+        elif key == A:
             a = self.robot
             b = self.cursor
             if a == b:
                 return
             if not app.solver.is_move(a, b):
                 self.flash.start(now, b)
-                app.beep(3)
+                app.beep(SOUND_REFUSE)
                 return
             self._step(b)
             self.slide.start(now, a, b)
-            app.beep(2)
+            app.beep(SOUND_MOVE)
             g = self.game
             if b == g.target and self.seen:
                 self._solved(now)
@@ -157,18 +158,18 @@ class Mode(Base):
             if b == g.target:  # on the target too early: point at the waypoint
                 self.flash.start(now + 300, g.waypoint, P.ROBOT_WHITE)
             self.save()
-        elif key == 5:
+        elif key == B:
             if self.moves:
                 self.moves.pop()
                 self.robot = self.moves[-1] if self.moves else self.game.start
                 self.seen = self.game.waypoint is None or self.game.waypoint in self.moves \
                     or self.game.start == self.game.waypoint
                 self.cursor = self.robot
-                app.beep(1)
+                app.beep(SOUND_CLICK)
                 self.save()
             else:  # nothing to take back: the score for a moment
                 self.stats_until = now + _STATS_MS
-        elif key == 12:
+        elif key == LONG_A:
             self.hint = not hint
 
     def _solved(self, now):
@@ -183,15 +184,15 @@ class Mode(Base):
         self.party.start(now + 500, self.solved_at)
         self.t0 = now
         self.state = _SOLVED
-        self.app.beep(4 if self.count == self.optimum else 2)
+        self.app.beep(SOUND_GOOD if self.count == self.optimum else SOUND_MOVE)
 
     def _after_round(self, key, now):
         """Any key hurries the celebration on; A after the replay rolls the next target."""
         if self.state == _REPLAY and not self.replay.running(now):
-            if key == 4:
+            if key == A:
                 self.begin_round(now, False)
             return
-        if key == 4 or key == 5:
+        if key == A or key == B:
             self._advance(now)
 
     def _advance(self, now):
