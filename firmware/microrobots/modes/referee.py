@@ -25,7 +25,10 @@ route is revealed and no token moves. Five tokens win at once; otherwise, when t
 is empty, the most tokens win. A then starts a new game. Hold B: menu (game kept).
 """
 
-from ..app import A, B, DOWN, LEFT, LONG_A, RIGHT, SOUND_BAD, SOUND_CLICK, SOUND_GOOD, SOUND_MOVE, SOUND_ROLL, SOUND_WIN, UP
+from ..app import (
+    A, B, DOWN, LEFT, LONG_A, RIGHT, SOUND_BAD, SOUND_CLICK, SOUND_GOOD, SOUND_MOVE,
+    SOUND_ROLL, SOUND_WIN, UP,
+)
 from .. import frame as F
 from .. import palette as P
 from ..compat import const

@@ -18,7 +18,9 @@ the optimum (bottom dice, white); an optimal route replays; A rolls the next tar
 (the old target is the new start).
 """
 
-from ..app import A, B, LONG_A, RIGHT, SOUND_CLICK, SOUND_GOOD, SOUND_MOVE, SOUND_REFUSE, SOUND_ROLL
+from ..app import (
+    A, B, LONG_A, RIGHT, SOUND_CLICK, SOUND_GOOD, SOUND_MOVE, SOUND_REFUSE, SOUND_ROLL,
+)
 from .. import frame as F
 from .. import palette as P
 from ..compat import const
