@@ -541,3 +541,28 @@ def test_solo_score_shows_on_b_with_no_move_to_take_back(session):
     assert len(green) == 1 and len(gold) == 2  # 01 over 02
     s.wait(2600)
     assert sum(1 for i in range(36) if design(s, i) == P.GOOD) == 0
+
+
+def test_colour_aid_high_contrast_and_blinking_robot_colour(session):
+    s = session
+    s.app.change("aid", 3)
+    enter(s, "solo")
+    s.settle()
+    solo = s.app.current
+    lay = s.app.layout
+    robot_colour = lay.colours[solo.robot]
+    marks = {solo.robot, solo.game.target}
+    same = [i for i in range(36) if lay.colours[i] == robot_colour and i not in marks]
+    other = [i for i in range(36) if lay.colours[i] != robot_colour and i not in marks]
+    seen_dark = seen_lit = False
+    for _ in range(10):
+        s.wait(100)
+        dark = [design(s, i) == (0, 0, 0) for i in same]
+        assert all(dark) or not any(dark)  # they blink together
+        seen_dark |= all(dark)
+        seen_lit |= not any(dark)
+        for i in other:  # the rest in the high-contrast palette, dimmed
+            c = lay.colours[i]
+            want = tuple(v * P.BACKGROUND // 255 for v in P.HIGH_CONTRAST[3 * c:3 * c + 3])
+            assert design(s, i) == want
+    assert seen_dark and seen_lit
