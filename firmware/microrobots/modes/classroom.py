@@ -83,7 +83,7 @@ class Mode(Base):
                 self._roll(now, False)
 
     def key(self, key, now):
-        if key == A:
+        if key == A or (key == B and self.state == _ROLL):
             self._next(now)
         elif key == B:
             if self.state == _WAVE and self.wave.layer > 0:
