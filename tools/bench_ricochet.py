@@ -8,28 +8,33 @@ deals of 2-9 moves and 57 s to search to depth 15 on a hard deal. It has no tran
 """
 
 import sys
-import time
 
 from tools.ricochet_solver import solve
 
 from microrobots import ricochet as rr
 
-# (game ID, seed it came from): four robots, then with the transparent robot
+# (game ID, seed it came from): four robots, then with the transparent robot.
+# 2634*: the four-robot deal of seed 2634 with the transparent robot put on (0,15).
 PLAIN = [
     ("1E229HEKP06HDC", 204), ("0ZQ0NA4S0T61MC", 1336), ("12X3J800T8JBNN", 939),
     ("0YX6NSY77XD34J", 1009), ("11FX5KGWN2D3PM", 1024), ("15729XQZ1K9TX5", 325),
     ("0F8JMYHTS10HC3", 246), ("0XS0GJRY231A47", 1250), ("00F7CN8GQR25KW", 1377),
     ("16VNYVZ9Z6G54W", 917), ("0M8DWM9833M7H1", 475), ("06D2GWSDR671DY", 1105),
+    ("10KA7TEDT9EZ9R", 838), ("1HQDVP4BHS4PJJ", 780), ("149RMBJ35S7KA1", 2455),
+    ("1BJAWHC584RR8F", 2634),
 ]
 CLEAR = [
     ("0PESEYXGQZRK65", 572), ("10GNECX83KNHDK", 918), ("02SX7FVCPAP1F1", 1099),
     ("0B7P6ZBDXVGFEG", 25), ("0YX6NSY77XCVNV", 1009), ("0R34V0DN97SBPB", 1454),
     ("0S5DAJ75TA0TPC", 1256), ("06QRY0WR4XDB8E", 146), ("01BD7RMFFJW5FH", 130),
     ("05T7BZM3FZ8NQF", 528), ("1DPSHS7G5NHMRV", 1115), ("075AAMJ2HTBKSF", 188),
+    ("1BJAWHC584RQRY", "2634*"),
 ]
-# a hard deal: how long to search every solution up to 15 moves (the anchor's 57 s)
-DEEP = ("1HQDVP4BHS4GME", 780)
+# a hard deal (17 moves, four robots): how long to search every solution up to 15 moves,
+# the anchor's 57 s, and then to find the optimum
+DEEP = ("0BZHQD9MQM5YVC", 2970)
 DEEP_DEPTH = 15
+DEEP_LIMIT = 17
 
 
 def anchor(count):
@@ -57,24 +62,27 @@ def report(out=None):
             result, target, robots = run(game)
             total += result.seconds
             passes = sum(k for _, _, k in result.moves)
-            print("  %-16s %5d %-16s %6s %10d %9.3f %9s%s" % (
+            print("  %-16s %5s %-16s %6s %10d %9.3f %9s%s" % (
                 game, seed, rr.target_name(target), result.count, result.nodes, result.seconds,
-                anchor(result.count), "  (%d passes)" % passes if passes else ""), file=out)
+                anchor(result.count),
+                "  (%d pass%s)" % (passes, "es" if passes > 1 else "") if passes else ""), file=out)
             out.flush()
         print("  total %.1f s" % total, file=out)
     game, seed = DEEP
     faces, robots, target = rr.decode_game(game)
-    started = time.perf_counter()
-    result = solve(rr.Board(faces), robots, target, max_moves=DEEP_DEPTH)
-    spent = time.perf_counter() - started
-    print("\n  hard deal %s (seed %d, %s, transparent robot): every solution up to %d moves"
-          % (game, seed, rr.target_name(target), DEEP_DEPTH), file=out)
+    result = solve(rr.Board(faces), robots, target, max_moves=DEEP_LIMIT)
+    print("\n  hard deal %s (seed %d, %s, four robots)" % (game, seed, rr.target_name(target)),
+          file=out)
     for bound, nodes, seconds in result.depths:
-        print("    depth %2d: %9d positions, %7.1f s so far" % (bound, nodes, seconds), file=out)
+        if bound < 10:
+            continue
+        print("    no solution in %2d moves: %9d positions, %6.1f s so far%s" % (
+            bound, nodes, seconds, "   (anchor: 57 s)" if bound == DEEP_DEPTH else ""), file=out)
     if result.count is not None:
-        print("    solved in %d moves after %.1f s" % (result.count, spent), file=out)
+        print("    optimum %d moves: %d positions in all, %.1f s" % (
+            result.count, result.nodes, result.seconds), file=out)
     else:
-        print("    depth %d reached in %.1f s (anchor: 57 s)" % (DEEP_DEPTH, spent), file=out)
+        print("    no solution within %d moves (%.1f s)" % (DEEP_LIMIT, result.seconds), file=out)
 
 
 if __name__ == "__main__":
