@@ -19,7 +19,7 @@ a pure function of the configuration (layout, players, expert, seed, difficulty)
 the decisions, so ``undo`` replays all but the last decision and ``from_dict`` replays
 them and refuses a saved state that disagrees with the replay.
 
-The rules, with the tie-break and our reading of "demonstration", are in docs/rules.md.
+The rules, with the tie-break and our reading of "demonstration", are in the README ("The rules") and docs/game.md.
 """
 
 from .board import CELLS, Layout, LayoutError
@@ -512,7 +512,7 @@ class Game:
 
     # -- saved games ------------------------------------------------------------
     def to_dict(self):
-        """The game as a small JSON-friendly dict (see docs/rules.md, "Saved games")."""
+        """The game as a small JSON-friendly dict (see docs/game.md, "Saved games")."""
         name = self.layout.name
         if name is None:
             name = [self.layout.token(i) for i in range(CELLS)]
