@@ -1,10 +1,10 @@
 """Ricochet Robots with the transparent robot: solve, check, render and deal.
 
-    python -m tools.ricochet solve --faces 1A,2B,3A,4B \\
-        --robots red=0,0 green=15,0 blue=0,15 yellow=15,15 clear=5,5 --target "red circle"
-    python -m tools.ricochet check --game 0ZH95374G72N53 --moves "blue N, blue W, clear E+1"
-    python -m tools.ricochet render --game 0ZH95374G72N53 --svg deal.svg
-    python -m tools.ricochet random --seed 7 --clear
+    python -m tools.ricochet random --seed 25 --clear
+    python -m tools.ricochet solve --faces 1A,4A,3B,2B --target vortex \\
+        --robots red=10,9 green=2,3 blue=11,13 yellow=2,15 clear=12,15
+    python -m tools.ricochet check --game 0B7P6ZBDXVGFEG --moves "clear N, clear W, clear S+1"
+    python -m tools.ricochet render --game 0B7P6ZBDXVGFEG --svg deal.svg
 
 A deal is given either as ``--faces``/``--robots``/``--target`` or as ``--game ID`` (the
 short ID ``random`` prints). Faces are for the NW, NE, SE, SW quadrants; x is the column
