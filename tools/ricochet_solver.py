@@ -153,15 +153,25 @@ def solve(board, robots, target, max_moves=30, node_limit=None):
     is_clear = [w == CLEAR for w in order]
     elig = [w in eligible for w in order]
     heur = [tab.bound(goal, w == CLEAR) if w in eligible else None for w in order]
-    # transposition key: one int; robots of equal role add a bit in a shared 256-bit set
+    # transposition key: one int, the sum of a value per robot. Robots of equal role (a
+    # set of k cells) add their cells' powers 1..k in separate bit fields: the power sums
+    # p1..pk of k numbers determine them (Newton's identities), whatever their order.
+    group = [w for w in order if w != CLEAR and (target == VORTEX or w != target >> 2)]
+    k = len(group)
+    set_value = [0] * CELLS
+    shift = 16
+    for j in range(1, k + 1):
+        for c in range(CELLS):
+            set_value[c] += c ** j << shift
+        shift += (k * (CELLS - 1) ** j).bit_length()
     keyval = []
     for w in order:
         if w == CLEAR:
             keyval.append([c << 8 for c in range(CELLS)])
-        elif target != VORTEX and w == target >> 2:
-            keyval.append(list(range(CELLS)))
+        elif w in group:
+            keyval.append(set_value)
         else:
-            keyval.append([1 << (16 + c) for c in range(CELLS)])
+            keyval.append(list(range(CELLS)))
     stop, ray, clearseg = tab.stop, tab.ray, tab.clear
     inc = (False, True, True, False)  # slides towards higher cell numbers: E, S
     eligible_idx = [i for i in range(n) if elig[i]]
