@@ -2,6 +2,8 @@
 checker against corrupted solutions."""
 
 import functools
+import itertools
+import math
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -9,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 from microrobots import ricochet as rr
 from test_ricochet_rules import ALL_ASSEMBLIES, Model
 from tools.ricochet import deal
-from tools.ricochet_solver import solve
+from tools.ricochet_solver import power_sum_values, solve
 
 
 def reference(board, robots, target, limit):
@@ -134,6 +136,17 @@ def test_helpers_of_equal_role_are_interchangeable():
         swapped = bytearray(robots)
         swapped[helpers[0]], swapped[helpers[1]] = robots[helpers[1]], robots[helpers[0]]
         assert solve(board, robots, target).count == solve(board, swapped, target).count
+
+
+@pytest.mark.parametrize("k, span", [(2, 60), (3, 36), (4, 20), (5, 15)])
+def test_position_keys_treat_equal_robots_as_a_set_and_nothing_more(k, span):
+    """Every k-set of cells gets its own key, at both ends of the board (small cells make
+    equal low power sums likely; large ones would overflow a field too narrow)."""
+    values = power_sum_values(k, 16)
+    for cells in (range(span), range(256 - span, 256)):
+        keys = {sum(values[c] for c in subset) for subset in itertools.combinations(cells, k)}
+        assert len(keys) == math.comb(span, k)
+    assert all(v % (1 << 16) == 0 for v in values)  # the low bits stay free for the others
 
 
 # -- the checker against corrupted solutions ----------------------------------------------------

@@ -124,6 +124,18 @@ class Tables:
         return dist
 
 
+def power_sum_values(k, shift):
+    """Per cell, the value a robot of a set of ``k`` adds to a position key: its cell's
+    powers 1..k, each in its own bit field from bit ``shift`` on. The sum over the set
+    holds the power sums p1..pk, which determine k distinct cells whatever their order."""
+    values = [0] * CELLS
+    for j in range(1, k + 1):
+        for c in range(CELLS):
+            values[c] += c ** j << shift
+        shift += (k * (CELLS - 1) ** j).bit_length()
+    return values
+
+
 def tables(board):
     t = getattr(board, "_solver_tables", None)
     if t is None:
@@ -157,13 +169,7 @@ def solve(board, robots, target, max_moves=30, node_limit=None):
     # set of k cells) add their cells' powers 1..k in separate bit fields: the power sums
     # p1..pk of k numbers determine them (Newton's identities), whatever their order.
     group = [w for w in order if w != CLEAR and (target == VORTEX or w != target >> 2)]
-    k = len(group)
-    set_value = [0] * CELLS
-    shift = 16
-    for j in range(1, k + 1):
-        for c in range(CELLS):
-            set_value[c] += c ** j << shift
-        shift += (k * (CELLS - 1) ** j).bit_length()
+    set_value = power_sum_values(len(group), 16)
     keyval = []
     for w in order:
         if w == CLEAR:
