@@ -196,12 +196,24 @@ def solve(board, robots, target, max_moves=30, node_limit=None):
     slides = [tuple((d, stop[d][p], ray[d][p], inc[d], STEP[d]) for d in range(4)
                     if stop[d][p] != p) for p in range(CELLS)]
 
+    # the target robot's slides whose path holds a cell one move closer by the bound:
+    # with no slack, no other slide can be the next move
+    closer = slides
+    if single and not is_clear[0]:
+        h0tab = heur[0]
+        at = {}  # bound -> bitboard of the cells with that bound
+        for c in range(CELLS):
+            at[h0tab[c]] = at.get(h0tab[c], 0) | bit[c]
+        closer = [tuple(m for m in slides[p] if m[2] & at.get(h0tab[p] - 1, 0))
+                  for p in range(CELLS)]
+
     def dfs(rem, key, occ, h):
         nonlocal nodes
         nodes += 1
         if nodes > budget:
             raise _Budget
-        for i in range(n):
+        tight = single and h == rem  # no slack: only the target robot moves, closer each time
+        for i in range(1 if tight else n):
             p = P[i]
             if single:
                 other_h = UNREACHABLE if i == 0 else h
@@ -225,7 +237,7 @@ def solve(board, robots, target, max_moves=30, node_limit=None):
             nrem = rem - 1
             if not is_clear[i]:
                 can_win = elig[i]
-                for d, q, mask, up, step in slides[p]:
+                for d, q, mask, up, step in (closer[p] if tight else slides[p]):
                     b = occ_i & mask
                     if b:
                         if up:
