@@ -199,6 +199,7 @@ def solve(board, robots, target, max_moves=30, node_limit=None):
     # the target robot's slides whose path holds a cell one move closer by the bound:
     # with no slack, no other slide can be the next move
     closer = slides
+    reach = None
     if single and not is_clear[0]:
         h0tab = heur[0]
         at = {}  # bound -> bitboard of the cells with that bound
@@ -206,6 +207,20 @@ def solve(board, robots, target, max_moves=30, node_limit=None):
             at[h0tab[c]] = at.get(h0tab[c], 0) | bit[c]
         closer = [tuple(m for m in slides[p] if m[2] & at.get(h0tab[p] - 1, 0))
                   for p in range(CELLS)]
+        # the cells whose robots can change a slack-free descent from each cell: every
+        # cell the target robot's slides towards closer cells cross (a robot there stops
+        # or blocks it), from that cell and from each closer cell they reach, and so on
+        reach = [0] * CELLS
+        for c in sorted(range(CELLS), key=h0tab.__getitem__):
+            acc = 0
+            for m in closer[c]:
+                acc |= m[2]
+                step_to = m[2] & at.get(h0tab[c] - 1, 0)
+                while step_to:
+                    low = step_to & -step_to
+                    acc |= reach[low.bit_length() - 1]
+                    step_to ^= low
+            reach[c] = acc
 
     def dfs(rem, key, occ, h):
         nonlocal nodes
@@ -213,6 +228,9 @@ def solve(board, robots, target, max_moves=30, node_limit=None):
         if nodes > budget:
             raise _Budget
         tight = single and h == rem  # no slack: only the target robot moves, closer each time
+        # one move of slack: a helper's move must touch the cells the descent could use
+        # (the target robot's own moves come first and found no descent without it)
+        touch = reach[P[0]] if single and h == rem - 1 else -1
         for i in range(1 if tight else n):
             p = P[i]
             if single:
@@ -249,6 +267,8 @@ def solve(board, robots, target, max_moves=30, node_limit=None):
                     if can_win and q == goal:
                         path.append((i, d, 0))
                         return True
+                    if i and not (bit[p] | bit[q]) & touch:
+                        continue
                     if hi is not None and hi[q] < other_h:
                         if hi[q] > nrem:
                             continue
