@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 STAMP  := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
 
-.PHONY: test bench play flash images overlay wiring stl lint clean venv system-deps
+.PHONY: test bench play flash images overlay wiring stl package-json lint clean venv system-deps
 
 venv: $(STAMP)
 
@@ -29,6 +29,7 @@ system-deps:
 	fi
 
 test: $(STAMP) system-deps
+	$(BIN)/ruff check --quiet firmware tools host_tests
 	$(PY) -m pytest -q host_tests
 
 bench: $(STAMP)
@@ -38,7 +39,7 @@ play: $(STAMP)
 	$(PY) -m tools.sim $(ARGS)
 
 flash: $(STAMP)
-	$(PY) -m tools.flash $(if $(PORT),--port $(PORT)) $(if $(DRY_RUN),--dry-run)
+	$(PY) -m tools.flash $(if $(PORT),--port $(PORT)) $(if $(DRY_RUN),--dry-run) $(ARGS)
 
 images: $(STAMP)
 	$(PY) -m tools.images
@@ -54,6 +55,10 @@ wiring: $(STAMP)
 # The enclosure's printable parts.
 stl: system-deps
 	mkdir -p build && for p in base grid lid plug; do openscad -o build/$$p.stl -D "part=\"$$p\"" hardware/enclosure.scad; done
+
+# package.json lists every firmware file for mip; regenerate it after adding or removing one.
+package-json: $(STAMP)
+	$(PY) -m tools.flash --write-package-json
 
 lint: $(STAMP)
 	$(BIN)/ruff check firmware tools host_tests
