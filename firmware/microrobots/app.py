@@ -30,26 +30,17 @@ from . import palette as P
 from . import game as _game  # noqa: F401 - see below
 from .board import Layout, LayoutError
 from .compat import const
+from .input import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP  # noqa: F401
 from .solver import Solver
 
 # The game engine is imported here, at boot, although only the modes use it: compiling
 # it from source takes about 40 KB of room for a moment, which a heap fragmented by play
 # may no longer offer in one piece. It stays loaded; the modes come and go.
 
-# Keys a mode receives: the buttons of input.py, and A or B held.
-UP = const(0)
-DOWN = const(1)
-LEFT = const(2)
-RIGHT = const(3)
-A = const(4)
-B = const(5)
+# Keys a mode receives: the buttons of input.py (which defines the event encoding), and
+# A or B held.
 LONG_A = const(12)
 LONG_B = const(13)
-
-_PRESS = const(1)
-_RELEASE = const(2)
-_LONG = const(3)
-_REPEAT = const(4)
 
 # Sound requests for the buzzer: take_sound() returns one; TONES says how it sounds.
 SOUND_CLICK = const(1)
@@ -317,16 +308,16 @@ class App:
         kind = event >> 3
         button = event & 7
         if button < 4:
-            if kind != _PRESS and kind != _REPEAT:
+            if kind != PRESS and kind != REPEAT:
                 return
             key = button
-        elif kind == _PRESS:
+        elif kind == PRESS:
             self._long &= ~(1 << button)
             return
-        elif kind == _LONG:
+        elif kind == LONG:
             self._long |= 1 << button
             key = button + 8
-        elif kind == _RELEASE and not self._long >> button & 1:
+        elif kind == RELEASE and not self._long >> button & 1:
             key = button
         else:
             return
