@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from microrobots import palette as P
 from microrobots.app import SETTINGS, check_settings
 from microrobots.board import Layout
-from tools.simscript import Session
+from tools.sim.script import Session
 
 
 def design(s, i):

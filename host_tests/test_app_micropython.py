@@ -142,8 +142,8 @@ def test_every_screen_renders_without_allocating():
 
 def test_a_long_session_fits_the_heap_and_matches_cpython(tmp_path):
     """The headless runner on both runtimes: identical frames; heap figures in range."""
-    from tools import sim
-    from tools.simscript import Session
+    from tools.sim import headless as sim
+    from tools.sim.script import Session
 
     s = Session(seed=4, state=str(tmp_path / "script"))
     s.tap("a")
@@ -193,7 +193,7 @@ def test_a_long_session_fits_the_heap_and_matches_cpython(tmp_path):
 def test_leaving_a_mode_frees_it_and_its_game_resumes(tmp_path):
     """On MicroPython a mode left for the menu is unloaded (code and all); its game comes
     back from flash, exactly, when it is chosen again."""
-    from tools.simscript import Session
+    from tools.sim.script import Session
 
     s = Session(seed=6)
     s.tap("right")
@@ -204,16 +204,16 @@ def test_leaving_a_mode_frees_it_and_its_game_resumes(tmp_path):
     s.claim(1, len(route) - 1, route[1:])
     s.wait(2800)
     s.hold("b")
-    from tools import sim
+    from tools.sim import headless as sim
 
     lines = sim.mask_lines(sim.parse_events(s.events_text()))
     script = r"""
 import gc, json, sys
-sys.path.insert(0, 'tools')
+sys.path.insert(0, 'tools/sim')
 gc.collect()
 base = gc.mem_alloc()
-import simdriver
-drv = simdriver.Driver(lambda line: None, 6, %r)
+import driver
+drv = driver.Driver(lambda line: None, 6, %r)
 gc.collect()
 boot = gc.mem_alloc() - base
 while True:

@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from microrobots import config
-from tools import overlay, wiring
+from tools.draw import overlay, wiring
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HARDWARE = os.path.join(ROOT, "hardware")

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from tools import images
+from tools.draw import images
 
 
 def test_every_script_has_its_picture_and_every_picture_its_script():

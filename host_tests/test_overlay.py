@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from microrobots.board import SIDES, TILES, parse_cell
-from tools import overlay
-from tools.dice import PIPS, SCREEN_RGB
+from tools.draw import overlay
+from tools.draw.dice import PIPS, SCREEN_RGB
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 

@@ -9,7 +9,7 @@ import pytest
 from microrobots.board import Layout
 from mpy import ROOT
 
-render = pytest.importorskip("tools.render")
+render = pytest.importorskip("tools.draw.render")
 
 LAYOUT = Layout.named("copper:DBCA1230")
 

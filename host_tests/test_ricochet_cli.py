@@ -10,8 +10,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from microrobots import ricochet as rr
-from tools import ricochet as cli
-from tools.ricochet_solver import solve
+from tools.ricochet import cli
+from tools.ricochet.solver import solve
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEAL = ["--faces", "1A,2B,3A,4B", "--robots", "red=0,0", "green=15,0", "blue=0,15",

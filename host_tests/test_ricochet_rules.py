@@ -12,7 +12,7 @@ from microrobots import ricochet as rr
 from mpy import run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DATA = os.path.join(ROOT, "tools", "data", "ricochet-quadrants.txt")
+DATA = os.path.join(ROOT, "host_tests", "data", "ricochet-quadrants.txt")
 DELTA = {0: (0, -1), 1: (1, 0), 2: (0, 1), 3: (-1, 0)}
 
 
@@ -293,7 +293,7 @@ def test_game_id_typos_are_caught():
 
 # -- the real MicroPython ---------------------------------------------------------------------
 def test_micropython_checks_a_claim_like_cpython():
-    from tools.ricochet_solver import solve
+    from tools.ricochet.solver import solve
     faces, robots_text, target = "3B,1A,2A,4B", "red=0,2 green=4,5 blue=5,4 yellow=2,5 clear=6,12", 16
     board, robots = rr.Board(faces), rr.parse_robots(robots_text)
     best = solve(board, robots, target)

@@ -10,8 +10,8 @@ from hypothesis import given, settings, strategies as st
 
 from microrobots import ricochet as rr
 from test_ricochet_rules import ALL_ASSEMBLIES, Model
-from tools.ricochet import deal
-from tools.ricochet_solver import power_sum_values, solve
+from tools.ricochet.cli import deal
+from tools.ricochet.solver import power_sum_values, solve
 
 
 def reference(board, robots, target, limit):

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from tools import sim
-from tools.simscript import Session
+from tools.sim import headless as sim
+from tools.sim.script import Session
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -128,7 +128,7 @@ def test_mask_lines_merge_simultaneous_changes():
 
 
 def test_driver_protocol_streams_and_reports_errors():
-    from tools import simdriver
+    from tools.sim import driver as simdriver
 
     out = []
     code = simdriver.run(["--seed", "3"], ["# hi", "0 0", "100 16", "160", "160 0", "400", "quit",

@@ -162,8 +162,8 @@ def test_unreachable_pairs_exist_on_split_layouts():
 
 @given(layouts, cells, cells, st.one_of(st.none(), cells), st.integers(0, 14))
 def test_benchmark_baseline_agrees_with_solver(layout, start, target, via, n):
-    # make bench compares speeds with tools/straightforward_solver.py: same answers first.
-    from tools import straightforward_solver as plain
+    # make bench compares speeds with tools/bench/reference_solver.py: same answers first.
+    from tools.bench import reference_solver as plain
     solver = Solver(layout)
     dist = plain.distances(layout.colours, layout.numbers, start, bytearray(36), bytearray(36))
     assert dist == solver.distances(start)

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from microrobots.board import Layout
 from mpy import ROOT
-from tools import terminal as T
+from tools.sim import terminal as T
 
 # -- keys ----------------------------------------------------------------------------------
 

@@ -1,0 +1,17 @@
+"""Host programs for the handheld, run as ``python -m tools.NAME`` from the checkout.
+
+Grouped by purpose, as firmware/microrobots/ is::
+
+    sim/        the handheld without hardware: the driver around firmware/main.py's loop,
+                the headless runner, the scripted player, the terminal front end (make play)
+    bench/      make bench: one module per subject, and the reference solver they compare with
+    ricochet/   Ricochet Robots with the transparent robot: the command and its optimal solver
+    draw/       pictures and prints: tile films, the wiring diagram, PNG renders of the device,
+                the README's images, and the dice and colours they all share
+    solve.py    optimal routes and claim checks         boards.py   every arrangement, analysed
+    replay.py   a shared or saved game, told round by round
+    flash.py    make flash: the firmware onto a Pico
+
+overlay.py, render.py, wiring.py and images.py here only keep the short commands
+(``python -m tools.overlay``, ...) working; their code is in draw/.
+"""

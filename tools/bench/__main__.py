@@ -1,4 +1,4 @@
-"""make bench: every tools/bench_*.py module's report(), one section each.
+"""make bench: the report() of every module in tools/bench/, one section each.
 
 Figures, not pass/fail: timings depend on the machine. Each section says what it measured.
 """
@@ -12,8 +12,8 @@ import time
 
 def sections():
     here = os.path.dirname(os.path.abspath(__file__))
-    names = sorted(f[:-3] for f in os.listdir(here) if f.startswith("bench_") and f.endswith(".py"))
-    return ["tools." + n for n in names]
+    names = sorted(f[:-3] for f in os.listdir(here) if f.endswith(".py") and not f.startswith("_"))
+    return ["tools.bench." + n for n in names if n != "reference_solver"]
 
 
 def main(argv=None):

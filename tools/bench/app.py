@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIRMWARE = os.path.join(ROOT, "firmware")
 HEAP = "190k"
 
@@ -39,14 +39,14 @@ for group, names in () if %(lazy)s else (
         ("platform", ("microrobots.compat", "microrobots.config", "microrobots.display",
                       "microrobots.input", "microrobots.store", "microrobots.sound",
                       "microrobots.hw", "microrobots.hw.fake", "main")),
-        ("driver", ("simdriver",))):
+        ("driver", ("driver",))):
     for name in names:
         __import__(name)
     gc.collect()
     out[group] = gc.mem_alloc() - last
     last = gc.mem_alloc()
-import simdriver
-drv = simdriver.Driver(lambda line: None, 7, %(state)r)
+import driver
+drv = driver.Driver(lambda line: None, 7, %(state)r)
 gc.collect()
 out["boot"] = gc.mem_alloc() - base
 high = 0
@@ -132,8 +132,8 @@ def mpy_cross():
 
 def long_session():
     """A scripted session (closed loop in CPython) as driver mask lines, and its length."""
-    from tools import sim
-    from tools.simscript import Session
+    from tools.sim import headless as sim
+    from tools.sim.script import Session
 
     s = Session(seed=7)
     s.tap("a")  # solo
@@ -189,9 +189,9 @@ def _compile(dest):
                 out = os.path.join(dest, "firmware", os.path.relpath(src, FIRMWARE))[:-3] + ".mpy"
                 os.makedirs(os.path.dirname(out), exist_ok=True)
                 subprocess.run([exe, "-march=x64", "-o", out, src], check=True)
-    os.makedirs(os.path.join(dest, "tools"), exist_ok=True)
-    shutil.copy(os.path.join(ROOT, "tools", "simdriver.py"), os.path.join(dest, "tools"))
-    return os.path.join(dest, "firmware"), os.path.join(dest, "tools")
+    os.makedirs(os.path.join(dest, "tools", "sim"), exist_ok=True)
+    shutil.copy(os.path.join(ROOT, "tools", "sim", "driver.py"), os.path.join(dest, "tools", "sim"))
+    return os.path.join(dest, "firmware"), os.path.join(dest, "tools", "sim")
 
 
 def measure_heap(lines, firmware, tools, lazy):
@@ -215,7 +215,7 @@ def report():
     lines, length = long_session()
     print("long session: %d button changes over %.0f s of play (solo x6, a refereed game,"
           " classroom, shuffle)" % (len(lines), length / 1000))
-    rows = [("from .py sources", FIRMWARE, os.path.join(ROOT, "tools"))]
+    rows = [("from .py sources", FIRMWARE, os.path.join(ROOT, "tools", "sim"))]
     tmp = tempfile.mkdtemp()
     try:
         if mpy_cross():

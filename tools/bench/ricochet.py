@@ -9,7 +9,7 @@ deals of 2-9 moves and 57 s to search to depth 15 on a hard deal. It has no tran
 
 import sys
 
-from tools.ricochet_solver import solve
+from tools.ricochet.solver import solve
 
 from microrobots import ricochet as rr
 

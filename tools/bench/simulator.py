@@ -9,12 +9,12 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SIM_MS = 60000  # one minute of play: a solo puzzle, waiting
 
 
 def _sim(runtime, folder):
-    from tools import sim
+    from tools.sim import headless as sim
 
     events = os.path.join(folder, "solo.events")
     with open(events, "w") as f:
@@ -44,7 +44,7 @@ def report():
                   % (runtime, SIM_MS // 1000, SIM_MS // 20, count, took, SIM_MS / 1000 / took))
             last = frames
         if last:
-            from tools import render
+            from tools.draw import render
 
             with open(last) as f:
                 pixels = json.loads(f.readlines()[-1])["pixels"]

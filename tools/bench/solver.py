@@ -6,15 +6,15 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 MP_SCRIPT = r"""
 import sys, gc, time
 sys.path.insert(0, "firmware")
-sys.path.insert(0, "tools")
+sys.path.insert(0, "tools/bench")
 from microrobots.board import Layout
 from microrobots.solver import Solver
-import straightforward_solver as plain
+import reference_solver as plain
 
 lay = Layout.named("black:CADB0312")
 s = Solver(lay)

@@ -22,7 +22,7 @@ import re
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 IMAGES = os.path.join(ROOT, "docs", "images")
 SPEC = re.compile(r"#\s*image:\s*seed=(\d+)\s+until=(\d+)\s*$")
 
@@ -50,7 +50,7 @@ def spec(path):
 
 def build(path, png):
     """Run the simulator on one script and draw its last frame into ``png``."""
-    from tools import sim
+    from tools.sim import headless as sim
 
     seed, until = spec(path)
     with tempfile.TemporaryDirectory() as tmp:

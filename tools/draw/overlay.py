@@ -19,12 +19,12 @@ import os
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if os.path.join(ROOT, "firmware") not in sys.path:
     sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
 from microrobots.board import SIDES, TILES, parse_cell  # noqa: E402
-from tools.dice import PIPS, SCREEN_RGB  # noqa: E402
+from tools.draw.dice import PIPS, SCREEN_RGB  # noqa: E402
 
 # The documented build (hardware/README.md): a WS2812B strip with 60 LEDs per metre, cut
 # into rows of six and laid at the same spacing, so the grid's pitch is 1000/60 mm.

@@ -22,7 +22,7 @@ import json
 import sys
 
 from tools import solve  # puts firmware/ on sys.path; reads --layout/--tiles/--side
-from tools.dice import PIPS
+from tools.draw.dice import PIPS
 
 GRID = 6
 CELLS = 36

@@ -23,12 +23,12 @@ import json
 import os
 import sys
 
-FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware")
+FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "firmware")
 if FIRMWARE not in sys.path:  # `python -m tools.ricochet` from a fresh clone
     sys.path.insert(0, FIRMWARE)
 
 from microrobots import ricochet as rr  # noqa: E402
-from tools.ricochet_solver import solve  # noqa: E402
+from tools.ricochet.solver import solve  # noqa: E402
 
 ROBOT_LETTERS = "RGBYSC"
 

@@ -1,7 +1,7 @@
 """Optimal Ricochet Robots solver, with the transparent robot (host side, pure Python).
 
     from microrobots.ricochet import Board, parse_robots, parse_target
-    from tools.ricochet_solver import solve
+    from tools.ricochet.solver import solve
     result = solve(Board("1A,2B,3A,4B"), parse_robots("red=0,0 ..."), parse_target("vortex"))
     result.count, result.moves, result.nodes
 
@@ -26,7 +26,7 @@ import os
 import sys
 import time
 
-FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware")
+FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "firmware")
 if FIRMWARE not in sys.path:  # `python -m tools.ricochet` from a fresh clone
     sys.path.insert(0, FIRMWARE)
 

@@ -3,7 +3,7 @@ pins and a fake clock, driven by timed button states on stdin, frames out on std
 
 It runs unchanged under CPython (``tools.sim`` imports it) and inside MicroPython::
 
-    .venv/bin/micropython -X heapsize=190k tools/simdriver.py --seed 7 --state /tmp/dev/
+    .venv/bin/micropython -X heapsize=190k tools/sim/driver.py --seed 7 --state /tmp/dev/
 
 Options: ``--seed N`` (the number the hardware gives for new games, default 1234),
 ``--state DIR`` (the device's flash: settings.json, game.json and an optional
@@ -38,14 +38,14 @@ import sys
 
 FRAME_MS = 20
 _NOWHERE = "/nonexistent-microrobots-sim/"  # the flash without --state
-_HELP = "usage: simdriver.py [--seed N] [--state DIR] [--until MS] [--tones]"
+_HELP = "usage: driver.py [--seed N] [--state DIR] [--until MS] [--tones]"
 
 
 def _firmware_path():
-    """``firmware/`` next to this file's folder (no os.path in MicroPython)."""
+    """``firmware/`` at the top of the checkout, two folders up (no os.path in MicroPython)."""
     here = __file__.replace("\\", "/")
     cut = here.rfind("/")
-    return (here[:cut] if cut >= 0 else ".") + "/../firmware"
+    return (here[:cut] if cut >= 0 else ".") + "/../../firmware"
 
 
 try:

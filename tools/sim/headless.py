@@ -20,10 +20,10 @@ power cap). The run ends at ``--until`` (default: 2 s after the last release).
 ``--state DIR`` is the device's flash (settings.json, game.json, config.json); without
 it nothing is saved. A bad events file: one line naming the line, exit status 2.
 
-Both runtimes run tools/simdriver.py, the same driver, around firmware/main.py's real
+Both runtimes run tools/sim/driver.py, the same driver, around firmware/main.py's real
 frame loop: in-process under CPython, in ``micropython -X heapsize=190k`` otherwise;
 the same seed and events give the same frames. The interactive terminal front end
-(``make play``) builds on the same driver protocol (see tools/simdriver.py).
+(``make play``) builds on the same driver protocol (see tools/sim/driver.py).
 """
 
 import argparse
@@ -32,9 +32,9 @@ import shutil
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIRMWARE = os.path.join(ROOT, "firmware")
-DRIVER = os.path.join(ROOT, "tools", "simdriver.py")
+DRIVER = os.path.join(ROOT, "tools", "sim", "driver.py")
 HEAP = "190k"
 BUTTONS = ("up", "down", "left", "right", "a", "b")
 TAP_MS = 60
@@ -121,7 +121,7 @@ def run_driver(lines, seed, until, runtime="cpython", state=None, tones=False):
         return out
     if FIRMWARE not in sys.path:
         sys.path.insert(0, FIRMWARE)
-    from tools import simdriver
+    from tools.sim import driver as simdriver
 
     out = []
     simdriver.run(argv, lines, out.append)
@@ -153,7 +153,7 @@ def headless(args):
     except OSError as e:
         raise EventsError("%s: cannot write frames (%s)" % (args.frames_out, e.strerror or e))
     if args.png:  # tools.render draws the device (issue 5)
-        from tools import render
+        from tools.draw import render
         try:
             render.write_png(frames, args.png, state=args.state)
         except ValueError as e:
@@ -183,7 +183,7 @@ def parser():
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if "--headless" not in argv:  # make play: the terminal front end has its own options
-        from tools import terminal
+        from tools.sim import terminal
         return terminal.main(argv)
     args = parser().parse_args(argv)
     if not args.events or not args.frames_out:

@@ -4,7 +4,7 @@
                         [--state DIR | --fresh] [--runtime cpython|micropython]
                         [--color auto|truecolor|256]
 
-The firmware (firmware/main.py's loop, the app and its modes) runs in tools/simdriver.py
+The firmware (firmware/main.py's loop, the app and its modes) runs in tools/sim/driver.py
 on fake pins and a fake clock, in a child process: CPython by default, or the real
 ``micropython`` interpreter with a Pico-sized heap (``--runtime micropython``). This
 module is only the front end: it turns key presses into the buttons held, streams them
@@ -40,11 +40,11 @@ import threading
 import time
 
 from tools import solve  # puts firmware/ on sys.path; --side/--tiles as tools.solve
-from tools.dice import PIPS
-from tools.render import FILM_OFF, screen_rgb
+from tools.draw.dice import PIPS
+from tools.draw.render import FILM_OFF, screen_rgb
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DRIVER = os.path.join(ROOT, "tools", "simdriver.py")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DRIVER = os.path.join(ROOT, "tools", "sim", "driver.py")
 STATE = os.path.join(ROOT, "build", "sim-state")
 
 BUTTONS = ("up", "down", "left", "right", "a", "b")
@@ -156,7 +156,7 @@ def driver_command(runtime, seed, state):
 
 
 class Driver:
-    """tools/simdriver.py as a child: lines in, parsed lines out through a queue."""
+    """tools/sim/driver.py as a child: lines in, parsed lines out through a queue."""
 
     def __init__(self, cmd):
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
