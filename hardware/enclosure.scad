@@ -16,7 +16,7 @@
 
 part = "all";             // "base", "grid", "lid", "plug"; views: "all", "assembled", "section"
 
-// The LED grid. pitch MUST equal the tile films' pitch: tools/overlay.py DEFAULT_PITCH_MM
+// The LED grid. pitch MUST equal the tile films' pitch: tools/draw/overlay.py DEFAULT_PITCH_MM
 // (host_tests/test_hardware.py checks). 60 LEDs/m strip: 1000/60 = 16.667 mm.
 // For an 8x8 panel measure its LED spacing and set pitch to it (and --pitch for the films).
 pitch = 1000 / 60;

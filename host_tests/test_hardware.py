@@ -24,7 +24,7 @@ SVG = os.path.join(HARDWARE, "wiring.svg")
 SCAD = os.path.join(HARDWARE, "enclosure.scad")
 BOM = os.path.join(HARDWARE, "bom.csv")
 
-# Spot checks from the Pico datasheet's pinout, independent of tools/wiring.py's table.
+# Spot checks from the Pico datasheet's pinout, independent of tools/draw/wiring.py's table.
 DATASHEET = {"GP0": 1, "GP2": 4, "GP10": 14, "GP15": 20, "GP16": 21, "GP22": 29,
              "GP28": 34, "VBUS": 40, "VSYS": 39}
 

@@ -12,7 +12,7 @@ from microrobots import ricochet as rr
 from mpy import run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DATA = os.path.join(ROOT, "host_tests", "data", "ricochet-quadrants.txt")
+DATA = os.path.join(ROOT, "tools", "ricochet", "quadrants.txt")
 DELTA = {0: (0, -1), 1: (1, 0), 2: (0, 1), 3: (-1, 0)}
 
 

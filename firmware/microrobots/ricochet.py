@@ -48,8 +48,8 @@ TARGET_COUNT = const(17)
 QUADRANTS = ("NW", "NE", "SE", "SW")
 CENTRE = (0x77, 0x78, 0x87, 0x88)
 
-# The eight faces as printed, each as if it lay in the NW quadrant (tools/data/
-# ricochet-quadrants.txt has them in long form; a test keeps the two in step).
+# The eight faces as printed, each as if it lay in the NW quadrant (tools/ricochet/
+# quadrants.txt has them in long form; a test keeps the two in step).
 # A token is the cell's x and y digits, then either its walls (sides from N E S W) or a
 # target: colour r g b y and shape c t s h (circle triangle square hexagon), or v (vortex).
 FACES = {
