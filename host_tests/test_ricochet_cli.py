@@ -28,7 +28,8 @@ def test_solve_json_has_the_documented_shape_and_checks():
     code, out, err = run("solve", *DEAL, "--json")
     assert code == 0 and not err
     answer = json.loads(out)
-    assert set(answer) == {"moves", "solution"}
+    assert set(answer) == {"moves", "ricochet_rule", "solution"}
+    assert answer["ricochet_rule"] is True
     assert all(set(m) == {"robot", "dir", "passes"} for m in answer["solution"])
     assert answer["moves"] == sum(1 + m["passes"] for m in answer["solution"])
     claim = ", ".join("%s %s%s" % (m["robot"], m["dir"], "+%d" % m["passes"] if m["passes"] else "")
@@ -36,7 +37,8 @@ def test_solve_json_has_the_documented_shape_and_checks():
     code, out, _ = run("check", *DEAL, "--moves", claim)
     verdict = json.loads(out)
     assert code == 0 and verdict["ok"] is True and verdict["moves"] == answer["moves"]
-    assert set(verdict) == {"ok", "moves", "reason"}
+    assert set(verdict) == {"ok", "moves", "reason", "ricochet_rule"}
+    assert verdict["ricochet_rule"] is True
 
 
 def test_solve_text_lists_each_move_and_where_it_ends():
@@ -44,7 +46,7 @@ def test_solve_text_lists_each_move_and_where_it_ends():
     assert code == 0
     lines = out.strip().splitlines()
     count = int(lines[0].split(": ")[1].split()[0])
-    assert lines[0].startswith("red circle: ")
+    assert lines[0].startswith("red circle: ") and ", ricochet rule (" in lines[0]
     assert len(lines) - 1 == count - sum(int(w.split("+")[1]) for w in out.split() if "+" in w)
 
 
@@ -126,9 +128,38 @@ def test_solve_by_game_id_matches_the_library():
     assert json.loads(out)["moves"] == solve(rr.Board(faces), robots, target).count
 
 
+SEED27 = ["--faces", "1B,4A,3A,2B", "--robots", "red=0,2", "green=6,6", "blue=0,10",
+          "yellow=1,1", "--target", "yellow", "hexagon"]
+
+
+def test_ricochet_rule_is_the_default_and_its_option_drops_it():
+    """Seed 27: yellow reaches its hexagon in one slide east, which the rule forbids."""
+    code, out, _ = run("check", *SEED27, "--moves", "yellow E")
+    verdict = json.loads(out)
+    assert code == 1 and verdict["ok"] is False and verdict["ricochet_rule"] is True
+    assert "without a ricochet" in verdict["reason"]
+    code, out, _ = run("check", *SEED27, "--moves", "yellow E", "--no-ricochet-rule")
+    assert code == 0 and json.loads(out) == {
+        "ok": True, "moves": 1, "ricochet_rule": False,
+        "reason": "correct: yellow reaches the yellow hexagon in 1 move"}
+    with_rule = json.loads(run("solve", *SEED27, "--json")[1])
+    without = json.loads(run("solve", *SEED27, "--json", "--no-ricochet-rule")[1])
+    assert without == {"moves": 1, "ricochet_rule": False,
+                       "solution": [{"robot": "yellow", "dir": "E", "passes": 0}]}
+    assert with_rule["ricochet_rule"] is True and with_rule["moves"] > 1
+    claim = ", ".join("%s %s" % (m["robot"], m["dir"]) for m in with_rule["solution"])
+    assert json.loads(run("check", *SEED27, "--moves", claim)[1])["ok"] is True
+    assert "1 move, no ricochet rule (" in run("solve", *SEED27, "--no-ricochet-rule")[1]
+    code, out, _ = run("random", "--seed", "27", "--json")
+    assert json.loads(out)["optimum"] == with_rule["moves"]
+    assert json.loads(out)["ricochet_rule"] is True
+    code, out, _ = run("random", "--seed", "27", "--no-ricochet-rule")
+    assert out.splitlines()[-1] == "optimum 1 move, no ricochet rule"
+
+
 def test_no_solution_within_the_limit_is_exit_1():
     code, out, _ = run("solve", *DEAL, "--max-moves", "1")
-    assert code == 1 and "no solution within 1 moves" in out
+    assert code == 1 and "no solution within 1 move, ricochet rule" in out
 
 
 def test_module_runs_as_a_program():

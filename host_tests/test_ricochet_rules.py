@@ -155,7 +155,7 @@ def positions(draw, clear=None):
 
 
 def to_bytes(robots):
-    return bytearray(rr.ABSENT if r is None else r[1] * 16 + r[0] for r in robots)
+    return rr.new_robots([rr.ABSENT if r is None else r[1] * 16 + r[0] for r in robots])
 
 
 @given(faces_st, positions(), st.integers(0, 5), st.integers(0, 3), st.integers(0, 3))
@@ -224,7 +224,8 @@ def test_clear_robot_on_a_coloured_target_is_not_a_solution():
     assert board.slide(robots, rr.CLEAR, 0, 0) == rr.cell(4, 1)
     assert rr.check(board, robots, t, rr.parse_moves("clear N")).code == rr.TARGET_MISSED
     robots[0], robots[5] = rr.cell(4, 5), rr.cell(0, 0)
-    assert rr.check(board, robots, t, rr.parse_moves("red N")).ok
+    assert rr.check(board, robots, t, rr.parse_moves("red N"), ricochet=False).ok
+    assert rr.check(board, robots, t, rr.parse_moves("red N")).code == rr.NO_RICOCHET
     # a robot beyond the wall stops the clear robot: it cannot pass a wall into a robot
     robots = rr.parse_robots("red=4,0 green=15,0 blue=0,15 yellow=15,15 clear=4,5")
     assert board.slide(robots, rr.CLEAR, 0, 1) == rr.CANNOT_PASS
@@ -233,6 +234,48 @@ def test_clear_robot_on_a_coloured_target_is_not_a_solution():
     robots[0] = rr.cell(3, 0)
     assert board.slide(robots, rr.CLEAR, 0, 1) == rr.cell(4, 0)
     assert board.slide(robots, rr.CLEAR, 0, 2) == rr.CANNOT_PASS  # the outer edge is solid
+
+
+# -- the ricochet rule -------------------------------------------------------------------------
+def test_after_move_counts_a_turn_only_across_the_robots_own_previous_axis():
+    N, E, S, W = range(4)
+    assert [rr.after_move(rr.UNMOVED, d) for d in (N, E, S, W)] == [
+        rr.ALONG, rr.ACROSS, rr.ALONG, rr.ACROSS]
+    assert rr.after_move(rr.ALONG, S) == rr.ALONG      # back the way it came: no turn
+    assert rr.after_move(rr.ALONG, E) == rr.TURNED
+    assert rr.after_move(rr.ACROSS, W) == rr.ACROSS
+    assert rr.after_move(rr.ACROSS, N) == rr.TURNED
+    assert all(rr.after_move(rr.TURNED, d) == rr.TURNED for d in range(4))
+
+
+def test_ricochet_rule_in_the_checker():
+    """Seed 27 of `tools.ricochet random`: yellow reaches its hexagon in one slide east."""
+    board = rr.Board("1B,4A,3A,2B")
+    robots = rr.parse_robots("red=0,2 green=6,6 blue=0,10 yellow=1,1")
+    t = rr.parse_target("yellow hexagon")
+    assert rr.check(board, robots, t, [(3, 1, 0)], ricochet=False).ok
+    v = rr.check(board, robots, t, [(3, 1, 0)])
+    assert v.code == rr.NO_RICOCHET and v.ricochet and not v.ok
+    assert "without a ricochet" in v.reason
+    # other robots' moves in between do not make a turn for yellow
+    moves = rr.parse_moves("yellow E, red S, yellow W, yellow E")
+    assert rr.check(board, robots, t, moves).code == rr.NO_RICOCHET
+    assert rr.check(board, robots, t, moves, ricochet=False).code == rr.REACHED_EARLY
+
+
+def test_robot_in_the_centre_is_rejected_and_absence_is_no_cell():
+    """Issue 10: (7,7) used to be the 'no robot' marker."""
+    for name in ("red", "clear", "silver"):
+        others = "red=0,0 green=1,0 blue=2,0 yellow=3,0".replace("%s=0,0" % name, "")
+        with pytest.raises(rr.RicochetError, match="robot %s at \\(7,7\\) is inside the central"
+                           % name):
+            rr.parse_robots(others + " %s=7,7" % name)
+    assert rr.ABSENT not in range(rr.CELLS)
+    robots = rr.parse_robots("red=0,0 green=1,0 blue=2,0 yellow=3,0")
+    assert list(robots[4:]) == [rr.ABSENT, rr.ABSENT]
+    robots[rr.CLEAR] = 0x77
+    with pytest.raises(rr.RicochetError, match="central barrier"):
+        rr.validate_robots(robots)
 
 
 # -- text forms and game IDs ------------------------------------------------------------------

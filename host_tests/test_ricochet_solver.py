@@ -14,13 +14,16 @@ from tools.ricochet.cli import deal
 from tools.ricochet.solver import power_sum_values, solve
 
 
-def reference(board, robots, target, limit):
+def reference(board, robots, target, limit, ricochet=True):
     """Fewest moves (slides plus passes) to ``target``, or None beyond ``limit``.
 
-    Uniform-cost search over whole positions (every robot distinct, no bounds, no
-    table tricks), with the firmware's slide as the only rule.
+    Uniform-cost search over whole states: every robot's cell and, under the ricochet
+    rule, every robot's ricochet state (unmoved, moved only E-W, only N-S, turned), every
+    robot distinct, no bounds, no table tricks; the firmware's slide is the only rule used,
+    the turn is written out here from the rule's wording.
     """
-    start = bytes(robots)
+    cells = tuple(robots)
+    start = cells + ((0,) * rr.ROBOT_COUNT if ricochet else (3,) * rr.ROBOT_COUNT)
     seen = {start: 0}
     buckets = [[] for _ in range(limit + 1)]
     buckets[0].append(start)
@@ -31,11 +34,15 @@ def reference(board, robots, target, limit):
         for state in buckets[g]:
             if seen[state] != g:
                 continue
-            pos = bytearray(state)
+            pos = rr.new_robots(state[:rr.ROBOT_COUNT])
             for who in range(rr.ROBOT_COUNT):
                 if pos[who] == rr.ABSENT:
                     continue
                 for d in range(4):
+                    # a turn: a move along the other axis than this robot's previous move
+                    was = state[rr.ROBOT_COUNT + who]
+                    axis = 1 if d in (1, 3) else 2
+                    turned = 3 if was == 3 or (was != 0 and was != axis) else axis
                     for k in range(16 if who == rr.CLEAR else 1):
                         q = board.slide(pos, who, d, k)
                         if q == rr.CANNOT_PASS:
@@ -43,13 +50,13 @@ def reference(board, robots, target, limit):
                         cost = g + 1 + k
                         if q < 0 or cost > limit:
                             continue
-                        if board.completes(who, q, target):
+                        if board.completes(who, q, target) and turned == 3:
                             best = cost if best is None else min(best, cost)
                             continue
-                        old = pos[who]
-                        pos[who] = q
-                        nxt = bytes(pos)
-                        pos[who] = old
+                        nxt = list(state)
+                        nxt[who] = q
+                        nxt[rr.ROBOT_COUNT + who] = turned
+                        nxt = tuple(nxt)
                         if cost < seen.get(nxt, limit + 1):
                             seen[nxt] = cost
                             buckets[cost].append(nxt)
@@ -58,7 +65,7 @@ def reference(board, robots, target, limit):
 
 @functools.lru_cache(maxsize=None)
 def short_deals(clear, silver, vortex_only=False, passes_only=False, count=3, longest=5,
-                helpers_only=False):
+                helpers_only=False, ricochet=True):
     """Seeds of random deals whose optimum is at most ``longest`` moves (found by the
     solver, then judged by the reference)."""
     found = []
@@ -66,7 +73,7 @@ def short_deals(clear, silver, vortex_only=False, passes_only=False, count=3, lo
         faces, robots, target = deal(seed, silver=silver, clear=clear)
         if vortex_only and target != rr.VORTEX:
             continue
-        result = solve(rr.Board(faces), robots, target, max_moves=longest)
+        result = solve(rr.Board(faces), robots, target, max_moves=longest, ricochet=ricochet)
         if result.count is None or result.count < 2:
             continue
         if passes_only and not any(k for _, _, k in result.moves):
@@ -87,23 +94,33 @@ CASES = [
     dict(clear=True, silver=False, vortex_only=True),
     dict(clear=True, silver=True, passes_only=True, count=2),
     dict(clear=False, silver=False, helpers_only=True, count=2, longest=6),
+    dict(clear=False, silver=False, ricochet=False),
+    dict(clear=True, silver=False, ricochet=False),
+    dict(clear=True, silver=True, passes_only=True, count=2, ricochet=False),
 ]
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: "-".join(k for k, v in c.items() if v))
+def case_id(case):
+    return "-".join(k if v is True else "no-ricochet" if k == "ricochet" else "%s=%s" % (k, v)
+                    for k, v in case.items() if v is not False or k == "ricochet") or "plain"
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_solver_is_optimal_against_whole_position_bfs(case):
     seeds = short_deals(**case)
+    rule = case.get("ricochet", True)
     assert seeds, "no short deal found for %r" % case
     for seed in seeds:  # the solver's answer, then BFS up to it: equal, not less
         faces, robots, target = deal(seed, silver=case["silver"], clear=case["clear"])
         board = rr.Board(faces)
-        result = solve(board, robots, target)
-        assert result.count == reference(board, robots, target, result.count), seed
+        result = solve(board, robots, target, ricochet=rule)
+        assert result.ricochet == rule
+        assert result.count == reference(board, robots, target, result.count, rule), seed
         assert sum(1 + k for _, _, k in result.moves) == result.count
-        verdict = rr.check(board, robots, target, result.moves)
+        verdict = rr.check(board, robots, target, result.moves, ricochet=rule)
         assert verdict.ok and verdict.moves == result.count, verdict.reason
         # and nothing shorter: the search within one move less finds nothing either
-        assert solve(board, robots, target, max_moves=result.count - 1).count is None
+        assert solve(board, robots, target, max_moves=result.count - 1, ricochet=rule).count is None
 
 
 vortex_cell_st = st.integers(0, 255).filter(lambda c: c not in rr.CENTRE)
@@ -111,11 +128,11 @@ vortex_cell_st = st.integers(0, 255).filter(lambda c: c not in rr.CENTRE)
 
 @settings(max_examples=40)
 @given(st.sampled_from(ALL_ASSEMBLIES), st.lists(vortex_cell_st, min_size=6, max_size=6, unique=True),
-       st.integers(0, 16), st.booleans(), st.integers(0, 15))
+       st.integers(0, 16), st.booleans(), st.integers(0, 15), st.booleans())
 def test_solver_matches_bfs_on_random_positions_with_the_clear_robot(faces, cells, target,
-                                                                     silver, offset):
+                                                                     silver, offset, rule):
     board = rr.Board(faces)
-    robots = bytearray(cells)
+    robots = rr.new_robots(cells)
     if not silver:
         robots[rr.SILVER] = rr.ABSENT
     goal = board.targets[target]
@@ -124,11 +141,11 @@ def test_solver_matches_bfs_on_random_positions_with_the_clear_robot(faces, cell
             and c not in rr.CENTRE and c not in robots[:5] and c != goal]
     robots[rr.CLEAR] = line[offset % len(line)]
     limit = 3
-    want = reference(board, robots, target, limit)
-    got = solve(board, robots, target, max_moves=limit)
+    want = reference(board, robots, target, limit, rule)
+    got = solve(board, robots, target, max_moves=limit, ricochet=rule)
     assert got.count == want
     if want is not None:
-        assert rr.check(board, robots, target, got.moves).ok
+        assert rr.check(board, robots, target, got.moves, ricochet=rule).ok
 
 
 def test_helpers_of_equal_role_are_interchangeable():
@@ -138,7 +155,7 @@ def test_helpers_of_equal_role_are_interchangeable():
         faces, robots, target = deal(seed, silver=True, clear=True)
         board = rr.Board(faces)
         helpers = [w for w in range(5) if w != target >> 2] if target != rr.VORTEX else [0, 1]
-        swapped = bytearray(robots)
+        swapped = rr.new_robots(robots)
         swapped[helpers[0]], swapped[helpers[1]] = robots[helpers[1]], robots[helpers[0]]
         assert solve(board, robots, target).count == solve(board, swapped, target).count
 
@@ -147,19 +164,22 @@ def test_helpers_of_equal_role_are_interchangeable():
 def test_position_keys_treat_equal_robots_as_a_set_and_nothing_more(k, span):
     """Every k-set of cells gets its own key, at both ends of the board (small cells make
     equal low power sums likely; large ones would overflow a field too narrow)."""
-    values = power_sum_values(k, 16)
-    for cells in (range(span), range(256 - span, 256)):
+    values = power_sum_values(k, 20, 1024)  # a cell and its ricochet state: c * 4 + f
+    for cells in (range(span), range(1024 - span, 1024)):
         keys = {sum(values[c] for c in subset) for subset in itertools.combinations(cells, k)}
         assert len(keys) == math.comb(span, k)
-    assert all(v % (1 << 16) == 0 for v in values)  # the low bits stay free for the others
+    assert all(v % (1 << 20) == 0 for v in values)  # the low bits stay free for the others
 
 
 # -- the checker against corrupted solutions ----------------------------------------------------
 def replay(faces, robots, target, moves):
-    """Independent verdict from the cell-by-cell model: (ok, first illegal move or 0)."""
+    """Independent verdict from the cell-by-cell model: (ok, first illegal move or 0).
+    The ricochet rule as worded: the completing robot has made, at some point, a move
+    along the other axis than its own move before."""
     model = Model(faces)
     pos = [None if c == rr.ABSENT else rr.xy(c) for c in robots]
     goal = model.targets[rr.target_name(target)]
+    axes = [[] for _ in pos]  # each robot's moves so far: "NS" or "EW"
     for n, (who, d, k) in enumerate(moves, 1):
         if pos[who] is None or (k and who != rr.CLEAR):
             return False, n
@@ -167,7 +187,9 @@ def replay(faces, robots, target, moves):
         if q is None:
             return False, n
         pos[who] = q
-        if q == goal and (target == rr.VORTEX or who == target >> 2):
+        axes[who].append("NS" if d in (0, 2) else "EW")
+        turned = any(a != b for a, b in zip(axes[who], axes[who][1:]))
+        if q == goal and (target == rr.VORTEX or who == target >> 2) and turned:
             return n == len(moves), 0
     return False, 0
 

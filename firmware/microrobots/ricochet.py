@@ -7,13 +7,17 @@ boards, given for the NW, NE, SE and SW quadrants (``Board("1A,2B,3A,4B")``). A 
 A board is a ``bytearray(256)`` of wall bits per cell: ``1 << d`` for a wall on side ``d``
 (N E S W = 0 1 2 3), and ``16 << d`` when that wall is *solid*: the outer edge or the central
 barrier, which the transparent robot never passes. Every wall is stored on both cells it
-separates. Robots are a ``bytearray(6)`` of cells, in the order red, green, blue, yellow,
-silver, clear; an absent robot holds ``ABSENT``, a cell of the central barrier where no
-robot can ever be.
+separates. Robots are an ``array("h")`` of six cells (``new_robots``), in the order red,
+green, blue, yellow, silver, clear; an absent robot holds ``ABSENT`` (-1), which no cell is.
 
 The transparent ("clear") robot slides like the others and robots block it. When a wall
 that is not solid stops it, it may pass through and slide on; each wall passed is one more
 move. ``clear E+2`` passes the first two walls it meets. It completes only the vortex.
+
+The ricochet rule (the game's own, on by default; ``ricochet=False`` drops it): the robot
+that completes the target must have turned at least once on its way, that is made a move
+along the other axis (N-S against E-W) than its own previous move. A robot that stops on
+the target before it has turned does not complete it and must go on.
 
     >>> board = Board("1A,4A,3B,2B")
     >>> robots = parse_robots("red=10,9 green=2,3 blue=11,13 yellow=2,15 clear=12,15")
@@ -23,13 +27,22 @@ move. ``clear E+2`` passes the first two walls it meets. It completes only the v
     (True, 4)
     >>> encode_game(board.faces, robots, VORTEX)
     '0B7P6ZBDXVGFEG'
+    >>> board = Board("1B,4A,3A,2B")
+    >>> robots = parse_robots("red=0,2 green=6,6 blue=0,10 yellow=1,1")
+    >>> check(board, robots, parse_target("yellow hexagon"), parse_moves("yellow E")).reason
+    'the yellow robot stops on the yellow hexagon without a ricochet: it never turned (ricochet rule)'
+    >>> check(board, robots, parse_target("yellow hexagon"), parse_moves("yellow E"),
+    ...       ricochet=False).ok
+    True
 """
+
+from array import array
 
 from .compat import const
 
 SIZE = const(16)
 CELLS = const(256)
-ABSENT = const(0x77)  # cell (7,7): inside the central barrier, never a robot's cell
+ABSENT = const(-1)  # a robot not on the board: no cell is negative
 
 DIRECTIONS = "NESW"
 STEP = (-16, 1, 16, -1)
@@ -68,6 +81,13 @@ CORRECT = const(0)
 ILLEGAL_MOVE = const(1)
 TARGET_MISSED = const(2)
 REACHED_EARLY = const(3)
+NO_RICOCHET = const(4)   # the right robot ends on the target but never turned
+
+# How a robot has moved so far, for the ricochet rule (see after_move)
+UNMOVED = const(0)
+ACROSS = const(1)   # its moves so far were all E or W
+ALONG = const(2)    # all N or S
+TURNED = const(3)   # it has turned at least once
 
 # Why a slide cannot be made (negative results of Board.slide)
 NO_MOVE = const(-1)      # the robot would not leave its cell
@@ -78,6 +98,23 @@ NOT_PLACED = const(-4)   # that robot is not on the board
 
 class RicochetError(ValueError):
     """Input that cannot be understood: a face, robot, target, move or game ID."""
+
+
+def new_robots(cells=None):
+    """Six robot cells as an ``array("h")``: ``cells`` copied, or every robot ABSENT."""
+    return array("h", cells if cells is not None else (ABSENT,) * ROBOT_COUNT)
+
+
+def after_move(state, d):
+    """A robot's ricochet state (UNMOVED, ACROSS, ALONG, TURNED) after it moves in ``d``.
+
+    A turn is a move along the other axis than the robot's own previous move, whatever the
+    other robots did in between; moving back the way it came is not a turn.
+    """
+    axis = ACROSS if d & 1 else ALONG
+    if state == TURNED or (state != UNMOVED and state != axis):
+        return TURNED
+    return axis
 
 
 def cell(x, y):
@@ -234,6 +271,11 @@ class Board:
         return -1
 
 
+def plural(n, word):
+    """``plural(1, "move")`` -> "1 move", ``plural(4, "move")`` -> "4 moves"."""
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
 def target_name(t):
     if t == VORTEX:
         return "vortex"
@@ -276,7 +318,7 @@ def parse_robots(text):
     Red, green, blue and yellow are required; no two robots may share a cell and none may
     stand in the central barrier.
     """
-    robots = bytearray(b"\x77" * ROBOT_COUNT)
+    robots = new_robots()
     for item in text.split():
         name, eq, where = item.partition("=")
         if not eq:
@@ -287,7 +329,11 @@ def parse_robots(text):
         parts = where.split(",")
         if len(parts) != 2:
             raise RicochetError("robot %r: write NAME=X,Y" % item)
-        robots[who] = cell(_coordinate(parts[0], item), _coordinate(parts[1], item))
+        here = cell(_coordinate(parts[0], item), _coordinate(parts[1], item))
+        if here in CENTRE:
+            raise RicochetError("robot %s at %s is inside the central barrier"
+                                % (ROBOT_NAMES[who], cell_name(here)))
+        robots[who] = here
     validate_robots(robots)
     return robots
 
@@ -300,6 +346,8 @@ def validate_robots(robots):
             if who < SILVER:
                 raise RicochetError("robot %s is missing" % ROBOT_NAMES[who])
             continue
+        if not 0 <= here < CELLS:
+            raise RicochetError("robot %s: %d is not a cell 0-255" % (ROBOT_NAMES[who], here))
         if here in CENTRE:
             raise RicochetError("robot %s at %s is inside the central barrier"
                                 % (ROBOT_NAMES[who], cell_name(here)))
@@ -357,14 +405,16 @@ def format_move(who, d, passes):
 class Verdict:
     """The outcome of checking a claim: ``ok``, the ``moves`` it counts (slides plus
     walls passed), a ``code`` and, when it fails, the 1-based ``move`` at fault.
-    ``reason`` is one sentence for the player.
+    ``ricochet`` says whether the ricochet rule was in force; ``reason`` is one sentence
+    for the player.
     """
 
-    def __init__(self, code, moves, move=0, detail=""):
+    def __init__(self, code, moves, move=0, detail="", ricochet=True):
         self.code = code
         self.moves = moves
         self.move = move
         self.detail = detail
+        self.ricochet = ricochet
 
     @property
     def ok(self):
@@ -378,6 +428,8 @@ class Verdict:
             return "move %d is not legal: %s" % (self.move, self.detail)
         if self.code == REACHED_EARLY:
             return "the target is already reached after move %d: %s" % (self.move, self.detail)
+        if self.code == NO_RICOCHET:
+            return "%s without a ricochet: it never turned (ricochet rule)" % self.detail
         return "the target is not reached: %s" % self.detail
 
     def __repr__(self):
@@ -392,38 +444,47 @@ _WHY = {
 }
 
 
-def check(board, robots, target, moves):
+def check(board, robots, target, moves, ricochet=True):
     """Check a claimed solution: ``moves`` is a list of (robot, direction, passes).
 
     The claim is correct when every move is legal and its last move, and no earlier
-    one, completes ``target``. ``robots`` is not changed.
+    one, completes ``target``. Under the ricochet rule (``ricochet=True``, the default) a
+    robot completes the target only once it has turned (see ``after_move``); stopping
+    there before does not count. ``robots`` is not changed.
     """
-    pos = bytearray(robots)
+    pos = new_robots(robots)
+    state = bytearray(ROBOT_COUNT)  # UNMOVED
     total = 0
     for move in moves:
         total += 1 + move[2]
+    name = target_name(target)
     for n in range(len(moves)):
         who, d, passes = moves[n]
         here = board.slide(pos, who, d, passes)
         if here < 0:
             return Verdict(ILLEGAL_MOVE, total, n + 1,
-                           "%s: %s" % (format_move(who, d, passes), _WHY[here]))
+                           "%s: %s" % (format_move(who, d, passes), _WHY[here]), ricochet)
         pos[who] = here
+        state[who] = after_move(state[who], d)
         if board.completes(who, here, target):
-            name = target_name(target)
+            if ricochet and state[who] != TURNED:
+                if n + 1 == len(moves):
+                    return Verdict(NO_RICOCHET, total, n + 1, "the %s robot stops on the %s"
+                                   % (ROBOT_NAMES[who], name), ricochet)
+                continue
             if n + 1 < len(moves):
                 return Verdict(REACHED_EARLY, total, n + 1,
-                               "%s stops on the %s" % (ROBOT_NAMES[who], name))
-            return Verdict(CORRECT, total, n + 1, "%s reaches the %s in %d moves"
-                           % (ROBOT_NAMES[who], target_name(target), total))
+                               "%s stops on the %s" % (ROBOT_NAMES[who], name), ricochet)
+            return Verdict(CORRECT, total, n + 1, "%s reaches the %s in %s"
+                           % (ROBOT_NAMES[who], name, plural(total, "move")), ricochet)
     spot = board.targets[target]
     if target == VORTEX:
         detail = "no robot stops on the vortex at %s" % cell_name(spot)
     else:
         who = target >> 2
         detail = "%s ends at %s, the %s is at %s" % (
-            ROBOT_NAMES[who], cell_name(pos[who]), target_name(target), cell_name(spot))
-    return Verdict(TARGET_MISSED, total, len(moves), detail)
+            ROBOT_NAMES[who], cell_name(pos[who]), name, cell_name(spot))
+    return Verdict(TARGET_MISSED, total, len(moves), detail, ricochet)
 
 
 # -- game IDs: one short string for faces, robots and target ------------------------------
@@ -478,7 +539,7 @@ def decode_game(text):
         v = v * 32 + d
     if _ALPHABET.find(t[-1]) != v % 31:
         raise RicochetError("game ID %r: check character does not match (a typo?)" % text)
-    robots = bytearray(ROBOT_COUNT)
+    robots = new_robots()
     for who in range(ROBOT_COUNT - 1, -1, -1):
         if who < SILVER:
             v, here = divmod(v, 256)

@@ -10,9 +10,15 @@ A deal is given either as ``--faces``/``--robots``/``--target`` or as ``--game I
 short ID ``random`` prints). Faces are for the NW, NE, SE, SW quadrants; x is the column
 0-15 from the west, y the row 0-15 from the north. ``--json`` prints machine-readable output:
 
-- solve: ``{"moves": N, "solution": [{"robot": "red", "dir": "N", "passes": 0}, ...]}``
-- check: ``{"ok": true, "moves": N, "reason": "..."}`` (always JSON)
-- random: ``{"game": ID, "faces": ..., "robots": ..., "target": ...}``
+- solve: ``{"moves": N, "ricochet_rule": true, "solution": [{"robot": "red", "dir": "N",
+  "passes": 0}, ...]}``
+- check: ``{"ok": true, "moves": N, "reason": "...", "ricochet_rule": true}`` (always JSON)
+- random: ``{"game": ID, "faces": ..., "robots": ..., "target": ..., "optimum": N,
+  "ricochet_rule": true}``
+
+The ricochet rule (the robot that completes the target must have turned at least once on
+its way) is on in solve, check and random; ``--no-ricochet-rule`` drops it, to compare with
+solvers that ignore it. Every output says which.
 
 Exit codes: 0 success (solved, claim correct); 1 no solution within --max-moves, or a claim
 that does not reach the target; 2 bad input, with one line naming the problem.
@@ -75,7 +81,7 @@ def deal(seed, silver=False, clear=False):
     board = rr.Board(faces)
     target = rng.below(rr.TARGET_COUNT)
     free = [c for c in range(rr.CELLS) if c not in rr.CENTRE and c not in board.targets]
-    robots = bytearray([rr.ABSENT] * rr.ROBOT_COUNT)
+    robots = rr.new_robots()
     wanted = [0, 1, 2, 3] + ([rr.SILVER] if silver else []) + ([rr.CLEAR] if clear else [])
     for who in wanted:
         robots[who] = free.pop(rng.below(len(free)))
@@ -100,8 +106,12 @@ def load_deal(args):
 
 
 # -- output ---------------------------------------------------------------------------------
+def rule_name(ricochet):
+    return "ricochet rule" if ricochet else "no ricochet rule"
+
+
 def solution_json(result):
-    return {"moves": result.count,
+    return {"moves": result.count, "ricochet_rule": result.ricochet,
             "solution": [{"robot": rr.ROBOT_NAMES[w], "dir": rr.DIRECTIONS[d], "passes": k}
                          for w, d, k in result.moves]}
 
@@ -225,17 +235,20 @@ def _polygon(cx, cy, r, corners):
 # -- commands ---------------------------------------------------------------------------------
 def cmd_solve(args, out):
     board, robots, target = load_deal(args)
-    result = solve(board, robots, target, max_moves=args.max_moves)
+    result = solve(board, robots, target, max_moves=args.max_moves, ricochet=args.ricochet)
     if args.json:
         print(json.dumps(solution_json(result)), file=out)
         return 0 if result.count is not None else 1
     if result.count is None:
-        print("no solution within %d moves (%d positions searched)"
-              % (args.max_moves, result.nodes), file=out)
+        print("no solution within %s, %s (%d positions searched)"
+              % (rr.plural(args.max_moves, "move"), rule_name(args.ricochet), result.nodes),
+              file=out)
         return 1
-    print("%s: %d moves (%d positions searched in %.2f s)"
-          % (rr.target_name(target), result.count, result.nodes, result.seconds), file=out)
-    pos = bytearray(robots)
+    print("%s: %s, %s (%d positions searched in %.2f s)"
+          % (rr.target_name(target), rr.plural(result.count, "move"), rule_name(args.ricochet),
+             result.nodes,
+             result.seconds), file=out)
+    pos = rr.new_robots(robots)
     for n, (w, d, k) in enumerate(result.moves, 1):
         pos[w] = board.slide(pos, w, d, k)
         print("%3d. %-10s -> %s" % (n, rr.format_move(w, d, k), rr.cell_name(pos[w])), file=out)
@@ -247,11 +260,11 @@ def cmd_check(args, out):
     moves = rr.parse_moves(args.moves)
     if not moves:
         raise rr.RicochetError("--moves: no moves given")
-    verdict = rr.check(board, robots, target, moves)
+    verdict = rr.check(board, robots, target, moves, ricochet=args.ricochet)
     if verdict.code == rr.ILLEGAL_MOVE:
         raise rr.RicochetError("--moves: " + verdict.reason)
-    print(json.dumps({"ok": verdict.ok, "moves": verdict.moves, "reason": verdict.reason}),
-          file=out)
+    print(json.dumps({"ok": verdict.ok, "moves": verdict.moves, "reason": verdict.reason,
+                      "ricochet_rule": args.ricochet}), file=out)
     return 0 if verdict.ok else 1
 
 
@@ -273,14 +286,17 @@ def cmd_render(args, out):
 def cmd_random(args, out):
     faces, robots, target = deal(args.seed, silver=args.silver, clear=args.clear)
     game = rr.encode_game(faces, robots, target)
+    best = solve(rr.Board(faces), robots, target, ricochet=args.ricochet).count
     if args.json:
         print(json.dumps({"game": game, "faces": ",".join(faces),
-                          "robots": rr.format_robots(robots), "target": rr.target_name(target)}),
-              file=out)
+                          "robots": rr.format_robots(robots), "target": rr.target_name(target),
+                          "optimum": best, "ricochet_rule": args.ricochet}), file=out)
         return 0
     print("game %s" % game, file=out)
     print("--faces %s --robots %s --target \"%s\""
           % (",".join(faces), rr.format_robots(robots), rr.target_name(target)), file=out)
+    print("optimum %s, %s" % (rr.plural(best, "move") if best is not None else "beyond 30 moves",
+                              rule_name(args.ricochet)), file=out)
     return 0
 
 
@@ -297,23 +313,30 @@ def build_parser():
         p.add_argument("--target", nargs="+", help='"red circle" ... or vortex')
         p.add_argument("--json", action="store_true", help="machine-readable output")
 
+    def rule_arg(p):
+        p.add_argument("--no-ricochet-rule", dest="ricochet", action="store_false",
+                       help="drop the rule that the completing robot must have turned at least once")
+
     p = sub.add_parser("solve", help="an optimal solution")
     deal_args(p)
     p.add_argument("--max-moves", type=int, default=30, help="give up beyond this (30)")
+    rule_arg(p)
     p.set_defaults(run=cmd_solve)
     p = sub.add_parser("check", help="check a claimed solution (prints JSON)")
     deal_args(p)
     p.add_argument("--moves", required=True, help='e.g. "red N, clear E+1, green S"')
+    rule_arg(p)
     p.set_defaults(run=cmd_check)
     p = sub.add_parser("render", help="draw the deal as text (and SVG)")
     deal_args(p)
     p.add_argument("--svg", metavar="FILE", help="also write an SVG drawing")
     p.set_defaults(run=cmd_render)
-    p = sub.add_parser("random", help="a reproducible random deal and its game ID")
+    p = sub.add_parser("random", help="a reproducible random deal, its game ID and optimum")
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--silver", action="store_true", help="add the silver robot")
     p.add_argument("--clear", action="store_true", help="add the transparent robot")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    rule_arg(p)
     p.set_defaults(run=cmd_random)
     return parser
 
