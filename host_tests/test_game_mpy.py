@@ -120,8 +120,13 @@ def make_script(rnd, steps=25):
                 act = ["claim", player, len(moves), moves]
             elif r < 0.8:
                 act = ["give_up"]
-            elif r < 0.9:
+            elif r < 0.85:
                 act = ["claim", player, len(route), route[1:]]
+            elif r < 0.9:  # a long demonstration, broken at a move past 127 (two log bytes)
+                moves = [route[1], route[0]] * 90 + route[1:]
+                k = rnd.randrange(128, len(moves))
+                moves[k] = moves[k - 1]
+                act = ["claim", player, len(moves), moves]
             else:
                 act = ["undo"]
         actions.append(act)

@@ -62,6 +62,23 @@ def test_saved_games_and_the_devices_wrapper(tmp_path, capsys):
     assert capsys.readouterr().out == first
 
 
+def test_the_broken_rule_names_its_move(capsys):
+    game = Game(Layout.named("black:CADB0312"), players=2, seed=5)
+    route = game.route()
+    moves = route[1:]
+    moves[1] = moves[0]  # the second move stays put
+    game.claim(0, len(moves), moves)
+    assert game.share().endswith(".a%di2" % len(moves))
+    assert replay.main([game.share()]) == 0
+    assert "a claims %d: move 2 is not legal" % len(moves) in capsys.readouterr().out
+    assert replay.main([game.share(), "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)["rounds"][0]
+    assert (row["outcome"], row["illegal_move"], row["ok"]) == ("move 2 is not legal", 2, False)
+    old = game.share().replace("MR2.", "MR1.", 1)[:-1]  # as format 1 wrote it: no move
+    assert replay.main([old]) == 0
+    assert "a claims %d: a move is not legal" % len(moves) in capsys.readouterr().out
+
+
 def test_finished_games_name_the_winners(capsys):
     game = Game(Layout.named("black:ABCD0000"), players=2, seed=1)
     while not game.over:
@@ -74,7 +91,7 @@ def test_finished_games_name_the_winners(capsys):
 @pytest.mark.parametrize("argv, message", [
     ([], "give a share string or --saved FILE"),
     (["MR1.2.1.black:ABCD0000", "--saved", "x"], "one of them"),
-    (["MR9.2.1.black:ABCD0000"], "share string: expected MR1"),
+    (["MR9.2.1.black:ABCD0000"], "share string: expected MR2"),
     (["MR1.2.1.black:ABCD0000.c1o"], "'c' is not one of the 2 players"),
     (["--saved", "/no/such/file.json"], "cannot read"),
 ])

@@ -25,10 +25,17 @@ def played_games(draw):
     for _ in range(draw(st.integers(0, 30))):
         if game.over:
             break
-        what = draw(st.integers(0, 3))
+        what = draw(st.integers(0, 4))
         player = draw(st.integers(0, game.players - 1))
         if what == 3:
             game.give_up()
+        elif what == 4:  # a demonstration that breaks the rules at a drawn move
+            route = game.route()
+            count = len(route) - 1 + draw(st.sampled_from([0, 0, 2]))
+            bad = draw(st.integers(0, len(route) - 2))
+            moves = route[1:]
+            moves[bad] = route[bad]  # staying put is never a move
+            game.claim(player, count, moves)
         else:
             route = game.route()
             count = draw(st.integers(max(0, len(route) - 1 - what), len(route) + 1))
@@ -98,8 +105,8 @@ def test_damaged_saved_games_are_refused_or_identical(game, data):
     event("accepted")
     # Accepted: then it is a complete, consistent game whose saved form is exactly the
     # dict given (e.g. a count in a decision changed to another that leads to the same
-    # state) - never a half-loaded one.
-    assert canonical(loaded.to_dict()) == canonical(damaged)
+    # state) - never a half-loaded one. An older version number loads and is written anew.
+    assert canonical(loaded.to_dict()) == canonical(dict(damaged, version=VERSION))
 
 
 def test_specific_damage_is_named():
@@ -157,7 +164,7 @@ def test_custom_layouts_are_saved_as_their_36_cells():
 @given(game=played_games())
 def test_share_strings_replay_the_game(game):
     text = game.share()
-    assert text.startswith("MR1.") and " " not in text
+    assert text.startswith("MR2.") and " " not in text
     replayed = Game.replay(text)
     assert canonical(replayed.to_dict()) == canonical(game.to_dict())
     assert replayed.share() == text
@@ -167,7 +174,7 @@ def test_share_strings_replay_the_game(game):
 def test_damaged_share_strings_are_refused_or_consistent(game, data):
     text = game.share()
     cut = data.draw(st.integers(0, len(text)))
-    damaged = text[:cut] + data.draw(st.text("MR1.:x-d0123456789abcdefghoictwBCD", max_size=3)) \
+    damaged = text[:cut] + data.draw(st.text("MR12.:x-d0123456789abcdefghoictwBCD", max_size=3)) \
         + text[cut + data.draw(st.integers(0, 3)):]
     try:
         replayed = Game.replay(damaged)
@@ -179,13 +186,13 @@ def test_damaged_share_strings_are_refused_or_consistent(game, data):
 
 def test_share_string_format():
     game = Game(Layout.named("copper:DCBA0123"), players=3, expert=True, seed=77, difficulty=4)
-    assert game.share() == "MR1.3xd4.77.copper:DCBA0123"
+    assert game.share() == "MR2.3xd4.77.copper:DCBA0123"
     game.give_up()
     r = game.route()
     game.claim(2, len(r) - 1, r[1:])
     game.claim(0, 0, [])
-    assert game.share() == "MR1.3xd4.77.copper:DCBA0123.-c%doa0b" % (len(r) - 1)
-    for bad in ("", "MR2.3.1.black:ABCD0000", "MR1.9.1.black:ABCD0000", "MR1.3.-1.black",
+    assert game.share() == "MR2.3xd4.77.copper:DCBA0123.-c%doa0b" % (len(r) - 1)
+    for bad in ("", "MR3.3.1.black:ABCD0000", "MR0.3.1.black:ABCD0000", "MR1.9.1.black:ABCD0000", "MR1.3.-1.black",
                 "MR1.3.1.black:ABCD000", "MR1.2.1.black:ABCD0000.z3o", "MR1.2y.1.black:ABCD0000",
                 "MR1.2.1." + "0" * 36, None):
         with pytest.raises(GameStateError):
@@ -216,3 +223,90 @@ def test_decisions_must_be_written_as_saved():
     padded = dict(d, decisions="b0%do" % (len(r) - 1))
     with pytest.raises(GameStateError, match="should be written"):
         Game.from_dict(padded)
+
+
+# -- which move was illegal (format 2) ---------------------------------------------------------
+
+def illegal_at(game, k, extra=0):
+    """A demonstration of the optimum (+ ``extra`` moves) whose move ``k`` stays put."""
+    route = game.route()
+    moves = route[1:]
+    for _ in range(extra // 2):
+        moves = [route[1], route[0]] + moves
+    moves[k - 1] = route[0] if k == 1 else moves[k - 2]
+    return len(moves), moves
+
+
+@pytest.mark.parametrize("k, extra", [(1, 0), (2, 0), (3, 2), (150, 198)])
+def test_the_illegal_move_is_kept_in_every_form(k, extra):
+    game = Game(Layout.named("black:CADB0312"), players=3, seed=5)
+    count, moves = illegal_at(game, k, extra)
+    verdict = game.claim(1, count, moves)
+    assert (verdict.code, verdict.move, verdict.reason) == (1, k, "move %d is not legal" % k)
+    game.give_up()
+    player, claimed, kept = game.decisions()[0]
+    assert (player, claimed, kept.code, kept.move, kept.reason) == (1, count, 1, k, verdict.reason)
+    assert game.decision_text() == "b%di%d-" % (count, k)
+    assert game.to_dict()["version"] == 2 and game.share().startswith("MR2.")
+    for again in (Game.replay(game.share()), Game.from_dict(json.loads(json.dumps(game.to_dict())))):
+        assert again.decisions()[0][2].move == k and again.to_dict() == game.to_dict()
+    assert game.undo() and game.decisions()[0][2].move == k  # undo replays the log
+    assert game.undo() and game.decisions() == []
+
+
+def test_old_saves_and_share_strings_without_the_move_still_load():
+    game = Game(Layout.named("black:CADB0312"), players=3, seed=5)
+    count, moves = illegal_at(game, 2)
+    game.claim(1, count, moves)
+    new = game.to_dict()
+    old = dict(new, version=1, decisions="b%di" % count)  # as version 1 wrote it
+    loaded = Game.from_dict(old)
+    verdict = loaded.decisions()[0][2]
+    assert (verdict.code, verdict.move, verdict.reason) == (1, 0, "a move is not legal")
+    assert loaded.to_dict() == dict(old, version=2)  # re-saved in the new version as it is
+    shared = Game.replay("MR1.3.5.black:CADB0312.b%di" % count)
+    assert shared.to_dict() == loaded.to_dict() and shared.share().startswith("MR2.")
+    assert Game.replay(game.share().replace("MR2.", "MR1.", 1)).to_dict() == new
+
+
+@pytest.mark.parametrize("move, ok", [("0", False), ("1", True), ("4", True), ("5", False),
+                                      ("00001", False), ("99999", False)])
+def test_the_illegal_move_is_one_to_one_past_the_claim(move, ok):
+    game = Game(Layout.named("black:CADB0312"), players=3, seed=5)
+    text = "MR2.3.5.black:CADB0312.b3i%s" % move  # a claim of 3, at or above the optimum
+    assert game.optimum() <= 3
+    if ok:
+        assert Game.replay(text).decisions()[0][2].move == int(move)
+    else:
+        with pytest.raises(GameStateError, match="the illegal move must be 1 to 4"):
+            Game.replay(text)
+
+
+def test_a_demonstration_is_judged_up_to_one_move_past_the_claim():
+    game = Game(Layout.named("black:CADB0312"), players=3, seed=5)
+    route = game.route()
+    count = len(route) - 1
+    moves = route[1:] + [route[-2], route[-2]]  # one legal move too many, then an illegal one
+    verdict = game.claim(0, count, moves)
+    assert (verdict.code, verdict.move) == (2, 0)  # the count is wrong before the bad move
+    game.undo()
+    verdict = game.claim(0, count, route[1:-1] + [route[-2]])  # last move stays put
+    assert (verdict.code, verdict.move) == (1, count)
+
+
+# -- decisions that cannot have happened (mutants that lived) ----------------------------------
+
+def test_a_correct_claim_needs_a_walk_of_exactly_that_length():
+    fresh = Game(Layout.named("black:ABCD0000"), players=2, seed=11)
+    assert fresh.optimum() == 1 and not fresh.claim_possible(2) and fresh.claim_possible(3)
+    with pytest.raises(GameStateError, match="outcome 'o' cannot follow a claim of 2"):
+        Game.replay("MR1.2.11.black:ABCD0000.a2o")
+    with pytest.raises(GameStateError, match="decision 1: outcome 'o' cannot follow"):
+        fresh.apply("a2o")
+    assert fresh.decisions() == []
+    good = Game(Layout.named("black:ABCD0000"), players=2, seed=11)
+    good.apply("a3o")
+    saved = dict(good.to_dict(), decisions="a2o")
+    with pytest.raises(GameStateError, match="outcome 'o' cannot follow a claim of 2"):
+        Game.from_dict(saved)
+    assert Game.replay("MR1.2.11.black:ABCD0000.a2c").decisions()[0][2].code == 2

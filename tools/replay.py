@@ -18,7 +18,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
 from microrobots.game import OUTCOME_LETTERS, Game, GameStateError
-from microrobots.solver import Verdict
 
 PROG = "tools.replay"
 
@@ -71,22 +70,24 @@ def rounds(final):
     game = Game(final.layout, final.players, final.expert, final.seed, final.difficulty)
     tok = final.layout.token
     out = []
-    for player, count, code in final.decisions():
+    for player, count, verdict in final.decisions():
         r = {"round": game.round, "start": tok(game.start), "target": tok(game.target),
              "waypoint": None if game.waypoint is None else tok(game.waypoint),
              "optimum": game.optimum(), "notice": game.notice}
         before = list(game.tokens)
         if player is None:
-            r.update(player=None, claim=None, outcome="given up", ok=None,
+            r.update(player=None, claim=None, outcome="given up", ok=None, illegal_move=None,
                      route=[tok(c) for c in game.route()])
             game.apply("-")
         else:
-            r.update(player=player_name(player), claim=count,
-                     outcome=Verdict(code).reason, ok=code == 0, route=None)
-            game.apply("%s%d%s" % (player_name(player), count, OUTCOME_LETTERS[code]))
+            code = verdict.code
+            r.update(player=player_name(player), claim=count, outcome=verdict.reason,
+                     ok=verdict.ok, illegal_move=verdict.move or None, route=None)
+            game.apply("%s%d%s%s" % (player_name(player), count, OUTCOME_LETTERS[code],
+                                     verdict.move or ""))
         gave = [p for p in range(game.players) if game.tokens[p] > before[p]]
-        r["penalty_to"] = (player_name(gave[0]) if player is not None and code != 0 and gave
-                           else None)
+        r["penalty_to"] = (player_name(gave[0]) if player is not None and not verdict.ok
+                           and gave else None)
         r["tokens"] = list(game.tokens)
         r["pool"] = game.pool
         out.append(r)

@@ -11,7 +11,7 @@ Pure logic on top of the solver (no hardware, no clock, no ``random``). One game
     game.give_up()                   # round 2, nobody found one: an optimal route
     game.undo()                      # the referee pressed the wrong button
     Game.from_dict(game.to_dict())   # saved after every decision
-    Game.replay(game.share())        # "MR1.3.7.black:CADB0312.b3o"
+    Game.replay(game.share())        # "MR2.3.7.black:CADB0312.b3o"
 
 Every decision (a claim or giving up) ends the round: unless the game is over, the
 target becomes the next start and a new target (and waypoint) is rolled. The state is
@@ -25,11 +25,13 @@ The rules, with the tie-break and our reading of "demonstration", are in the REA
 from .board import CELLS, Layout, LayoutError
 from .compat import const
 from .rng import MAX_SEED, XorShift32
-from .solver import BELOW_OPTIMUM, CORRECT, UNREACHABLE, WAYPOINT_MISSED, Solver, Verdict
+from .solver import (BELOW_OPTIMUM, CORRECT, ILLEGAL_MOVE, UNREACHABLE, WAYPOINT_MISSED, Solver,
+                     Verdict)
 
 FORMAT = "microrobots-game"  # to_dict()["format"]: what a saved game is
-VERSION = const(1)  # to_dict()["version"]: bumped when the format changes
-SHARE_PREFIX = "MR1"  # share strings: format 1
+VERSION = const(2)  # to_dict()["version"]: 2 records which move was illegal; 1 still loads
+SHARE_PREFIX = "MR2"  # share strings: format 2 (as version 2); "MR1" still loads
+_OLD_SHARE_PREFIX = "MR1"
 
 POOL = const(25)  # victory tokens at the start
 WIN_TOKENS = const(5)  # whoever holds this many wins at once
@@ -132,7 +134,9 @@ class Game:
         self.seed = seed
         self.difficulty = difficulty
         self._rng = XorShift32(seed)
-        self._log = bytearray()  # two bytes per decision: player | code << 3 (or GIVE_UP), count
+        # Two bytes per decision, player | code << 3 (or GIVE_UP) and the count; an illegal
+        # move adds which move it was (1-based; 0: not recorded, an old save), see _entry.
+        self._log = bytearray()
         self._reset()
 
     # -- rounds ---------------------------------------------------------------
@@ -140,6 +144,7 @@ class Game:
         """The state before the first decision: fresh tokens, start rolled, round 1."""
         self._rng.seed(self.seed)
         self.pool = POOL
+        self._made = 0  # decisions in the log
         self.tokens = [0] * self.players
         self.winners = []
         self.over = False
@@ -298,19 +303,43 @@ class Game:
     @property
     def round(self):
         """The round being played, from 1 (after the game ends: the last round played)."""
-        return len(self._log) // 2 + (0 if self.over else 1)
+        return self._made + (0 if self.over else 1)
 
     def decisions(self):
-        """Every decision so far: ``(player, count, code)``; player None means given up."""
-        log = self._log
+        """Every decision so far: ``(player, count, verdict)``, a new solver.Verdict each
+        (its ``move`` names the illegal move; 0 when an old save did not record it);
+        ``(None, 0, None)`` when nobody found a route."""
         out = []
-        for i in range(0, len(log), 2):
-            b = log[i]
-            if b == GIVE_UP:
+        i = 0
+        while i < len(self._log):
+            what, count, move, i = self._entry(i)
+            if what == GIVE_UP:
                 out.append((None, 0, None))
             else:
-                out.append((b & 7, log[i + 1], b >> 3))
+                out.append((what & 7, count, Verdict(what >> 3, move)))
         return out
+
+    def _entry(self, i):
+        """The decision at byte ``i`` of the log: ``(what, count, move, next i)``.
+
+        The illegal move's number follows an ILLEGAL_MOVE entry in 7-bit groups, low first
+        (a byte of 128 or more: more follow), so any number fits and most take one byte.
+        """
+        log = self._log
+        what = log[i]
+        count = log[i + 1]
+        i += 2
+        move = 0
+        if what != GIVE_UP and what >> 3 == ILLEGAL_MOVE:
+            shift = 0
+            while True:
+                b = log[i]
+                i += 1
+                move |= (b & 127) << shift
+                shift += 7
+                if b < 128:
+                    break
+        return what, count, move, i
 
     # -- decisions ------------------------------------------------------------
     def _check_playing(self, player=0):
@@ -332,9 +361,11 @@ class Game:
         if count < self._optimum:
             verdict = Verdict(BELOW_OPTIMUM)
         else:
+            if len(moves) > count + 1:  # one move past the claim, the count is wrong already
+                moves = moves[:count + 1]
             verdict = self.solver.check(self.start, self.target, moves, count,
                                         self.waypoint).copy()
-        self._decide(player | verdict.code << 3, count)
+        self._decide(player | verdict.code << 3, count, verdict.move)
         return verdict
 
     def give_up(self):
@@ -344,9 +375,16 @@ class Game:
         self._decide(GIVE_UP, 0)
         return route
 
-    def _decide(self, what, count):
-        self._log.append(what)
-        self._log.append(count)
+    def _decide(self, what, count, move=0):
+        log = self._log
+        log.append(what)
+        log.append(count)
+        if what != GIVE_UP and what >> 3 == ILLEGAL_MOVE:
+            while move >= 128:
+                log.append(move & 127 | 128)
+                move >>= 7
+            log.append(move)
+        self._made += 1
         if what == GIVE_UP:
             self.streak = 0
         else:
@@ -395,11 +433,16 @@ class Game:
         """Take back the last decision exactly; False when there is none."""
         if not self._log:
             return False
-        log = self._log[:-2]
+        entries = []
+        i = 0
+        while i < len(self._log):
+            what, count, move, i = self._entry(i)
+            entries.append((what, count, move))
+        entries.pop()
         self._log = bytearray()
         self._reset()
-        for i in range(0, len(log), 2):
-            self._decide(log[i], log[i + 1])
+        for what, count, move in entries:
+            self._decide(what, count, move)
         return True
 
     # -- text forms -------------------------------------------------------------
@@ -407,16 +450,18 @@ class Game:
         """The decisions as text: ``b4o`` is player b (1) claiming 4, correct; ``-`` gave up.
 
         Outcome letters: o correct, i illegal move, c count differs, t target missed,
-        w waypoint missed, b below the optimum.
+        w waypoint missed, b below the optimum. After ``i``, which move was illegal:
+        ``b4i2`` (older saves wrote a bare ``i``).
         """
-        log = self._log
         parts = []
-        for i in range(0, len(log), 2):
-            b = log[i]
-            if b == GIVE_UP:
+        i = 0
+        while i < len(self._log):
+            what, count, move, i = self._entry(i)
+            if what == GIVE_UP:
                 parts.append("-")
             else:
-                parts.append("%s%d%s" % (chr(97 + (b & 7)), log[i + 1], OUTCOME_LETTERS[b >> 3]))
+                parts.append("%s%d%s%s" % (chr(97 + (what & 7)), count, OUTCOME_LETTERS[what >> 3],
+                                           move or ""))
         return "".join(parts)
 
     def apply(self, text, where="decisions"):
@@ -443,8 +488,9 @@ class Game:
                 continue
             player = ord(ch) - 97
             if not 0 <= player < self.players:
-                raise GameStateError("%s: decision %d: %r is not one of the %d players"
-                                     % (where, k, ch, self.players))
+                raise GameStateError("%s: decision %d: %r is not %s" % (
+                    where, k, ch, "the one player, a" if self.players == 1
+                    else "one of the %d players" % self.players))
             j = i + 1
             while j < n and "0" <= text[j] <= "9":
                 j += 1
@@ -454,18 +500,30 @@ class Game:
             code = OUTCOME_LETTERS.find(text[j]) if j < n else -1
             if count > MAX_CLAIM or code < 0:
                 raise GameStateError("%s: decision %d: bad move count or outcome" % (where, k))
+            letter = text[j]
+            j += 1
+            move = 0
+            if code == ILLEGAL_MOVE:  # which move: 1 to one past the claim (none: an old save)
+                m = j
+                while j < n and "0" <= text[j] <= "9":
+                    j += 1
+                if j > m:
+                    move = int(text[m:j]) if j - m < 5 else 0
+                    if not 1 <= move <= count + 1:
+                        raise GameStateError("%s: decision %d: the illegal move must be 1 to %d,"
+                                             " not %s" % (where, k, count + 1, text[m:j]))
             low = count < self._optimum
             if (code == BELOW_OPTIMUM) != low or (
                     code == CORRECT and not self.claim_possible(count)):
                 raise GameStateError("%s: decision %d: outcome %r cannot follow a claim of %d"
-                                     " (optimum %d)" % (where, k, text[j], count, self._optimum))
+                                     " (optimum %d)" % (where, k, letter, count, self._optimum))
             if code == WAYPOINT_MISSED and self.waypoint is None:
                 raise GameStateError("%s: decision %d: no waypoint this round" % (where, k))
-            self._decide(player | code << 3, count)
-            i = j + 1
+            self._decide(player | code << 3, count, move)
+            i = j
 
     def share(self):
-        """A short text that replays this game: ``MR1.<players>[x][d<N>].<seed>.<layout>[.<decisions>]``.
+        """A short text that replays this game: ``MR2.<players>[x][d<N>].<seed>.<layout>[.<decisions>]``.
 
         ``x`` marks expert play, ``d4`` a difficulty of 4; the layout is its name
         (``black:CADB0312``) or 36 base-36 characters for a custom one.
@@ -487,7 +545,7 @@ class Game:
         if not isinstance(text, str):
             raise GameStateError("%s: expected text, not %r" % (where, text))
         parts = text.strip().split(".")
-        if parts[0] != SHARE_PREFIX or not 4 <= len(parts) <= 5:
+        if parts[0] not in (SHARE_PREFIX, _OLD_SHARE_PREFIX) or not 4 <= len(parts) <= 5:
             raise GameStateError("%s: expected %s.<players>.<seed>.<layout>[.<decisions>], got %r"
                                  % (where, SHARE_PREFIX, text[:40]))
         opts = parts[1]

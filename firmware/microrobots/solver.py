@@ -48,8 +48,8 @@ class Verdict:
         code = self.code
         if code == CORRECT:
             return "correct"
-        if code == ILLEGAL_MOVE:
-            return "move %d is not legal" % self.move
+        if code == ILLEGAL_MOVE:  # move 0: an old saved game did not record which
+            return "move %d is not legal" % self.move if self.move else "a move is not legal"
         if code == WRONG_COUNT:
             return "the number of moves differs from the claim"
         if code == TARGET_MISSED:
