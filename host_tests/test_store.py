@@ -49,6 +49,41 @@ def test_unreadable_file_is_reported_not_raised():
     assert data is None and problem == "game.json: cannot be read (OSError 5); using defaults"
 
 
+class EmscriptenFs(FakeFs):
+    """Files as MicroPython's WebAssembly port sees them: a missing file is OSError(44)."""
+
+    def open(self, path, mode):
+        if "r" in mode and path not in self.files:
+            raise OSError(44)
+        return super().open(path, mode)
+
+
+def test_a_missing_file_in_webassembly_is_missing_not_unreadable():
+    # Emscripten's ENOENT is 44 (errno.ENOENT there still says 2): a save with no .tmp
+    # left over, or no save at all, must load as on the device.
+    fs = EmscriptenFs()
+    assert Store(fs=fs).load("settings") == (None, None)
+    assert Store(fs=fs).save("settings", NEW)
+    assert Store(fs=fs).load("settings") == (NEW, None)
+
+
+def test_a_missing_file_in_webassembly_inside_micropython():
+    script = """
+import sys
+sys.path.insert(0, %r)
+from fakefs import FakeFs
+from microrobots.store import Store
+class EmscriptenFs(FakeFs):
+    def open(self, path, mode):
+        if "r" in mode and path not in self.files:
+            raise OSError(44)
+        return super().open(path, mode)
+fs = EmscriptenFs()
+print(Store(fs=fs).load("s"), Store(fs=fs).save("s", [1]), Store(fs=fs).load("s"))
+""" % os.path.dirname(os.path.abspath(__file__))
+    assert mpy.run(script).strip() == "(None, None) True ([1], None)"
+
+
 def test_read_error_mid_file_is_reported():
     class Flaky(FakeFs):
         def open(self, path, mode):

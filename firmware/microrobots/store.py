@@ -25,7 +25,9 @@ cut the power at every step of a save.
 import json
 import os
 
-ENOENT = 2  # errno: no such file
+# errno "no such file": 2 on MicroPython's ports and CPython; 44 in the WebAssembly port,
+# whose files are Emscripten's (its errno.ENOENT still says 2).
+MISSING = (2, 44)
 
 FORMAT = 1
 
@@ -111,7 +113,7 @@ class Store:
         try:
             f = self.fs.open(path, "rb")
         except OSError as error:
-            if error.args and error.args[0] == ENOENT:
+            if error.args and error.args[0] in MISSING:
                 return None
             raise
         try:
