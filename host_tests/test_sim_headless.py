@@ -142,3 +142,26 @@ def test_driver_protocol_streams_and_reports_errors():
     assert "bad mask 99" in json.loads(out[-1])["error"]
     out = []
     assert simdriver.run(["--seed", "x"], [], out.append) == 2
+
+
+@pytest.mark.parametrize("runtime", ["cpython", "micropython"])
+def test_driver_reports_the_buzzer_with_tones(runtime):
+    """driver.py --tones as a command (its output a plain function): the buzzer's tones,
+    the same on both runtimes: choosing solo rolls the dice, whose sound is three notes."""
+    exe = sys.executable if runtime == "cpython" else sim.micropython_binary()
+    proc = subprocess.run([exe, sim.DRIVER, "--tones", "--seed", "5", "--until", "600"],
+                          input="0 0\n100 16\n160 0\n", capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+    assert proc.returncode == 0, proc.stdout[-300:] + proc.stderr[-300:]
+    lines = [json.loads(x) for x in proc.stdout.splitlines()]
+    tones = [(x["t"], x["tone"]) for x in lines if "tone" in x]
+    roll = app_module().TONES[app_module().SOUND_ROLL]
+    assert tones[0][0] == 160  # A released at 160 ms: solo starts and the dice roll
+    assert [f for _, f in tones if f] == [f for f, _ in roll if f]
+    assert tones[-1][1] == 0  # then silence
+
+
+def app_module():
+    from microrobots import app
+
+    return app

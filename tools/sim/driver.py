@@ -63,7 +63,9 @@ class UsageError(Exception):
 
 class SimHardware(_FakeHardware):
     """Fake pins that give the chosen seed and report tones (MicroPython has no
-    closures in nested classes, so the Driver sets these class attributes)."""
+    closures in nested classes, so the Driver sets these class attributes; ``sim_out``
+    as a staticmethod, since a plain function stored on a class would be called as a
+    method, with the hardware as its first argument)."""
 
     sim_seed = 1234
     sim_out = None
@@ -111,7 +113,7 @@ class Driver:
             root = state if state.endswith("/") else state + "/"
         config_path = root + "config.json"
         SimHardware.sim_seed = seed
-        SimHardware.sim_out = out
+        SimHardware.sim_out = staticmethod(out)
         SimHardware.sim_tones = tones
         self.device = firmware_main.Device(SimHardware, config_path, root)
         self.mask = 0
