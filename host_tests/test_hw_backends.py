@@ -286,7 +286,7 @@ def test_only_hw_imports_hardware_modules():
     import os
     import re
     root = os.path.join(mpy.FIRMWARE, "microrobots")
-    banned = re.compile(r"^\s*(import|from)\s+(machine|neopixel|rp2|board|digitalio|keypad|pwmio)\b", re.M)
+    banned = re.compile(r"^\s*(import|from)\s+(machine|neopixel|rp2|board|digitalio|keypad|pwmio|js)\b", re.M)
     for folder, _, files in os.walk(root):
         if os.path.basename(folder) == "hw":
             continue
@@ -294,3 +294,89 @@ def test_only_hw_imports_hardware_modules():
             if name.endswith(".py"):
                 with open(os.path.join(folder, name)) as f:
                     assert not banned.search(f.read()), name
+
+
+# --- the web page's backend (MicroPython's WebAssembly port), with a fake ``js`` -------------
+class FakeBoard:
+    """What tools/sim/web/ sets up as globalThis.microrobotsBoard."""
+
+    def __init__(self):
+        self.mask, self.clock, self.grids, self.tones = 0, 0, [], []
+
+    def buttons(self):
+        return self.mask
+
+    def show(self, grid):
+        self.grids.append(bytes(grid))
+
+    def tone(self, freq):
+        self.tones.append(freq)
+
+    def now(self):
+        return self.clock
+
+    def seed(self):
+        return 0x7FFFFFFF
+
+
+@pytest.fixture
+def web(monkeypatch):
+    board = FakeBoard()
+    js = types.ModuleType("js")
+    js.microrobotsBoard = board
+    js.Uint8Array = types.SimpleNamespace(new=bytes)
+    monkeypatch.setitem(sys.modules, "js", js)
+    monkeypatch.delitem(sys.modules, "microrobots.hw.web", raising=False)
+    return importlib.import_module("microrobots.hw.web"), board
+
+
+@pytest.mark.parametrize("wiring", [{}, {"color_order": "RGB", "origin": "bottom-right"},
+                                    {"matrix": "panel8x8", "led_count": 64, "rotation": 90,
+                                     "order": "progressive", "color_order": "BRG"}])
+def test_web_backend_gives_the_page_the_grid_as_written(web, wiring):
+    module, board = web
+    config = cfg.defaults()
+    config.update(wiring)
+    page = module.Hardware(config)
+    display = Display(config, write=page.show)
+    frame = bytearray(range(108))
+    display.show(frame)
+    assert board.grids == [bytes(display.written)]  # undone wiring: the simulator's order
+
+
+def test_web_backend_buttons_clock_buzzer_seed(web):
+    module, board = web
+    page = module.Hardware(cfg.defaults())
+    board.mask = 0b10001
+    assert page.pressed_mask() == 0b10001
+    board.clock = (1 << 30) + 5  # wraps as MicroPython's ticks do
+    assert page.ticks_ms() == 5
+    assert page.ticks_diff(5, (1 << 30) - 15) == 20 and page.ticks_diff(0, 20) == -20
+    page.tone(440)
+    page.tone(-3)
+    page.quiet()
+    assert board.tones == [440, 0, 0]
+    assert page.seed() == 0x3FFFFFFF
+    quiet = cfg.defaults()
+    quiet["buzzer_pin"] = None
+    module.Hardware(quiet).tone(440)
+    assert board.tones == [440, 0, 0]  # no buzzer configured: silent
+
+
+def test_web_backend_under_the_real_loop_gives_the_simulators_frames(web):
+    """Device.step() paced by the page's clock shows what the fake-pins driver shows."""
+    import main
+
+    module, board = web
+    board.seed = lambda: 1234  # the fake backend's seed
+    device = main.Device(module.Hardware, config_path=None, root="/nonexistent-web/")
+    from microrobots.hw.fake import Hardware as Fake
+
+    reference = main.Device(Fake, config_path=None, root="/nonexistent-web/")
+    for k in range(60):
+        board.mask = reference.hw.pressed = 16 if 10 <= k < 13 else 0
+        device.step()
+        reference.run(1)
+        board.clock += 20
+    assert board.grids and board.grids[-1] == bytes(reference.display.written)
+    assert device.app.mode == reference.app.mode == "solo"

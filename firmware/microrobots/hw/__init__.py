@@ -10,6 +10,7 @@ Every backend offers the same ``Hardware(config)`` (config: a dict from config.p
     hw.seed()                # a different number at every boot, for new games
 
 ``backend()`` picks the module for the running interpreter: ``rp2`` under MicroPython,
+``web`` in MicroPython's WebAssembly port (a web page is the board, tools/sim/web/),
 ``circuitpython`` under CircuitPython, ``fake`` (no pins, a fake clock) under CPython.
 """
 
@@ -19,7 +20,9 @@ import sys
 def backend():
     """The ``Hardware`` class for this runtime."""
     name = sys.implementation.name
-    if name == "micropython":
+    if sys.platform == "webassembly":
+        from .web import Hardware
+    elif name == "micropython":
         from .rp2 import Hardware
     elif name == "circuitpython":
         from .circuitpython import Hardware

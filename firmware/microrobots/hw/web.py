@@ -1,0 +1,72 @@
+"""MicroPython's WebAssembly port in a web page (tools/sim/web/): the page is the board.
+
+The page owns the clock and the loop: it calls ``Device.step()`` once per tick (a
+browser must never be blocked by a ``while True`` loop), so ``sleep_ms`` does not wait.
+Everything else comes from a JavaScript object the page sets up before the firmware
+boots, ``globalThis.microrobotsBoard``::
+
+    buttons()     the buttons held, a mask as pressed_mask() returns
+    show(grid)    a Uint8Array(108): the LED values written, R G B per cell, row-major
+    tone(freq)    the buzzer at freq Hz until the next call; 0 is silence
+    now()         the page's clock in ms (wall time, or the replayed events' time)
+    seed()        a number for new games (random, or the page's ?seed=N)
+
+``show`` undoes the wiring that display.py applied for a strip of LEDs (order and
+``color_order``), so the page receives the grid as the player sees it: the same values,
+in the same order, as the simulator's frames (``Display.written``).
+"""
+
+from array import array
+
+import js
+
+from ..display import led_map
+
+_PERIOD = 0x40000000  # ticks wrap as MicroPython's do (2**30 ms, 12.4 days)
+_HALF = 0x20000000
+
+
+class Hardware:
+    """The page's buttons, grid, buzzer and clock (see the module docstring)."""
+
+    def __init__(self, config):
+        self._board = js.microrobotsBoard
+        order = config["color_order"]
+        leds = led_map(config)
+        # _source[i]: where grid byte i (cell i // 3, channel R G B) sits in show()'s buffer
+        self._source = array("H", [0] * 108)
+        for cell in range(36):
+            for ch in range(3):
+                self._source[3 * cell + ch] = 3 * leds[cell] + order.index("RGB"[ch])
+        self._grid = bytearray(108)
+        self._buzzer = config["buzzer_pin"] is not None
+
+    def pressed_mask(self):
+        return self._board.buttons()
+
+    def show(self, buf):
+        grid = self._grid
+        source = self._source
+        for i in range(108):
+            grid[i] = buf[source[i]]
+        self._board.show(js.Uint8Array.new(grid))
+
+    def tone(self, freq):
+        if self._buzzer:
+            self._board.tone(freq if freq > 0 else 0)
+
+    def quiet(self):
+        if self._buzzer:
+            self._board.tone(0)
+
+    def ticks_ms(self):
+        return self._board.now() % _PERIOD
+
+    def ticks_diff(self, later, earlier):
+        return (later - earlier + _HALF) % _PERIOD - _HALF
+
+    def sleep_ms(self, ms):
+        pass  # the page's clock paces the frames: it calls Device.step() once per tick
+
+    def seed(self):
+        return self._board.seed() & 0x3FFFFFFF
