@@ -1,0 +1,260 @@
+"""Every command line the README and docs/ show runs as documented.
+
+The command lines come from the Markdown itself, so that docs and code cannot drift apart:
+
+- in a fenced block, a line ``$ CMD`` is a transcript: CMD runs and must print exactly the
+  lines that follow it (stdout and stderr together; a time in seconds, ``0.01 s``, may
+  differ; a line ``...`` stands for any number of lines left out);
+- other lines of a fenced block that start a command (``make``, ``python -m tools...``,
+  ``.venv/bin/...``, ``openscad``, ``mpremote``) must run and exit 0;
+- an inline ``python -m tools...`` or ``make ...`` span runs too;
+- a synopsis (``[--clear]``, ``a|b``, a metavariable such as ``N`` or ``FILE``) is a usage
+  line, not a command line, and is not run.
+
+Commands run in a scratch copy of the checkout (the tracked files, with ``.venv`` linked),
+so that what they write (films, pictures, package.json, build/) never touches the tree.
+The lines run in order, file by file, in one scratch copy: a later line may read what an
+earlier one wrote (``frames.jsonl``); a line shown again is run once. A ``make`` line is checked with ``make -n``
+(its target exists and expands) when running it here is not possible or is another test's
+job: those are listed in ``NOT_RUN`` with the reason, and each entry must still match a
+documented line (no stale excuses).
+"""
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DOCS = ["README.md", "hardware/README.md"] + sorted(
+    "docs/" + f for f in os.listdir(os.path.join(ROOT, "docs")) if f.endswith(".md"))
+
+# Documented lines that cannot run here, by prefix, and why. `make -n` still checks a make line.
+NOT_RUN = {
+    "make test": "the suite itself",
+    "make play": "interactive: host_tests/test_terminal.py plays it in tmux",
+    "make bench": "minutes of measurements: run by hand, its figures are in the README",
+    "make stl": "openscad renders: host_tests/test_hardware.py renders the enclosure",
+    "openscad ": "host_tests/test_hardware.py renders the enclosure",
+    "make images": "host_tests/test_images.py regenerates the pictures and compares them",
+    "make flash PORT=": "needs a Pico on that port: host_tests/test_flash.py uses a fake board",
+    "make flash ARGS=": "needs a Pico: host_tests/test_flash.py uses a fake board",
+    "python -m tools.flash --source": "needs a Pico: host_tests/test_flash.py uses a fake board",
+    "mpremote ": "talks to a Pico",
+    ".venv/bin/python -m pytest": "a part of make test, which runs it anyway",
+}
+# `make flash` alone looks for a board: with none plugged in it must say so in one line.
+NO_BOARD = ("make flash",)
+
+# Files the docs' examples take for granted, made in the scratch copy before the lines run.
+EXAMPLE_FILES = {
+    "play.txt": "docs/images/solo.events",  # "an events file", as in docs/simulator.md
+    "config.json": None,  # the README's example config.json, below
+}
+EXAMPLE_CONFIG = '{"matrix": "panel8x8", "order": "progressive", "rotation": 90, "buzzer_pin": null}\n'
+
+COMMAND_START = re.compile(
+    r"^(make\b|python3? -m tools\b|\.venv/bin/(python|micropython|mpremote)\b|micropython\b|"
+    r"mpremote\b|openscad\b)")
+METAVARS = {"N", "MS", "FILE", "CODE", "SIDE", "CELL", "PORT", "DIR", "FROM", "TO", "VIA", "CLAIM",
+            "ID", "NAME", "OUT", "SCRIPT", "..."}
+SECONDS = re.compile(r"\d+(\.\d+)? s\b")
+
+
+class Line:
+    def __init__(self, doc, lineno, command, expected=None, inline=False):
+        self.doc = doc
+        self.lineno = lineno
+        self.command = command
+        self.expected = expected  # the transcript's output lines, or None
+        self.inline = inline
+
+    def __repr__(self):
+        return "%s:%d: %s" % (self.doc, self.lineno, self.command)
+
+
+def _strip_comment(text):
+    """The command without a trailing ``# comment`` (a # inside quotes stays)."""
+    lexer = shlex.shlex(text, posix=True, punctuation_chars=False)
+    lexer.whitespace_split = True
+    lexer.commenters = "#"
+    try:
+        words = list(lexer)
+    except ValueError:
+        return text.strip()
+    return " ".join(shlex.quote(w) if re.search(r"[\s\"'$]", w) else w for w in words)
+
+
+def documented_lines(doc):
+    """The command lines of one Markdown file, in order."""
+    with open(os.path.join(ROOT, doc)) as f:
+        lines = f.read().splitlines()
+    out = []
+    fenced = False
+    block = []
+    for lineno, text in enumerate(lines, 1):
+        if text.lstrip().startswith("```"):
+            if fenced:
+                out.extend(_block_lines(doc, block))
+                block = []
+            fenced = not fenced
+            continue
+        if fenced:
+            block.append((lineno, text))
+            continue
+        for span in re.findall(r"`([^`]+)`", text):
+            if re.match(r"^(\.venv/bin/)?python3? -m tools\.|^make \w", span) and not is_synopsis(span):
+                out.append(Line(doc, lineno, span, inline=True))
+    return out
+
+
+def is_synopsis(command):
+    """A usage line, not a command line: ``[--clear]``, ``a|b`` or a metavariable (``N``)."""
+    try:
+        words = shlex.split(command, comments=True)
+    except ValueError:
+        return True
+    return any(w in METAVARS or w[:1] == "[" or w[-1:] == "]" or "|" in w for w in words)
+
+
+def _block_lines(doc, block):
+    transcript = any(t.startswith("$ ") for _, t in block)
+    out = []
+    i = 0
+    while i < len(block):
+        lineno, text = block[i]
+        i += 1
+        if transcript:
+            if not text.startswith("$ "):
+                continue
+            command = text[2:]
+        else:
+            command = text.strip()
+            if not COMMAND_START.match(command):
+                continue
+        while command.rstrip().endswith("\\") and i < len(block):
+            command = command.rstrip()[:-1] + " " + block[i][1].strip()
+            i += 1
+        expected = None
+        if transcript:
+            expected = []
+            while i < len(block) and not block[i][1].startswith("$ "):
+                expected.append(block[i][1])
+                i += 1
+        if expected is None and is_synopsis(command):
+            continue
+        out.append(Line(doc, lineno, _strip_comment(command), expected))
+    return out
+
+
+def _excuse(command):
+    for prefix, why in NOT_RUN.items():
+        if command.startswith(prefix):
+            return prefix, why
+    return None, None
+
+
+ALL = [line for doc in DOCS for line in documented_lines(doc)]
+
+
+def test_the_docs_show_command_lines():
+    # The extraction itself: a README without commands would make every test below vacuous.
+    assert len(ALL) > 40
+    assert sum(line.expected is not None for line in ALL) > 10
+
+
+def test_every_excuse_still_matches_a_documented_line():
+    used = {_excuse(line.command)[0] for line in ALL}
+    assert set(NOT_RUN) <= used, "stale NOT_RUN entries: %s" % sorted(set(NOT_RUN) - used)
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory):
+    """``(folder, commands already run)``: one scratch copy for every documented line."""
+    return _scratch_copy(tmp_path_factory.mktemp("checkout")), set()
+
+
+def _scratch_copy(tmp_path):
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
+                           check=True).stdout.decode().split("\0")
+    for name in filter(None, files):
+        src = os.path.join(ROOT, name)
+        if not os.path.isfile(src):
+            continue  # deleted in the working tree
+        dst = tmp_path / name
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, dst)
+    os.symlink(os.path.join(ROOT, ".venv"), tmp_path / ".venv")
+    for name, source in EXAMPLE_FILES.items():
+        if source is None:
+            (tmp_path / name).write_text(EXAMPLE_CONFIG)
+        else:
+            shutil.copy(os.path.join(ROOT, source), tmp_path / name)
+    return tmp_path
+
+
+def _argv(command):
+    words = shlex.split(command)
+    if words[0] in ("python", "python3"):
+        words[0] = sys.executable
+    elif words[0].startswith(".venv/bin/python"):
+        words[0] = sys.executable
+    elif words[0] == "micropython":
+        words[0] = ".venv/bin/micropython"
+    return words
+
+
+def _normalise(text):
+    return [SECONDS.sub("<t> s", line.rstrip()) for line in text.rstrip("\n").splitlines()]
+
+
+def _matches(output, expected):
+    """Whether ``output`` lines are ``expected`` lines, where a line "..." matches any run."""
+    if not expected:
+        return not output
+    if expected[0] == "...":
+        return any(_matches(output[i:], expected[1:]) for i in range(len(output) + 1))
+    return bool(output) and output[0] == expected[0] and _matches(output[1:], expected[1:])
+
+
+@pytest.mark.skipif(shutil.which("make") is None or not os.path.isdir(os.path.join(ROOT, ".venv")),
+                    reason="needs make and the project's .venv (make test creates it)")
+@pytest.mark.parametrize("doc", sorted({line.doc for line in ALL}, key=DOCS.index))
+def test_documented_commands_run(doc, scratch):
+    lines = [line for line in ALL if line.doc == doc]
+    where, seen = scratch
+    env = dict(os.environ, PYTHONPATH="", COLUMNS="100")
+    for line in lines:
+        if line.command in seen:
+            continue
+        seen.add(line.command)
+        argv = _argv(line.command)
+        if line.inline and len(argv) == 3 and argv[1] == "-m":
+            argv.append("--help")  # a command named in prose, not a command line to run
+        prefix, _ = _excuse(line.command)
+        if argv[0] == "make" and (prefix is not None or line.command in NO_BOARD):
+            proc = subprocess.run(["make", "-n"] + argv[1:], cwd=where, capture_output=True,
+                                  text=True, env=env, timeout=60)
+            assert proc.returncode == 0, "%r: make -n fails: %s" % (line, proc.stderr.strip())
+            if line.command in NO_BOARD:
+                proc = subprocess.run(argv, cwd=where, capture_output=True, text=True, env=env,
+                                      timeout=120)
+                message = (proc.stdout + proc.stderr).strip().splitlines()
+                assert proc.returncode != 0 and message, repr(line)
+                assert "Traceback" not in proc.stderr, repr(line)
+            continue
+        if prefix is not None:
+            continue
+        proc = subprocess.run(argv, cwd=where, capture_output=True, text=True, env=env,
+                              timeout=300)
+        output = proc.stdout + proc.stderr
+        assert "Traceback" not in output, "%r:\n%s" % (line, output)
+        if line.expected is not None:
+            shown = _normalise("\n".join(line.expected))
+            assert _matches(_normalise(output), shown), "%r prints:\n%s" % (line, output)
+        else:
+            assert proc.returncode == 0, "%r exits %d:\n%s" % (line, proc.returncode, output)
