@@ -1,7 +1,8 @@
 """Boot the handheld: wire config, pins, buttons, display, store and app; run the frames.
 
 Every 20 ms: read the buttons, hand their events to the app, let it draw a frame, show
-the frame on the LEDs, play any sound it asked for, sleep until the next frame.
+the frame on the LEDs, play any sound it asked for, print any line it has for the serial
+console (a referee's verdict and why), sleep until the next frame.
 
 Nothing here may reboot the device in a loop:
 - a bad ``config.json`` prints one line on the serial console (again every 10 s) and
@@ -99,6 +100,7 @@ class Device:
         self._failed_at = 0
         self._said_at = 0
         self.app = None
+        self._take_line = None
         self._App = App
         self.tones = ()
         if self.problem is not None:
@@ -118,11 +120,16 @@ class Device:
                 self.tones = app_module.TONES
             gc.collect()
             self.app = App(self.store, seed=self.hw.seed(), now=self.now)
+            self._take_line = getattr(self.app, "take_line", None)
             notice = getattr(self.app, "notice", None)
             if notice:  # a saved file was reset to defaults: say so on the console too
                 print("notice:", notice)
         except Exception as error:  # noqa: BLE001 - never reboot in a loop
             self.fail(error)
+
+    def console(self, line):
+        """A line from the app for the serial console (the simulator shows it too)."""
+        print(line)
 
     def fail(self, error):
         print("error: the app stopped (%s); release a button to restart it" % type(error).__name__)
@@ -158,9 +165,12 @@ class Device:
             app.render(now, self.frame)
             sound = app.take_sound()
             level = app.brightness
+            line = self._take_line() if self._take_line is not None else None
         except Exception as error:  # noqa: BLE001 - show it, keep running
             self.fail(error)
             return
+        if line:
+            self.console(line)
         if level != self.display.brightness:
             self.display.set_brightness(level)
         self.display.show(self.frame)

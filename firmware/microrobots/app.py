@@ -8,6 +8,7 @@ One mode runs at a time (``modes/``: menu, solo, referee, classroom, settings)::
     app.mode                         # "menu", "solo", "referee", "classroom", "settings"
     app.brightness                   # 1..8, for display.set_brightness
     app.take_sound()                 # a sound request (SOUND_*), 0 when none
+    app.take_line()                  # a line for the serial console (a verdict and why), or None
 
 Buttons, the same in every mode: the D-pad acts when pressed (and repeats while held);
 A and B act when released, or when held (``LONG_A``, ``LONG_B``: about 0.6 s). Holding B
@@ -138,6 +139,7 @@ class App:
         self.store = store
         self.seed = seed & 0x3FFFFFFF
         self.sound = 0
+        self.line = None  # a line for the serial console, until main.py takes it
         self.notice = None  # one line for the console when a file was reset (main prints it)
         self._notice_until = -1
         self._long = 0  # bit per button: held long since pressed (its release is no tap)
@@ -155,6 +157,7 @@ class App:
         self._apply_layout()
         self.modes = {}  # loaded on first use: a Pico's heap holds the code
         self.mode = "menu"
+        self.left = "menu"  # the mode left last (the menu comes back on its quadrant)
         self.current = self.get("menu")
         self._seq = 0  # orders the saved games: the newest is resumed at boot
         self._stored = {}  # mode -> whether its game's last save succeeded
@@ -272,6 +275,19 @@ class App:
         self.sound = 0
         return s
 
+    # -- the serial console ---------------------------------------------------------
+    def say(self, text):
+        """A line for the serial console (the referee's verdict and why): main.py prints
+        it, the simulator shows it on its status line. A newer line replaces one not yet
+        taken."""
+        self.line = text
+
+    def take_line(self):
+        """The pending console line, or None; clears it."""
+        line = self.line
+        self.line = None
+        return line
+
     # -- events and frames ----------------------------------------------------
     def get(self, name):
         """The mode called ``name`` (one of MODES), imported on first use."""
@@ -285,6 +301,7 @@ class App:
     def go(self, name, now):
         """Switch to mode ``name``; the mode left for the menu is put away."""
         old = self.mode
+        self.left = old
         self.mode = name
         self.current = self.get(name)
         if old != name and old != "menu":

@@ -26,6 +26,8 @@ Output, one line each, flushed at once:
         brightness and the power cap), in row-major grid order;
     {"t": 60, "tone": 880}          with --tones: the buzzer's frequency from t (0: off);
     {"t": 60, "notice": "..."}      the app reset a file to defaults (once);
+    {"t": 80, "console": "..."}     a line the app has for the serial console (the
+                                    referee's verdict and why: main.Device.console);
     {"t": 9000, "end": true, "heap": 41232}   last line: the time reached and the bytes
                                     of heap in use after a collection (MicroPython);
     {"error": "..."}                bad input or option; the driver exits with status 2.
@@ -83,6 +85,17 @@ class SimHardware(_FakeHardware):
             self.sim_out('{"t": %d, "tone": 0}' % self.now)
 
 
+class SimDevice(firmware_main.Device):
+    """The firmware's Device whose serial console lines become ``console`` output lines."""
+
+    def __init__(self, out, Hardware, config_path, root):
+        self.sim_out = out
+        super().__init__(Hardware, config_path, root)
+
+    def console(self, line):
+        self.sim_out('{"t": %d, "console": %s}' % (self.now, _quote(line)))
+
+
 def frame_line(t, mode, written):
     """The JSON line of one written frame (built by hand: identical on every runtime)."""
     parts = []
@@ -115,7 +128,7 @@ class Driver:
         SimHardware.sim_seed = seed
         SimHardware.sim_out = staticmethod(out)
         SimHardware.sim_tones = tones
-        self.device = firmware_main.Device(SimHardware, config_path, root)
+        self.device = SimDevice(out, SimHardware, config_path, root)
         self.mask = 0
         self._writes = -1
         self._noticed = False

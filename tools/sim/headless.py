@@ -27,6 +27,7 @@ the same seed and events give the same frames. The interactive terminal front en
 """
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -147,6 +148,8 @@ def headless(args):
             frames.append(line)
         elif not line.startswith("{"):
             print(line, file=sys.stderr)  # the firmware's console
+        elif '"console"' in line:
+            print(json.loads(line)["console"], file=sys.stderr)  # the app's console lines
     try:
         with open(args.frames_out, "w") as f:
             f.write("\n".join(frames) + ("\n" if frames else ""))

@@ -368,6 +368,10 @@ class State:
         if "notice" in msg:
             self.status = "notice: " + msg["notice"]
             return True
+        if "console" in msg:  # the firmware's console line: a referee's verdict and why
+            self.console.append(msg["console"])
+            self.status = msg["console"]
+            return True
         if "error" in msg:
             self.error = msg["error"]
             self.ended = True
