@@ -2,6 +2,7 @@
 player: menu, solo, referee, classroom, settings, persistence and the power cap."""
 
 import json
+import os
 
 import pytest
 from hypothesis import given, settings
@@ -10,6 +11,8 @@ from hypothesis import strategies as st
 from microrobots import palette as P
 from microrobots.app import SETTINGS, check_settings
 from microrobots.board import Layout
+from mpy import ROOT
+from screens import read_count
 from tools.sim.script import Session
 
 
@@ -66,8 +69,9 @@ def test_a_full_solo_round(session):
     assert g.score == 1 and solo.count == optimum
     s.wait(3200)  # celebration over: the score screen, count over optimum
     assert solo.state == 3
-    assert sum(1 for i in range(18) if design(s, i) == P.GOOD) == optimum % 10 + optimum // 10
-    assert sum(1 for i in range(18, 36) if design(s, i) == P.ROBOT_WHITE) == optimum % 10 + optimum // 10
+    shown = s.driver.device.frame
+    assert read_count(shown, 0) == (P.GOOD, optimum)  # your count, optimal: green label
+    assert read_count(shown, 3) == (P.OPTIMUM, optimum)
     s.tap("a")  # the optimal route replays
     assert solo.state == 4
     s.wait(6000)
@@ -193,10 +197,20 @@ def test_referee_claim_below_the_optimum_fails_at_once_and_undo_restores(session
         s.claim(0, opt - 1, [])
         assert ref.state == 5 and not ref.ok and "below" in ref.verdict
         assert g.tokens == [0, 1]  # the claimant's token goes to the other player
+        s.wait(1000)  # after the red flash: why, until A - the claim over the optimum
+        assert ref.state == 10
+        shown = s.driver.device.frame
+        assert read_count(shown, 0) == (P.PLAYER_RGB[0], opt - 1)
+        assert read_count(shown, 3) == (P.OPTIMUM, opt)
+        s.wait(5000)
+        assert ref.state == 10  # it waits for the table
+        s.tap("a")
         s.wait(2800)
         s.settle()
         assert ref.state == 1
-        s.tap("b")  # undo
+        s.tap("b")  # undo? the scores blink between now and after
+        assert ref.state == 9 and g.tokens == [0, 1]
+        s.tap("b")  # yes
         assert json.dumps(g.to_dict(), sort_keys=True) == before
 
 
@@ -536,9 +550,10 @@ def test_solo_score_shows_on_b_with_no_move_to_take_back(session):
     assert solo.game.score == 1 and solo.game.extra == 2
     s.tap("b")
     s.wait(100)
-    green = [i for i in range(18) if design(s, i) == P.GOOD]
-    gold = [i for i in range(18, 36) if design(s, i) == P.TOKEN]
-    assert len(green) == 1 and len(gold) == 2  # 01 over 02
+    shown = s.driver.device.frame
+    assert read_count(shown, 0) == (P.GOOD, 1)  # puzzles solved
+    assert read_count(shown, 2) == (P.STREAK, 1)  # in a row
+    assert read_count(shown, 4) == (P.REFUSE, 2)  # moves over the optimum
     s.wait(2600)
     assert sum(1 for i in range(36) if design(s, i) == P.GOOD) == 0
 
@@ -566,3 +581,270 @@ def test_colour_aid_high_contrast_and_blinking_robot_colour(session):
             want = tuple(v * P.BACKGROUND // 255 for v in P.HIGH_CONTRAST[3 * c:3 * c + 3])
             assert design(s, i) == want
     assert seen_dark and seen_lit
+
+
+# -- the table must see why ---------------------------------------------------------------
+def frames_for(s, ms, cells):
+    """The design colours of ``cells`` in every frame drawn over the next ``ms``."""
+    seen = []
+    for _ in range(ms // 20):
+        s.wait(20)
+        seen.append([design(s, i) for i in cells])
+    return seen
+
+
+def console_lines(s):
+    return [json.loads(x)["console"] for x in s.lines if '"console"' in x]
+
+
+def line_cells(a):
+    """The other cells of ``a``'s row and column."""
+    return [c for c in range(36) if c != a and (c // 6 == a // 6 or c % 6 == a % 6)]
+
+
+def between(a, b):
+    step = 1 if a // 6 == b // 6 else 6
+    lo, hi = min(a, b), max(a, b)
+    return list(range(lo + step, hi, step))
+
+
+def test_an_illegal_move_is_replayed_and_drawn_in_red_with_the_reason_on_the_console(session):
+    s = session
+    enter(s, "referee")
+    s.settle()
+    ref = s.app.current
+    g = ref.game
+    solver = s.app.solver
+    start = g.start
+    first = next(c for c in line_cells(start) if solver.is_move(start, c) and c != g.target)
+    bad = next(c for c in line_cells(first) if not solver.is_move(first, c) and between(first, c))
+    claim = max(g.optimum(), 3)
+    s.claim(1, claim, [first, bad])  # then held A: ended early
+    assert ref.state == 5 and ref.verdict == "move 2 is not legal"
+    line = console_lines(s)[-1]
+    lay = s.app.layout
+    assert "player 2 claims %d: wrong: move 2 is not legal (%s to %s)" % (
+        claim, lay.token(first), lay.token(bad)) in line
+    s.wait(800 + 420 + 100)  # the red flash, then the first (legal) move replays
+    assert ref.state == 10
+    seen = frames_for(s, 1200, [start, first, bad] + between(first, bad))
+    lit_bad = [f[2] for f in seen]
+    assert P.REFUSE in lit_bad  # where it went: blinking red ...
+    colour = lay.colours[bad]
+    assert tuple(P.DIE[3 * colour:3 * colour + 3]) in lit_bad  # ... and its own colour
+    assert all(f[0] == P.TRAIL for f in seen)  # the start: the trail
+    for f in seen:
+        assert all(c == (150, 0, 0) for c in f[3:])  # from the robot to there, in red
+    robot_colour = tuple(P.DIE[3 * lay.colours[first]:3 * lay.colours[first] + 3])
+    assert robot_colour in [f[1] for f in seen]  # the robot where the illegal move began
+    s.wait(4000)
+    assert ref.state == 10  # held, replayed, until A
+    s.tap("a")
+    assert ref.state == 5  # the scores, then the next round
+    s.wait(2000)
+    s.settle()
+    assert ref.state == 1
+
+
+def test_a_missed_target_is_marked_after_the_replay(session):
+    s = session
+    enter(s, "referee")
+    s.settle()
+    ref = s.app.current
+    g = ref.game
+    solver = s.app.solver
+    start, target = g.start, g.target
+    n = next(c for c in line_cells(start) if solver.is_move(start, c) and c != target)
+    claim = g.optimum() + (g.optimum() % 2)  # even: back and forth ends on the start
+    walk = [n, start] * (claim // 2)
+    s.claim(0, claim, walk)
+    assert ref.verdict == "the robot does not end on the target"
+    assert "(%s, not %s)" % (s.app.layout.token(start), s.app.layout.token(target)) in \
+        console_lines(s)[-1]
+    s.wait(800 + 420 * claim + 100)  # the flash, the whole walk replayed
+    seen = frames_for(s, 1000, [target, start])
+    assert P.REFUSE in [f[0] for f in seen]  # the target blinks red: missed
+    assert all(f[0] in (P.REFUSE, tuple(P.DIE[3 * s.app.layout.colours[target]:][:3]))
+               for f in seen)
+
+
+def test_a_wrong_count_shows_the_moves_made_against_the_claim(session):
+    s = session
+    enter(s, "referee")
+    s.settle()
+    ref = s.app.current
+    g = ref.game
+    route = g.route()
+    claim = len(route)  # one more than the route shows
+    s.claim(1, claim, route[1:])  # all but one move: held A ends it
+    assert ref.verdict == "the number of moves differs from the claim"
+    assert "wrong: %d moves shown for a claim of %d" % (claim - 1, claim) in console_lines(s)[-1]
+    s.wait(800 + 420 * (claim - 1) + 900)  # the flash, the replay, its end
+    shown = s.driver.device.frame
+    assert read_count(shown, 0) == (P.PLAYER_RGB[1], claim)  # claimed, in the claimant's colour
+    assert read_count(shown, 3) == (P.REFUSE, claim - 1)  # made
+
+
+def test_a_missed_waypoint_blinks_red(tmp_path):
+    for seed in range(40):  # a round whose direct route avoids the waypoint
+        s = Session(seed=seed, state=str(tmp_path / str(seed)))
+        s.app.change("expert", True)
+        s.app.change("players", 2)
+        enter(s, "referee")
+        s.settle()
+        g = s.app.current.game
+        direct = s.app.solver.path(g.start, g.target)
+        if g.waypoint not in direct and (g.optimum() - len(direct) + 1) % 2 == 0:
+            break
+    else:
+        pytest.fail("no round to miss the waypoint in")
+    ref = s.app.current
+    claim = g.optimum()
+    a, b = direct[0], direct[1]
+    walk = [b, a] * ((claim - len(direct) + 1) // 2) + direct[1:]
+    assert len(walk) == claim and g.waypoint not in walk
+    via = g.waypoint
+    s.claim(0, claim, walk)
+    assert ref.verdict == "the robot did not visit the waypoint first"
+    s.wait(800 + 420 * claim + 100)
+    seen = frames_for(s, 1000, [via])
+    assert P.REFUSE in [f[0] for f in seen]
+
+
+def test_the_claimant_is_chosen_deliberately_every_round(session):
+    s = session
+    enter(s, "referee")
+    s.settle()
+    ref = s.app.current
+    g = ref.game
+    route = g.route()
+    s.claim(1, len(route) - 1, route[1:])  # player 2 claims and wins a token
+    s.wait(2800)
+    s.settle()
+    assert g.tokens == [0, 1]
+    s.tap("a")  # the next claim: nobody chosen, the colours pulse
+    assert ref.state == 2 and ref.player == -1
+    levels = {f[0] for f in frames_for(s, 900, [0])}
+    assert len(levels) > 3
+    s.tap("a")  # A, A: refused, not credited to the last claimant
+    assert ref.state == 2 and ref.player == -1
+    s.tap("up")  # up from nobody: the last player
+    assert ref.player == 1
+    s.tap("b")
+    s.tap("a")
+    s.tap("down")  # down from nobody: the first
+    assert ref.player == 0
+    s.tap("a")
+    assert ref.state == 3
+
+
+def test_undo_asks_first_and_shows_what_would_change(session):
+    s = session
+    enter(s, "referee")
+    s.settle()
+    ref = s.app.current
+    g = ref.game
+    route = g.route()
+    s.claim(0, len(route) - 1, route[1:])
+    s.wait(2800)
+    s.settle()
+    assert g.tokens == [1, 0] and g.pool == 24
+    s.tap("b")  # one B: a question, nothing undone
+    assert ref.state == 9 and g.tokens == [1, 0]
+    rows = [[design(s, c) for c in range(6)] for _ in range(2)]
+    seen = {tuple(tuple(x) for x in f) for f in frames_for(s, 900, range(6))}
+    token = [f[1] for f in seen]
+    assert P.TOKEN in token and P.DIM in token  # player 1's token blinks: now and after
+    assert rows
+    s.tap("up")  # any other key keeps the decision
+    assert ref.state == 1 and g.tokens == [1, 0]
+    s.tap("b")
+    s.wait(5200)  # unanswered: kept
+    assert ref.state == 1 and g.tokens == [1, 0]
+    s.tap("b")
+    s.tap("b")  # asked and confirmed
+    assert ref.state == 1 and g.tokens == [0, 0] and g.pool == 25
+    assert "undone" in console_lines(s)[-1]
+    s.tap("b")  # nothing left to undo: no question
+    assert ref.state == 1
+
+
+def test_a_finished_game_asks_before_the_winning_token_goes_back(session):
+    s = session
+    turn = [0]
+
+    def honest(g):
+        turn[0] += 1
+        route = g.route()
+        return 0, len(route) - 1, route[1:]
+
+    ref, g = referee_game(s, honest)
+    assert g.over and g.tokens[0] == 5
+    s.wait(3000)
+    s.tap("b")
+    assert ref.state == 9 and g.over
+    s.tap("a")  # kept
+    assert ref.state == 8 and g.over
+    s.tap("b")
+    s.tap("b")
+    assert ref.state == 1 and not g.over and g.tokens[0] == 4
+
+
+def test_the_pool_shows_its_exact_count_on_the_score_screen(session):
+    s = session
+    enter(s, "referee")
+    s.settle()
+    ref = s.app.current
+    g = ref.game
+    for _ in range(4):  # 21 tokens left in the pool
+        route = g.route()
+        s.claim(len(g.decisions()) % 2, len(route) - 1, route[1:])
+        s.wait(2800)
+        s.settle()
+    assert g.pool == 21
+    s.tap("up")
+    assert ref.state == 7
+    shown = s.driver.device.frame
+    assert read_count(shown, 3) == (P.POOL, 21)  # not five cells, like 25
+
+
+def test_solo_give_up_shows_an_optimal_route_and_resets_the_streak(session):
+    s = session
+    enter(s, "solo")
+    s.solo_round()
+    s.finish_solo()
+    solo = s.app.current
+    g = solo.game
+    assert g.streak == 1
+    start, target, optimum = g.start, g.target, g.optimum()
+    s.hold("a")  # a hint
+    assert solo.hint and solo.state == 1
+    s.hold("a")  # still stuck: give up
+    assert solo.state == 4 and g.streak == 0 and g.score == 1
+    assert g.start == target  # the next round is rolled
+    assert list(solo.replay.route[:solo.replay.n]) == solo.route
+    assert solo.route[0] == start and solo.route[-1] == target and len(solo.route) == optimum + 1
+    s.wait(420 * optimum + 1500)
+    assert design(s, start) == P.TRAIL
+    s.tap("a")
+    s.settle()
+    assert solo.state == 1 and solo.robot == target
+    again = Session(seed=21, state=s.driver.device.store.root)
+    again.wait(100)
+    assert again.app.current.game.streak == 0 and again.app.current.game.start == target
+
+
+def test_a_reset_resumes_the_game_and_a_held_b_shows_the_menu_on_it(tmp_path):
+    """As the README says: after a reset the device comes back where it was; holding B
+    gives the menu, its quadrant chosen."""
+    s = Session(seed=8, state=str(tmp_path))
+    enter(s, "referee")
+    s.settle()
+    again = Session(seed=8, state=str(tmp_path))
+    again.wait(100)
+    assert again.app.mode == "referee"
+    again.hold("b")
+    assert again.app.mode == "menu" and again.app.current.choice == 1
+    readme = open(os.path.join(ROOT, "README.md")).read()
+    assert "after a reset the grid shows the **menu**" not in readme
+    assert "resumes" in readme.split("## Troubleshooting", 1)[1].split("\n\n")[1]

@@ -80,24 +80,47 @@ tap(5)
 ref = app.current
 measure("referee board")
 tap(0)
-measure("referee scores")
+measure("referee scores", 200)
 tap(4)
 tap(4)
+measure("referee player nobody")
+tap(1)
 measure("referee player")
 tap(4)
 measure("referee count")
 tap(0, 2); tap(4)
-measure("referee demonstration")
-hold(4)
-measure("referee verdict", 150)
+if ref.state == 4:
+    measure("referee demonstration")
+    hold(4)
+measure("referee verdict", 40)
+measure("referee why", 300)
 tap(5)
+measure("referee verdict scores", 40)
+tap(5); tap(5)
+g = ref.game
+s0 = g.start
+bad = [c for c in range(36) if c != s0 and (c // 6 == s0 // 6 or c % 6 == s0 % 6)
+       and not app.solver.is_move(s0, c)]
+tap(4); tap(1); tap(4); tap(0, g.optimum() - 1); tap(4)
+assert ref.state == 4 and bad
+goto(s0, bad[0]); tap(4)
+if ref.state == 4:
+    hold(4)
+measure("referee verdict 2", 40)
+assert ref.state == 10 and ref.code == 1
+measure("referee why illegal", 300)
+tap(5); tap(5); tap(5)
+tap(5)
+assert ref.state == 9
+measure("referee undo question", 100)
+tap(2)
 hold(4)
 measure("referee reveal", 200)
 T[0] += 8000
 while not ref.game.over:
     tap(5)
     r = ref.game.route()
-    tap(4); tap(4); tap(0, len(r) - 2); tap(4)
+    tap(4); tap(1); tap(4); tap(0, len(r) - 2); tap(4)
     robot = r[0]
     for c in r[1:]:
         goto(robot, c); tap(4); robot = c

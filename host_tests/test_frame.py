@@ -13,7 +13,9 @@ from microrobots.board import Layout
 from microrobots.display import gamma_table
 from microrobots.solver import Solver
 
+from contrast import led_difference
 from mpy import run
+from screens import read_count
 
 LAYOUT = Layout.named("black:CADB0312")
 GAMMA = gamma_table()
@@ -50,6 +52,39 @@ def test_red_and_pink_differ_in_blue_and_white_is_not_the_robot():
     assert white[2] < white[0]  # and warmer
 
 
+ROBOT_BLINK_MIN = 45  # CIEDE2000 between the robot's two phases: a blink seen at a glance
+ROBOT_APART_MIN = 30  # between its flash and every die colour as the board shows it
+NAMES = ("blue", "yellow", "green", "red", "pink", "white")
+
+
+def robot_figures(pal):
+    """{die colour: (blink, apart)}: how the robot on a die of that colour shows."""
+    figures = {}
+    for c in range(6):
+        frame = bytearray(108)
+        F.robot(frame, 0, pal, c, 0)  # the flash
+        F.robot(frame, 1, pal, c, 300)  # the die's colour
+        flash, die = cell(frame, 0), cell(frame, 1)
+        assert die == tuple(pal[3 * c:3 * c + 3]) and flash != die
+        board = [tuple(v * P.BACKGROUND // 255 for v in pal[3 * d:3 * d + 3]) for d in range(6)]
+        figures[NAMES[c]] = (led_difference(flash, die),
+                             min(led_difference(flash, b) for b in board))
+    return figures
+
+
+@pytest.mark.parametrize("pal", P.PALETTES, ids=("die", "high_contrast"))
+def test_the_robot_stands_out_on_every_die_colour(pal):
+    """The robot blinks between its die's colour and a flash chosen per colour: the two
+    phases differ clearly (a white robot on a white die no longer flickers between two
+    near-whites), and the flash looks like no die on the board. Figures: CIEDE2000 of the
+    LEDs' light after the display's gamma (host_tests/contrast.py); docs/playing.md."""
+    figures = robot_figures(pal)
+    print(" ".join("%s %.0f/%.0f" % (k, a, b) for k, (a, b) in figures.items()))
+    for name, (blink, apart) in figures.items():
+        assert blink >= ROBOT_BLINK_MIN, (name, blink)
+        assert apart >= ROBOT_APART_MIN, (name, apart)
+
+
 def test_dice_colours_are_not_glaring():
     for c in colours(P.DIE):
         assert sum(led(c)) < 3 * 255  # nothing but the robot is full white
@@ -64,37 +99,81 @@ def test_board_draws_every_die_colour_dimmed():
         assert cell(frame, i) == tuple(v * 128 // 255 for v in P.DIE[3 * c:3 * c + 3])
 
 
-@pytest.mark.parametrize("n", range(10))
-def test_digit_shows_n_pips(n):
+def tally(n):
+    """Roman numerals without subtraction, as symbol indices into palette.TALLY."""
+    out = []
+    for k, v in enumerate(P.TALLY_VALUES):
+        out += [k] * (n // v)
+        n %= v
+    return out
+
+
+@given(st.integers(0, 99), st.integers(0, 4), st.sampled_from(P.PLAYER_RGB))
+def test_count_is_a_tally_read_back_exactly(n, row, label):
+    frame = bytearray([7] * 108)  # whatever was there
+    F.count(frame, n, row, label)
+    assert read_count(frame, row) == (label, n)
+    symbols = tally(n)
+    rows = 1 if len(symbols) <= 5 else 2
+    assert F.count_rows(n) == rows and len(symbols) <= 10
+    for k, sym in enumerate(symbols):  # left to right, largest first, five to a row
+        assert cell(frame, (row + k // 5) * 6 + 1 + k % 5) == P.TALLY[sym]
+    for r in range(6):  # only the rows it uses are drawn
+        drawn = [cell(frame, r * 6 + c) != (7, 7, 7) for c in range(6)]
+        assert all(drawn) if row <= r < row + rows else not any(drawn)
+
+
+def test_count_examples_and_limits():
     frame = bytearray(108)
-    F.digit(frame, 2, 3, n, (9, 9, 9), (1, 1, 1))
-    lit = [i for i in range(36) if cell(frame, i) == (9, 9, 9)]
-    face = [i for i in range(36) if cell(frame, i) == (1, 1, 1)]
-    assert len(lit) == n
-    assert len(lit) + len(face) == 9
-    assert all(2 <= i // 6 <= 4 and 3 <= i % 6 <= 5 for i in lit + face)
-    rot = sorted((4 - i // 6 + 2) * 6 + (8 - i % 6) for i in lit)
-    assert rot == lit  # a die face looks the same turned half round
-
-
-@given(st.integers(0, 99))
-def test_number_is_tens_and_units(n):
+    F.count(frame, 27, 0, P.GOOD)
+    assert [cell(frame, c) for c in range(6)] == [P.GOOD, P.TEN, P.TEN, P.FIVE, P.ONE, P.ONE]
+    F.count(frame, 0, 2, P.GOOD)
+    assert [cell(frame, 12 + c) for c in range(3)] == [P.GOOD, P.DIM, (0, 0, 0)]
+    F.count(frame, 250, 3, P.GOOD)  # more than fits: 99
+    assert read_count(frame, 3) == (P.GOOD, 99)
     frame = bytearray(108)
-    F.number(frame, n, (7, 7, 7), 3)
-    tens = sum(1 for i in range(36) if cell(frame, i) == (7, 7, 7) and i % 6 < 3)
-    units = sum(1 for i in range(36) if cell(frame, i) == (7, 7, 7) and i % 6 >= 3)
-    assert (tens, units) == (n // 10, n % 10)
-    assert all(cell(frame, i) == (0, 0, 0) for i in range(18))
+    F.count(frame, 19, 0, P.GOOD, rows=1)  # a caller with one row: never the next one
+    assert all(cell(frame, 6 + c) == (0, 0, 0) for c in range(6))
 
 
-def test_scores_rows_show_tokens_and_pool():
+def test_count_symbols_and_labels_look_different_on_the_leds():
+    """Every two tally symbols differ at a glance (CIEDE2000 >= 40 after gamma), and none
+    looks like a dimmed die on the board: a count never reads as dice."""
+    for a in range(4):
+        for b in range(a + 1, 4):
+            assert led_difference(P.TALLY[a], P.TALLY[b]) >= 40, (a, b)
+    for sym in P.TALLY:
+        for pal in P.PALETTES:
+            for c in range(6):
+                dimmed = tuple(v * P.BACKGROUND // 255 for v in pal[3 * c:3 * c + 3])
+                assert led_difference(sym, dimmed) >= 10, (sym, c)
+
+
+def test_scores_rows_show_tokens_and_the_pools_exact_count():
     frame = bytearray(108)
-    F.scores(frame, [0, 3, 5], 3, 0, 12)
+    F.scores(frame, [0, 3, 5], 3, 0, 21)
     for p, t in enumerate([0, 3, 5]):
         assert cell(frame, 6 * p) == tuple(P.PLAYERS[3 * p:3 * p + 3])
         assert [cell(frame, 6 * p + c) == P.TOKEN for c in range(1, 6)] == [c <= t for c in range(1, 6)]
-    pool = [cell(frame, 18 + c) == P.ROBOT_WHITE for c in range(5)]
-    assert pool == [True, True, True, False, False]  # 12 tokens: three groups of five begun
+    assert all(cell(frame, 18 + c) == (0, 0, 0) for c in range(6))  # a row apart
+    assert read_count(frame, 4) == (P.POOL, 21)
+    F.scores(frame, [0, 3, 5], 3, 0, 25)
+    assert read_count(frame, 4) == (P.POOL, 25)  # 21 and 25 look different
+
+
+@pytest.mark.parametrize("players", range(2, 9))
+def test_the_pool_is_on_the_last_page_whatever_the_table(players):
+    pages = F.score_pages(players)
+    for pool in (0, 19, 24, 25):  # 19 and 24 need six symbols: two rows
+        seen = []
+        for page in range(pages):
+            frame = bytearray(108)
+            F.scores(frame, [1] * players, players, page, pool)
+            rows = [r for r in range(6) if cell(frame, 6 * r) == P.POOL]
+            seen += [read_count(frame, r)[1] for r in rows]
+            shown = sum(1 for r in range(6) if cell(frame, 6 * r) in P.PLAYER_RGB)
+            assert shown == min(6, players - 6 * page) if page * 6 < players else shown == 0
+        assert seen == [pool]
 
 
 def test_blink_pulse_heartbeat_shapes():
@@ -117,9 +196,9 @@ def test_dice_roll_settles_on_the_rolled_faces_then_ends():
         t = 1000 + k * F.ROLL_MS + 1000  # settled
         assert roll.render(t, frame)
         colour = LAYOUT.colours[c]
-        assert cell(frame, 6) == tuple(P.DIE[3 * colour:3 * colour + 3])
-        pips = sum(1 for i in range(36) if i % 6 >= 3 and cell(frame, i) == (255, 255, 255))
-        assert pips == LAYOUT.numbers[c]
+        rgb = tuple(P.DIE[3 * colour:3 * colour + 3])
+        assert all(cell(frame, i) == rgb for i in range(18))  # the colour die
+        assert read_count(frame, 4) == (rgb, LAYOUT.numbers[c])  # the number die, counted
     assert not roll.render(1000 + 2 * F.ROLL_MS, frame)
 
 
@@ -226,8 +305,8 @@ def frames():
         F.cursor(fr, 6, P.DIE, 1, t)
         for a in anims:
             a.render(t, fr)
-        F.number(fr, t % 100, P.TOKEN)
-        F.scores(fr, toks, 3, 0, 20)
+        F.count(fr, t % 100, 3, P.TOKEN)
+        F.scores(fr, toks, 3, 0, t % 26)
 frames()
 gc.collect(); gc.disable()
 before = gc.mem_alloc()

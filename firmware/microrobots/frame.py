@@ -5,9 +5,11 @@ A frame is a ``bytearray(108)``: cell ``i`` (0..35, row-major, row 0 at the top)
 on a frame that the caller owns and allocates nothing, so the app can draw 50 frames
 a second on a Pico without waking the garbage collector. Times are ``now`` in ms.
 
-Numbers are shown as dice: ``digit`` draws 0..9 pips on a 3x3 patch (7, 8 and 9 fill
-the patch the way a die face would continue), ``number`` two such dice side by side,
-tens on the left. A player reads "2 and 7" as 27 without practice.
+Numbers are never drawn as pips (the film over every cell has pips of its own): ``count``
+draws a tally along a row, a label cell first, then one cell per symbol, largest first,
+as Roman numerals without subtraction (gold 1, green 5, sky blue 10, magenta 50; see
+palette.py): 27 is X X V I I. A number that needs more than five symbols continues on
+the next row.
 
 Animations are small objects that own their buffers: ``start(now, ...)`` sets them
 up (it may copy into preallocated storage) and ``render(now, frame)`` draws over what
@@ -18,9 +20,7 @@ from . import palette as P
 from .compat import const
 
 CELLS = const(36)
-
-# 3x3 pip patterns for 0..9: bit k is cell k of the patch, row-major.
-PIPS = (0, 16, 68, 84, 325, 341, 365, 381, 495, 511)
+COUNT_MAX = const(99)  # count() shows larger numbers as 99
 
 
 # -- cells --------------------------------------------------------------------------
@@ -104,9 +104,10 @@ def heartbeat(now, period=1200):
 
 # -- marks ---------------------------------------------------------------------------
 def robot(frame, i, pal, colour, now):
-    """The robot: blinks between its die colour and bright white."""
+    """The robot: blinks between its die colour and the flash that contrasts with that
+    colour most (palette.robot_flash: white, or dark on light dice)."""
     if blink(now, 600):
-        put_rgb(frame, i, P.ROBOT_WHITE)
+        put_entry(frame, i, P.robot_flash(pal), colour)
     else:
         put_die(frame, i, pal, colour)
 
@@ -130,21 +131,42 @@ def cursor(frame, i, pal, colour, now):
 
 
 # -- numbers -------------------------------------------------------------------------
-def digit(frame, top, left, n, rgb, face=P.DIM):
-    """A 3x3 die face showing ``n`` (0..9) pips in ``rgb`` with its top-left cell at
-    (``top``, ``left``); the face's empty cells in ``face``."""
-    bits = PIPS[n if n < 10 else 9]
-    for k in range(9):
-        i = (top + k // 3) * 6 + left + k % 3
-        put_rgb(frame, i, rgb if bits >> k & 1 else face)
+def count(frame, n, row, label, rows=2):
+    """``n`` (0..99; more shows 99) as a tally in row ``row``: column 0 is ``label`` (an
+    RGB tuple: whose count it is), columns 1..5 the symbols, largest first (palette.TALLY:
+    50, 10, 5, 1). A number of more than five symbols goes on in columns 1..5 of the next
+    row (column 0 there stays dark), if ``rows`` allows (at most ten symbols: 0..99 fit).
+    0 is one DIM cell. Draws only the rows it uses."""
+    n = min(max(n, 0), COUNT_MAX)
+    base = row * 6
+    put_rgb(frame, base, label)
+    for c in range(1, 6):
+        put(frame, base + c, 0, 0, 0)
+    if n == 0:
+        put_rgb(frame, base + 1, P.DIM)
+        return
+    k = 0
+    limit = 5 * rows
+    for s in range(4):
+        value = P.TALLY_VALUES[s]
+        while n >= value and k < limit:
+            if k == 5:
+                base += 6
+                for c in range(6):
+                    put(frame, base + c, 0, 0, 0)
+            put_rgb(frame, base + 1 + k % 5, P.TALLY[s])
+            n -= value
+            k += 1
 
 
-def number(frame, n, rgb, top=0):
-    """``n`` (0..99) as two dice in rows ``top``..``top+2``: tens left, units right."""
-    n = min(n, 99)
-    n = max(n, 0)
-    digit(frame, top, 0, n // 10, rgb)
-    digit(frame, top, 3, n % 10, rgb)
+def count_rows(n):
+    """How many rows ``count`` needs for ``n``: 1 or 2."""
+    n = min(max(n, 0), COUNT_MAX)
+    k = 0
+    for value in P.TALLY_VALUES:
+        k += n // value
+        n %= value
+    return 1 if k <= 5 else 2
 
 
 def bar(frame, n, rgb, row=5, empty=P.DIM):
@@ -153,12 +175,19 @@ def bar(frame, n, rgb, row=5, empty=P.DIM):
         put_rgb(frame, row * 6 + c, rgb if c < n else empty)
 
 
+def score_pages(players):
+    """How many pages ``scores`` needs to show every player and the pool: one up to four
+    players, else two (the pool's count needs two rows after the players)."""
+    return 1 if players <= 4 else 2
+
+
 def scores(frame, tokens, players, page=0, pool=-1):
     """One row per player (six per page): the player's colour, then their tokens.
 
-    Column 0 is the player's colour, columns 1..5 one victory token each (5 wins).
-    ``page`` 1 shows players 7 and 8; with ``pool`` >= 0 the last free row shows the
-    pool as a bar of up to five cells, one per five tokens rounded up.
+    Column 0 is the player's colour, columns 1..5 one victory token each (gold, as a
+    count's ones; 5 wins). ``page`` 1 shows players 7 and 8. With ``pool`` >= 0 the
+    pool's exact count (label palette.POOL) follows the players on the page, after an
+    empty row when there is room, if two rows are left for it (see score_pages).
     """
     fill(frame, 0, 0, 0)
     first = page * 6
@@ -171,10 +200,8 @@ def scores(frame, tokens, players, page=0, pool=-1):
             put_rgb(frame, row * 6 + c, P.TOKEN if c <= t else P.DIM)
         row += 1
         p += 1
-    if pool >= 0 and row < 6:
-        put_rgb(frame, row * 6 + 5, P.DIM)
-        for c in range(5):
-            put_rgb(frame, row * 6 + c, P.ROBOT_WHITE if c * 5 < pool else P.DIM)
+    if pool >= 0 and row <= 4:
+        count(frame, pool, row + 1 if row <= 3 else row, P.POOL)
 
 
 # -- animations ----------------------------------------------------------------------
@@ -183,7 +210,7 @@ _SETTLE = const(500)  # the thrown dice, still
 _SHOW = const(700)   # the board with the rolled cell flashing
 ROLL_MS = _TUMBLE + _SETTLE + _SHOW
 _SPEED = const(70)  # a sliding robot: ms per cell
-_HOP = const(420)  # a replayed move: slide, then a short stop
+HOP_MS = const(420)  # a replayed move: slide, then a short stop
 _HOLD = const(1200)  # a replayed route, finished
 _RING = const(110)  # celebration: ms per ring
 _CELEBRATE = const(2600)
@@ -193,8 +220,8 @@ _FLASH = const(480)
 class DiceRoll:
     """Up to three throws of the colour die and the number die, one after the other.
 
-    Each throw: both dice tumble (left: the colour, right: the pips), settle on the
-    roll, then the board shows where that die lies. ``start(now, layout, pal, a, b, c)``
+    Each throw: both dice tumble (the top half: the colour; row 4: the number as a
+    count), settle on the roll, then the board shows where that die lies. ``start(now, layout, pal, a, b, c)``
     takes the rolled cells (1..3 of them, -1 = none: start, target, waypoint).
     """
 
@@ -247,12 +274,12 @@ class DiceRoll:
         else:
             colour = lay.colours[cell]
             num = lay.numbers[cell]
-        c = colour * 3
         pal = self.pal
-        for r in range(1, 4):
-            for col in range(3):
-                put_scaled(frame, r * 6 + col, pal[c], pal[c + 1], pal[c + 2], 255)
-        digit(frame, 1, 3, num, (255, 255, 255), (25, 25, 25))
+        for i in range(18):  # the colour die: the top half in its colour
+            put_die(frame, i, pal, colour)
+        # the number die as a count, its label the colour: "green, 3"
+        count(frame, num, 4, P.DIM, 1)
+        put_die(frame, 24, pal, colour)
         return True
 
 
@@ -293,18 +320,19 @@ class Slide:
 class Replay:
     """An optimal route played move by move: each move slides, the stops so far stay
     lit as a trail, then the whole route holds for a moment. ``start(now, route)``
-    takes the cells, start first (copied)."""
+    takes the cells, start first (copied; up to ``size`` of them)."""
 
-    def __init__(self):
-        self.route = bytearray(64)
+    def __init__(self, size=64):
+        self.route = bytearray(size)
         self.n = 0
         self.t0 = 0
         self.slide = Slide()
 
     def start(self, now, route):
         n = 0
+        size = len(self.route)
         for c in route:
-            if n < 64:
+            if n < size:
                 self.route[n] = c
                 n += 1
         self.n = n
@@ -312,11 +340,11 @@ class Replay:
 
     def running(self, now):
         """True until the route has played and held."""
-        return self.n > 0 and now - self.t0 < (self.n - 1) * _HOP + _HOLD
+        return self.n > 0 and now - self.t0 < (self.n - 1) * HOP_MS + _HOLD
 
     def moves_shown(self, now):
         """How many moves of the route have been played by ``now``."""
-        m = (now - self.t0) // _HOP
+        m = (now - self.t0) // HOP_MS
         return min(self.n - 1, m)
 
     def render(self, now, frame):
@@ -324,7 +352,7 @@ class Replay:
             return False
         t = now - self.t0
         moves = self.n - 1
-        m = t // _HOP
+        m = t // HOP_MS
         m = min(m, moves)
         for k in range(m + 1 if m < moves else moves):
             put_rgb(frame, self.route[k], P.TRAIL)
@@ -334,12 +362,12 @@ class Replay:
             s = self.slide
             s.a = a
             s.b = b
-            s.t0 = self.t0 + m * _HOP
+            s.t0 = self.t0 + m * HOP_MS
             if not s.render(now, frame):
                 put_rgb(frame, b, P.ROBOT_WHITE)
             return True
         put_rgb(frame, self.route[moves], P.ROBOT_WHITE if blink(t, 300) else P.GOOD)
-        return t < moves * _HOP + _HOLD
+        return t < moves * HOP_MS + _HOLD
 
 
 class Wave:

@@ -130,9 +130,8 @@ class Session:
     def claim(self, player, count, cells):
         """Referee: ``player`` claims ``count`` and demonstrates ``cells`` (after the start)."""
         ref = self.app.current
-        self.tap("a")  # board -> choose player
-        steps = (player - ref.player) % ref.game.players
-        self.tap("down", steps)
+        self.tap("a")  # board -> choose player: nobody chosen yet
+        self.tap("down", player + 1)  # the first down chooses the first player
         self.tap("a")  # -> count, starts at 1
         self.tap("up", count - 1)
         self.tap("a")

@@ -4,7 +4,8 @@
     bottom-left CLASSROOM (a wave)        bottom-right SETTINGS (white ring)
 
 The D-pad moves between the quadrants (the chosen one glows, its background lit; the
-others show only their dim icon); A enters it. Holding B anywhere else comes back here.
+others show only their dim icon); A enters it. Holding B anywhere else comes back here,
+on the quadrant of the mode left (also when that mode was resumed at boot).
 """
 
 from ..app import A, DOWN, RIGHT, SOUND_CLICK, UP
@@ -25,6 +26,11 @@ class Mode(Base):
     def __init__(self, app):
         super().__init__(app)
         self.choice = 0
+
+    def enter(self, now):
+        left = self.app.left
+        if left in _TARGETS:
+            self.choice = _TARGETS.index(left)
 
     def key(self, key, now):
         app = self.app

@@ -1,38 +1,48 @@
 """Referee: the grid runs a table game of Micro Robots for 2-8 players.
 
-The dice roll the start (robot, blinking white), the target (slow pulse) and in expert
-play the waypoint (two quick beats). Everybody searches; whoever finds a route
-announces a move count, and the referee enters the claim:
+The dice roll the start (robot, blinking), the target (slow pulse) and in expert play
+the waypoint (two quick beats). Everybody searches; whoever finds a route announces a
+move count, and the referee enters the claim:
 
-- A: start a claim. The score rows appear; the D-pad picks the claimant (their row
-  blinks); A confirms.
-- Count: UP/DOWN add or take one move, RIGHT/LEFT five; shown as two dice (tens, units)
-  in the claimant's colour, the claimant's number below. A confirms. A claim below the
-  optimum fails at once (red flash).
+- A: start a claim. The score rows appear with nobody chosen (their colours pulse); the
+  D-pad picks the claimant (down/right from the first, up/left from the last; their row
+  blinks); A confirms. A with nobody chosen is refused: a claim is never credited to
+  whoever claimed last by a hurried double press.
+- Count: UP/DOWN add or take one move, RIGHT/LEFT five; shown as a count (a tally, see
+  frame.count) labelled in the claimant's colour, their colour below. A confirms. A
+  claim below the optimum fails at once.
 - Demonstration: the claimant shows the moves; the referee follows each one with the
   D-pad cursor (along the robot's row or column) and A. Every cell may be entered, legal
   or not: the engine rules. After the claimed number of moves the verdict comes at once
   (hold A to end early); B takes the last entered move back, or returns to the count.
 - Verdict: the grid flashes green = correct, the claimant takes a token; red = wrong, the
-  claimant gives a token to the player with the fewest. Then the scores show, the
-  claimant's colour blinking green or red, and the next target is rolled (the old target
-  is the new start). A or B hurries on.
+  claimant gives a token to the player with the fewest. A wrong claim is then explained
+  until A (or B): the demonstration replays and stops on the first broken rule - an
+  illegal move drawn in red from the robot to where it went, a missed target or waypoint
+  blinking red, a wrong count as the claim (top) over the moves shown (bottom, red
+  label), a claim below the optimum as the claim over the optimum (violet label). The
+  console gets the verdict as a sentence (app.say). Then the scores show, the claimant's
+  colour blinking green or red, and the next target is rolled (the old target is the new
+  start). A or B hurries on.
 
-On the board: B undoes the last decision (a mis-press costs nothing), UP shows the
-scores (one row per player: their colour, then a gold cell per token; the last row is
-the pool, one white cell per five tokens, rounded up), hold A when nobody finds a route: an optimal
-route is revealed and no token moves. Five tokens win at once; otherwise, when the pool
-is empty, the most tokens win. A then starts a new game. Hold B: menu (game kept).
+On the board: B asks to undo the last decision - the scores blink between now and after
+the undo; B again undoes, any other key (or 5 s) keeps it. UP shows the scores (one row
+per player: their colour, then a gold cell per token; then the pool's exact count,
+labelled grey; with five or more players the pool is on a second page and the pages
+alternate). Hold A when nobody finds a route: an optimal route is revealed and no token
+moves. Five tokens win at once; otherwise, when the pool is empty, the most tokens win.
+A then starts a new game, B asks to undo. Hold B: menu (game kept).
 """
 
 from ..app import (
     A, B, DOWN, LEFT, LONG_A, RIGHT, SOUND_BAD, SOUND_CLICK, SOUND_GOOD, SOUND_MOVE,
-    SOUND_ROLL, SOUND_WIN, UP,
+    SOUND_REFUSE, SOUND_ROLL, SOUND_WIN, UP,
 )
 from .. import frame as F
 from .. import palette as P
 from ..compat import const
 from ..game import Game, GameError
+from ..solver import BELOW_OPTIMUM, ILLEGAL_MOVE, TARGET_MISSED, WAYPOINT_MISSED, WRONG_COUNT
 from . import Base, draw_round, step_cursor
 
 _ROLL = const(0)
@@ -44,9 +54,14 @@ _RESULT = const(5)
 _REVEAL = const(6)
 _SCORES = const(7)
 _OVER = const(8)
+_UNDO = const(9)  # asking before an undo
+_WHY = const(10)  # a wrong claim explained
 _VERDICT_MS = const(800)
 _RESULT_MS = const(2600)
 _PAGE_MS = const(1500)
+_UNDO_MS = const(5000)  # an unanswered undo question is dropped
+_WHY_HOLD_MS = const(3000)  # the broken rule shown, before the replay starts again
+_END_MS = const(800)  # a wrong count: the end of the replay, before the counts
 
 
 class Mode(Base):
@@ -58,17 +73,27 @@ class Mode(Base):
         self.dice = F.DiceRoll()
         self.flash = F.Flash()
         self.party = F.Celebrate()
-        self.replay = F.Replay()
+        self.replay = F.Replay(101)  # a revealed route, or a demonstration (<= 99 moves)
         self.state = _BOARD
         self.t0 = 0
-        self.player = 0
+        self.player = -1  # the claimant; -1: nobody chosen yet
         self.count = 1
         self.moves = []
         self.robot = 0
         self.cursor = 0
         self.ok = False  # the last verdict
-        self.verdict = ""  # its reason, for the console
+        self.verdict = ""  # its reason
+        self.code = 0  # its code (solver.CORRECT...) and, for an illegal move, which (1-based)
+        self.bad = 0
+        self.shown = 0  # the moves demonstrated
+        self.explained = False  # a wrong verdict's why was shown
+        self.why_target = 0  # the round judged: target, waypoint (-1: none), optimum
+        self.why_via = -1
+        self.why_optimum = 0
         self.at = 0  # where the revealed route ends
+        self.back = _BOARD  # the screen an unanswered undo question returns to
+        self.undo_tokens = None  # the tokens and pool after the undo asked about
+        self.undo_pool = 0
 
     # -- life cycle -----------------------------------------------------------
     def reset(self):
@@ -82,14 +107,14 @@ class Mode(Base):
             if not ok:
                 self.new_game(now)
                 return
-        elif self.state != _OVER:
-            self.state = _BOARD
+        else:
+            self.state = _OVER if self.game.over else _BOARD
 
     def new_game(self, now):
         app = self.app
         s = app.settings
         self.game = Game(app.layout, s["players"], s["expert"], app.new_seed(), 0, app.solver)
-        self.player = 0
+        self.player = -1
         self.roll(now, True)
         self.save()
 
@@ -125,6 +150,18 @@ class Mode(Base):
             if key == A or key == B:  # hurry on
                 self._next_round(now)
             return
+        if st == _WHY:
+            if key == A or key == B:  # understood: the scores, then the next round
+                self.state = _RESULT
+                self.t0 = now - _VERDICT_MS
+            return
+        if st == _UNDO:
+            if key == B:
+                self._undo(now)
+            else:
+                self.state = self.back
+                app.beep(SOUND_CLICK)
+            return
         if st == _SCORES:
             self.state = _BOARD
             return
@@ -132,22 +169,17 @@ class Mode(Base):
             if key == A:
                 self.new_game(now)
             elif key == B:
-                self._undo(now)
+                self._ask_undo(now)
             return
         if st == _BOARD:
             if key == A:
+                self.player = -1
                 self.state = _PLAYER
             elif key == LONG_A:
-                route = g.give_up()
-                self.replay.start(now, route)
-                self.at = route[-1]
-                self.save()
-                self.state = _REVEAL
-                self.t0 = now
-                app.beep(SOUND_MOVE)
+                self._give_up(now)
                 return
             elif key == B:
-                self._undo(now)
+                self._ask_undo(now)
                 return
             elif key == UP:
                 self.state = _SCORES
@@ -156,11 +188,15 @@ class Mode(Base):
             return
         if st == _PLAYER:
             n = g.players
+            p = self.player
             if key == DOWN or key == RIGHT:
-                self.player = (self.player + 1) % n
+                self.player = 0 if p < 0 else (p + 1) % n
             elif key == UP or key == LEFT:
-                self.player = (self.player - 1) % n
+                self.player = n - 1 if p < 0 else (p - 1) % n
             elif key == A:
+                if p < 0:  # nobody chosen: a claim needs a deliberate choice
+                    app.beep(SOUND_REFUSE)
+                    return
                 self.count = 1
                 self.state = _COUNT
             elif key == B:
@@ -206,16 +242,82 @@ class Mode(Base):
                 self.state = _COUNT
             app.beep(SOUND_CLICK)
 
+    # -- decisions (they allocate: one per round, never per frame) ----------------
     def _judge(self, now, moves):
         g = self.game
-        self.at = g.start
+        lay = self.app.layout
+        start = g.start
+        before = list(g.tokens)
+        rnd = g.round
+        self.why_target = g.target
+        self.why_via = -1 if g.waypoint is None else g.waypoint
+        self.why_optimum = g.optimum()
         verdict = g.claim(self.player, self.count, moves)
         self.ok = verdict.ok
         self.verdict = verdict.reason
+        self.code = verdict.code
+        self.bad = verdict.move
+        self.shown = len(moves)
+        self.explained = False
+        self.replay.start(now, [start] + list(moves))
+        self.at = start
         self.save()
         self.state = _RESULT
         self.t0 = now
         self.app.beep(SOUND_GOOD if self.ok else SOUND_BAD)
+        # the console: the verdict and why, as a sentence
+        who = "player %d" % (self.player + 1)
+        if self.ok:
+            why = "correct; %s takes a token" % who
+        else:
+            why = "wrong: " + verdict.reason
+            if self.code == ILLEGAL_MOVE:
+                k = self.bad
+                a = start if k == 1 else moves[k - 2]
+                why += " (%s to %s)" % (lay.token(a), lay.token(moves[k - 1]))
+            elif self.code == WRONG_COUNT:
+                why = "wrong: %d moves shown for a claim of %d" % (self.shown, self.count)
+            elif self.code == BELOW_OPTIMUM:
+                why += " (%d)" % self.why_optimum
+            elif self.code == TARGET_MISSED:
+                why += " (%s, not %s)" % (lay.token(moves[-1] if moves else start),
+                                          lay.token(self.why_target))
+            elif self.code == WAYPOINT_MISSED:
+                why += " (%s)" % lay.token(self.why_via)
+            for p in range(g.players):
+                if g.tokens[p] > before[p]:
+                    why += "; %s gives a token to player %d" % (who, p + 1)
+        self.app.say("round %d: %s claims %d: %s; tokens %s, pool %d" % (
+            rnd, who, self.count, why, " ".join(str(t) for t in g.tokens), g.pool))
+
+    def _give_up(self, now):
+        g = self.game
+        rnd = g.round
+        route = g.give_up()
+        self.replay.start(now, route)
+        self.at = route[-1]
+        self.save()
+        self.state = _REVEAL
+        self.t0 = now
+        self.app.beep(SOUND_MOVE)
+        lay = self.app.layout
+        self.app.say("round %d: given up; a route of %d moves: %s" % (
+            rnd, len(route) - 1, " ".join(lay.token(c) for c in route)))
+
+    def _ask_undo(self, now):
+        """B: show what an undo would change and wait for B again."""
+        g = self.game
+        if g.round == 1 and not g.over:
+            return  # nothing decided yet
+        before = Game(g.layout, g.players, g.expert, g.seed, g.difficulty, g.solver)
+        before.apply(g.decision_text())
+        before.undo()
+        self.undo_tokens = before.tokens
+        self.undo_pool = before.pool
+        self.back = self.state
+        self.state = _UNDO
+        self.t0 = now
+        self.app.beep(SOUND_CLICK)
 
     def _undo(self, now):
         if self.game.undo():
@@ -223,6 +325,9 @@ class Mode(Base):
             self.state = _BOARD
             self.flash.start(now, -1, P.TRAIL)
             self.app.beep(SOUND_CLICK)
+            self.app.say("round %d: the last decision undone; tokens %s, pool %d" % (
+                self.game.round, " ".join(str(t) for t in self.game.tokens), self.game.pool))
+        self.undo_tokens = None
 
     def _next_round(self, now):
         g = self.game
@@ -249,23 +354,37 @@ class Mode(Base):
             w = g.waypoint
             draw_round(frame, app, g.start, g.target, -1 if w is None else w, now)
             self.flash.render(now, frame)
-        elif st == _PLAYER or st == _SCORES:
-            page = 0
-            if g.players > 6:
-                page = self.player // 6 if st == _PLAYER else (now - self.t0) // _PAGE_MS % 2
-            F.scores(frame, g.tokens, g.players, page, g.pool if page == 1 or g.players < 6 else -1)
-            if st == _PLAYER and F.blink(now, 400):
-                row = self.player % 6
+        elif st == _PLAYER:
+            p = self.player
+            F.scores(frame, g.tokens, g.players, p // 6 if p >= 0 else 0, -1)
+            if p < 0:  # nobody chosen yet: the colours pulse, asking for a choice
+                level = F.pulse(now, 900, 40, 255)
+                for row in range(min(g.players, 6)):
+                    F.put_entry(frame, row * 6, P.PLAYERS, row, level)
+            elif F.blink(now, 400):
+                row = p % 6
                 for c in range(1, 6):
                     F.put(frame, row * 6 + c, 0, 0, 0)
                 F.put_rgb(frame, row * 6, P.ROBOT_WHITE)
+        elif st == _SCORES:
+            page = 0
+            if F.score_pages(g.players) > 1:
+                page = (now - self.t0) // _PAGE_MS % 2
+            F.scores(frame, g.tokens, g.players, page, g.pool)
+        elif st == _UNDO:
+            if now - self.t0 >= _UNDO_MS:
+                self.state = self.back
+            now_shown = F.blink(now, 800)
+            tokens = g.tokens if now_shown else self.undo_tokens
+            page = 0
+            if F.score_pages(g.players) > 1:
+                page = (now - self.t0) // (2 * _PAGE_MS) % 2
+            F.scores(frame, tokens, g.players, page, g.pool if now_shown else self.undo_pool)
         elif st == _COUNT:
             F.fill(frame, 0, 0, 0)
-            F.number(frame, self.count, P.PLAYER_RGB[self.player], 0)
-            F.digit(frame, 3, 0, self.player + 1, P.ROBOT_WHITE, P.DIM)
-            for i in range(21, 36):
-                if i % 6 >= 3:
-                    F.put_entry(frame, i, P.PLAYERS, self.player, 120)
+            F.count(frame, self.count, 0, P.PLAYER_RGB[self.player])
+            for i in range(24, 36):
+                F.put_entry(frame, i, P.PLAYERS, self.player, 120)
         elif st == _DEMO:
             w = g.waypoint
             draw_round(frame, app, self.robot, g.target, -1 if w is None else w, now)
@@ -283,12 +402,23 @@ class Mode(Base):
                 if t % 400 < 250:
                     for i in range(36):
                         F.put_scaled(frame, i, rgb[0], rgb[1], rgb[2], 110)
-            else:  # then the scores, the claimant's colour blinking the verdict
-                F.scores(frame, g.tokens, g.players, self.player // 6, -1)
-                if F.blink(now, 400):
-                    F.put_rgb(frame, (self.player % 6) * 6, rgb)
+                return
+            if not self.ok and not self.explained:
+                self.explained = True
+                self.state = _WHY  # a wrong claim: why, until A
+                self.t0 = now
+                self._render_why(now, frame)
+                return
+            # then the scores, the claimant's colour blinking the verdict
+            page = self.player // 6
+            F.scores(frame, g.tokens, g.players, page,
+                     g.pool if page + 1 == F.score_pages(g.players) else -1)
+            if F.blink(now, 400):
+                F.put_rgb(frame, (self.player % 6) * 6, rgb)
             if t >= _RESULT_MS:
                 self._next_round(now)
+        elif st == _WHY:
+            self._render_why(now, frame)
         elif st == _REVEAL:
             F.board(frame, app.layout, app.pal, 70)
             if not self.replay.render(now, frame):
@@ -303,3 +433,58 @@ class Mode(Base):
                 for p in g.winners:
                     if p // 6 == page:
                         F.put_rgb(frame, (p % 6) * 6, P.ROBOT_WHITE)
+
+    def _render_why(self, now, frame):
+        """A wrong claim: the demonstration replayed up to the first broken rule, held,
+        and again; a count that does not fit as the claim over what it is compared to."""
+        app = self.app
+        pal = app.pal
+        colours = app.layout.colours
+        code = self.code
+        if code == BELOW_OPTIMUM:
+            self._counts(frame, self.why_optimum, P.OPTIMUM)
+            return
+        replay = self.replay
+        legal = self.bad - 1 if code == ILLEGAL_MOVE else replay.n - 1
+        hops = legal * F.HOP_MS
+        period = hops + (_END_MS + _WHY_HOLD_MS if code == WRONG_COUNT else _WHY_HOLD_MS)
+        t = (now - self.t0) % period
+        if code == WRONG_COUNT and t >= hops + _END_MS:
+            self._counts(frame, self.shown, P.REFUSE)
+            return
+        F.board(frame, app.layout, pal, 70)
+        route = replay.route
+        if t < hops:  # the legal moves slide, leaving their trail
+            replay.t0 = now - t
+            replay.render(now, frame)
+            return
+        for k in range(legal):
+            F.put_rgb(frame, route[k], P.TRAIL)
+        robot = route[legal]
+        mark = -1
+        if code == ILLEGAL_MOVE:  # from the robot to where it went, in red
+            mark = route[legal + 1]
+            if robot // 6 == mark // 6 or robot % 6 == mark % 6:
+                step = 1 if robot // 6 == mark // 6 else 6
+                if mark < robot:
+                    step = -step
+                i = robot + step
+                while i != mark:  # (a range with a variable step allocates)
+                    F.put_scaled(frame, i, 255, 0, 0, 150)
+                    i += step
+        elif code == TARGET_MISSED:
+            mark = self.why_target
+        elif code == WAYPOINT_MISSED:
+            mark = self.why_via
+        if mark >= 0:
+            if F.blink(now, 500):
+                F.put_rgb(frame, mark, P.REFUSE)
+            else:
+                F.put_die(frame, mark, pal, colours[mark])
+        F.robot(frame, robot, pal, colours[robot], now)
+
+    def _counts(self, frame, other, label):
+        """The claim (top, the claimant's colour) over ``other`` (labelled ``label``)."""
+        F.fill(frame, 0, 0, 0)
+        F.count(frame, self.count, 0, P.PLAYER_RGB[self.player])
+        F.count(frame, other, 3, label)

@@ -1,7 +1,8 @@
 """Settings: eight items, each saved the moment it changes.
 
 UP/DOWN choose the item, LEFT/RIGHT change its value; B (or holding B) goes back. The
-left die (top left) shows the item's number in white pips, the right die its value:
+top row shows the item's number as a count (frame.count, white label), the second row
+its value (blue label); the lower half previews it:
 
     1 side          1 = black, 2 = copper (the board below previews it)
     2 arrangement   1 keep, 2 shuffle, 3 match a table; A starts shuffle or match
@@ -14,7 +15,8 @@ left die (top left) shows the item's number in white pips, the right die its val
                     blink, 3 both
 
 Shuffle: the grid deals a new arrangement and guides you, tile by tile: the quadrant
-to fill lights up, first showing the board's letter as pips (1 = A .. 4 = D), then the
+to fill lights up, first showing the board's letter as a count of gold cells in the
+quadrant (1 = A .. 4 = D), then the
 tile's dice as they must lie, its printed top-left corner blinking white. RIGHT or A:
 next tile, LEFT: previous; A after the fourth keeps the new arrangement, B cancels.
 
@@ -168,7 +170,7 @@ class Mode(Base):
         s = app.settings
         name = _ITEMS[self.item]
         F.fill(frame, 0, 0, 0)
-        F.digit(frame, 0, 0, self.item + 1, P.ROBOT_WHITE)
+        F.count(frame, self.item + 1, 0, P.ROBOT_WHITE, 1)
         if name == "side":
             value = 1 if s["side"] == "black" else 2
         elif name == "tiles":
@@ -177,7 +179,7 @@ class Mode(Base):
             value = 1 if s[name] else 0
         else:
             value = s[name]
-        F.digit(frame, 0, 3, value, P.TOKEN)
+        F.count(frame, value, 1, P.VALUE, 1)
         if name == "players":
             for p in range(value):
                 F.put_entry(frame, 24 + p, P.PLAYERS, p)
@@ -204,8 +206,11 @@ class Mode(Base):
                 _draw_tile(frame, app.pal, self.tiles, code[k] - 65, code[4 + k] - 48, k,
                            255 if k == q else 40)
         t = now - self.t0
-        if self.state == _SHUFFLE and t < _LETTER_MS:
-            F.digit(frame, _CORNERS[q] // 6, _CORNERS[q] % 6, code[q] - 64, P.ROBOT_WHITE)
+        if self.state == _SHUFFLE and t < _LETTER_MS:  # the board: 1..4 gold cells, A..D
+            top = _CORNERS[q]
+            n = code[q] - 64
+            for k in range(9):
+                F.put_rgb(frame, top + (k // 3) * 6 + k % 3, P.ONE if k < n else P.DIM)
         elif F.blink(now, 500):
             corner = (0, 2, 14, 12)[code[4 + q] - 48]  # where the printed top-left went
             F.put_rgb(frame, _CORNERS[q] + corner, P.ROBOT_WHITE)

@@ -7,15 +7,18 @@ and the waypoint flashes white).
 - D-pad: move the cursor (blinking cyan) along the robot's row or column.
 - A: move the robot to the cursor. A move must land on a cell of the same colour or the
   same number as the robot's cell; anything else flashes red and the robot stays.
-- B: take the last move back. With no move to take back: the score for a moment,
-  puzzles solved (top dice, green) over the moves you needed beyond the optimum in
-  all of them (bottom dice, gold: 0 means every puzzle was solved perfectly).
-- Hold A: hint, the legal destinations light up until the next key.
+- B: take the last move back. With no move to take back: the score for a moment, three
+  counts (frame.count): puzzles solved (green label), the current streak of puzzles
+  solved in a row (blue label), the moves needed beyond the optimum in all of them
+  (red label; 0 means every puzzle was solved perfectly).
+- Hold A: hint, the legal destinations light up until the next key. Hold A again while
+  they are lit: give up - an optimal route replays, the streak starts again from 0, and
+  A rolls the next target.
 - Hold B: back to the menu (the puzzle is kept, even through a power cut).
 
-On the target: a celebration, then your move count (top dice: green when optimal) over
-the optimum (bottom dice, white); an optimal route replays; A rolls the next target
-(the old target is the new start).
+On the target: a celebration, then your move count (top; its label green when optimal,
+red when longer) over the optimum (bottom, violet label); an optimal route replays; A
+rolls the next target (the old target is the new start).
 """
 
 from ..app import (
@@ -58,6 +61,7 @@ class Mode(Base):
         self.optimum = 0
         self.solved_at = 0
         self.stats_until = 0  # B with no move to take back shows the score until then
+        self.gave_up = False  # the route replaying was asked for by giving up
 
     # -- life cycle -----------------------------------------------------------
     def reset(self):
@@ -172,7 +176,10 @@ class Mode(Base):
             else:  # nothing to take back: the score for a moment
                 self.stats_until = now + _STATS_MS
         elif key == LONG_A:
-            self.hint = not hint
+            if hint:  # held again while the hint shows: give up
+                self._give_up(now)
+            else:
+                self.hint = True
 
     def _solved(self, now):
         g = self.game
@@ -180,6 +187,7 @@ class Mode(Base):
         self.optimum = g.optimum()
         self.solved_at = g.target
         self.route = g.route()
+        self.gave_up = False
         g.claim(0, self.count, self.moves)
         self.moves = []
         self.save()
@@ -187,6 +195,19 @@ class Mode(Base):
         self.t0 = now
         self.state = _SOLVED
         self.app.beep(SOUND_GOOD if self.count == self.optimum else SOUND_MOVE)
+
+    def _give_up(self, now):
+        """Nobody's perfect: an optimal route replays; the streak starts again."""
+        g = self.game
+        self.solved_at = g.target
+        self.route = g.give_up()  # the next round is rolled; the streak is 0
+        self.moves = []
+        self.save()
+        self.gave_up = True
+        self.replay.start(now, self.route)
+        self.t0 = now
+        self.state = _REPLAY
+        self.app.beep(SOUND_MOVE)
 
     def _after_round(self, key, now):
         """Any key hurries the celebration on; A after the replay rolls the next target."""
@@ -219,8 +240,9 @@ class Mode(Base):
             self.state = st = _PLAY
         if st == _PLAY and now < self.stats_until:
             F.fill(frame, 0, 0, 0)
-            F.number(frame, g.score, P.GOOD, 0)
-            F.number(frame, g.extra, P.TOKEN, 3)
+            F.count(frame, g.score, 0, P.GOOD)
+            F.count(frame, g.streak, 2, P.STREAK)
+            F.count(frame, g.extra, 4, P.REFUSE)
         elif st == _PLAY:
             way = g.waypoint
             draw_round(frame, app, self.robot, g.target,
@@ -244,8 +266,8 @@ class Mode(Base):
                 self.t0 = now
         elif st == _SCORE:
             F.fill(frame, 0, 0, 0)
-            F.number(frame, self.count, P.GOOD if self.count == self.optimum else P.TOKEN, 0)
-            F.number(frame, self.optimum, P.ROBOT_WHITE, 3)
+            F.count(frame, self.count, 0, P.GOOD if self.count == self.optimum else P.REFUSE)
+            F.count(frame, self.optimum, 3, P.OPTIMUM)
             if now - self.t0 >= _SCORE_MS:
                 self.state = _REPLAY
                 self.t0 = now
@@ -255,5 +277,6 @@ class Mode(Base):
             F.board(frame, app.layout, app.pal, 70)
             F.target(frame, self.solved_at, app.pal, app.layout.colours[self.solved_at], now)
             if not self.replay.render(now, frame):
-                F.put_rgb(frame, self.solved_at, P.GOOD if F.blink(now, 1000) else P.ROBOT_WHITE)
+                done = P.TRAIL if self.gave_up else P.GOOD
+                F.put_rgb(frame, self.solved_at, done if F.blink(now, 1000) else P.ROBOT_WHITE)
                 F.put_rgb(frame, first, P.TRAIL)
