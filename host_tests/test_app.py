@@ -634,7 +634,7 @@ def test_an_illegal_move_is_replayed_and_drawn_in_red_with_the_reason_on_the_con
     assert tuple(P.DIE[3 * colour:3 * colour + 3]) in lit_bad  # ... and its own colour
     assert all(f[0] == P.TRAIL for f in seen)  # the start: the trail
     for f in seen:
-        assert all(c == (150, 0, 0) for c in f[3:])  # from the robot to there, in red
+        assert all(c == (210, 0, 0) for c in f[3:])  # from the robot to there, in red
     robot_colour = tuple(P.DIE[3 * lay.colours[first]:3 * lay.colours[first] + 3])
     assert robot_colour in [f[1] for f in seen]  # the robot where the illegal move began
     s.wait(4000)

@@ -470,7 +470,7 @@ class Mode(Base):
                     step = -step
                 i = robot + step
                 while i != mark:  # (a range with a variable step allocates)
-                    F.put_scaled(frame, i, 255, 0, 0, 150)
+                    F.put_scaled(frame, i, 255, 0, 0, 210)
                     i += step
         elif code == TARGET_MISSED:
             mark = self.why_target
