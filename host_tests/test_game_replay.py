@@ -121,3 +121,106 @@ def test_runs_as_a_module():
     proc = subprocess.run([sys.executable, "-m", "tools.replay", "nonsense"],
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+# -- the device's own files ----------------------------------------------------------------------
+
+def off_the_rules(game, robot):
+    """A cell on ``robot``'s row that is not a legal move from it (None if every one is)."""
+    row = robot // 6 * 6
+    for cell in range(row, row + 6):
+        if cell != robot and not game.solver.is_move(robot, cell):
+            return cell
+    return None
+
+
+def play_on_the_device(state):
+    """The firmware (App, Store, modes) under a scripted player: a refereed round won, one
+    lost on an illegal second move, then a solo round left half-walked. Saves in ``state``."""
+    from tools.sim.script import Session
+
+    s = Session(seed=5, state=str(state))
+    s.tap("right")
+    s.tap("a")  # menu -> referee
+    s.settle()
+    ref = s.app.current
+    route = ref.game.route()
+    s.claim(1, len(route) - 1, route[1:])
+    s.wait(2800)
+    s.settle()
+    g = ref.game
+    route = g.route()
+    bad = off_the_rules(g, route[1])
+    assert bad is not None and len(route) > 2
+    s.claim(0, len(route) - 1, [route[1], bad])
+    s.wait(2800)
+    s.settle()
+    referee = g.to_dict()
+    s.hold("b")  # back to the menu, on the referee's quadrant
+    s.tap("left")
+    s.tap("a")  # solo
+    assert s.app.mode == "solo"
+    s.settle()
+    solo = s.app.current
+    first = solo.game.route()[1]
+    s.move(solo.game.start, first)
+    s.wait(500)
+    return s, referee, solo.game.to_dict(), [first]
+
+
+def test_the_devices_own_files_replay(tmp_path, capsys):
+    session, referee, solo, moves = play_on_the_device(tmp_path)
+    capsys.readouterr()  # the firmware's console
+    device = json.loads((tmp_path / "referee.json").read_text())
+    assert device["format"] == 1 and device["data"]["mode"] == "referee"  # the store's wrapper
+    assert replay.main(["--saved", str(tmp_path / "referee.json"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["state"] == referee and out["mode"] == "referee"
+    assert [r["ok"] for r in out["rounds"]] == [True, False]
+    assert out["rounds"][1]["outcome"] == "move 2 is not legal"
+    assert replay.main(["--saved", str(tmp_path / "referee.json")]) == 0
+    assert "a claims %d: move 2 is not legal" % out["rounds"][1]["claim"] \
+        in capsys.readouterr().out
+
+    assert replay.main(["--saved", str(tmp_path / "solo.json"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    tok = session.app.layout.token
+    assert out["state"] == solo and out["mode"] == "solo"
+    assert out["moves"] == [tok(c) for c in moves]
+    assert replay.main(["--saved", str(tmp_path / "solo.json")]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.endswith("being played; moves so far: %s %s" % (tok(solo["start"]), tok(moves[0])))
+
+    # The older game.json had the same form; the mode's save alone and to_dict() load too.
+    data = device["data"]
+    for name, form in (("game.json", device), ("mode.json", data), ("dict.json", data["game"])):
+        (tmp_path / name).write_text(json.dumps(form))
+        assert replay.main(["--saved", str(tmp_path / name), "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["state"] == referee
+
+    assert replay.main(["--saved", str(tmp_path / "settings.json")]) == 2
+    err = capsys.readouterr().err
+    assert err == ("tools.replay: %s: not a saved game (the device keeps its games in solo.json "
+                   "and referee.json)\n" % (tmp_path / "settings.json"))
+
+
+def test_files_written_by_micropython_replay_alike(tmp_path, capsys):
+    """The same button presses on the real MicroPython interpreter: its files read the same."""
+    from tools.sim import headless as sim
+
+    here = tmp_path / "cpython"
+    here.mkdir()
+    session, referee, _, _ = play_on_the_device(here)
+    events = tmp_path / "play.txt"
+    events.write_text(session.events_text())
+    pico = tmp_path / "micropython"
+    pico.mkdir()
+    assert sim.main(["--headless", "--seed", "5", "--events", str(events), "--frames-out",
+                     str(tmp_path / "f.jsonl"), "--runtime", "micropython",
+                     "--state", str(pico)]) == 0
+    capsys.readouterr()
+    for name in ("referee.json", "solo.json"):
+        assert replay.main(["--saved", str(here / name), "--json"]) == 0
+        on_cpython = capsys.readouterr().out
+        assert replay.main(["--saved", str(pico / name), "--json"]) == 0
+        assert capsys.readouterr().out == on_cpython

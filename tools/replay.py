@@ -1,62 +1,67 @@
 """Replay a shared or saved Micro Robots game, round by round.
 
-    python -m tools.replay MR1.3x.2026.black:CADB0312.b9ob3b-    # a share string
-    python -m tools.replay --saved game.json                     # a saved game
+    python -m tools.replay MR2.3x.2026.black:CADB0312.b9ob3b-    # a share string
+    python -m tools.replay --saved referee.json                  # a saved game
     python -m tools.replay ... --json                            # one JSON object
 
 Shows each round's start, target (and waypoint), the optimum, the decision and the
 tokens after it, with the firmware's own game engine. Players are the letters a-h in
 seating order, as in share strings. Bad input: exit code 2 and one line on stderr.
+
+``--saved`` reads every form the firmware writes: the device's ``solo.json`` and
+``referee.json`` (``{"format": 1, "data": {"mode": ..., "game": {...}}}``, the store's
+wrapper around the mode's save; solo adds the moves made in the round being played),
+the older ``game.json`` of the same form, the mode's save alone, or ``game.to_dict()``.
 """
 
-import argparse
 import json
-import os
-import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
+from tools import cli
+from tools.cli import UsageError
 
 from microrobots.game import OUTCOME_LETTERS, Game, GameStateError
+from microrobots.store import FORMAT as STORE_FORMAT
 
 PROG = "tools.replay"
 
 
-class UsageError(Exception):
-    """Bad input from the user: reported in one line, exit code 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise UsageError(message)
-
-
 def build_parser():
-    p = _Parser(prog="python -m tools.replay", description=__doc__.split("\n")[0])
-    p.add_argument("share", nargs="?", help="a share string, e.g. MR1.2.7.black:ABCD0000.a3o")
+    p = cli.Parser(prog="python -m tools.replay", description=__doc__.split("\n")[0])
+    p.add_argument("share", nargs="?", help="a share string, e.g. MR2.2.7.black:ABCD0000.a3o")
     p.add_argument("--saved", metavar="FILE",
-                   help="a saved game (game.to_dict() as JSON, or the device's game.json)")
+                   help="a saved game: the device's solo.json or referee.json, or "
+                        "game.to_dict() as JSON")
     p.add_argument("--json", action="store_true", help="one JSON object")
     return p
 
 
+def unwrap(data, path):
+    """``(game dict, mode or None, solo moves or None)`` from any saved form (see above)."""
+    if isinstance(data, dict) and data.get("format") == STORE_FORMAT and "data" in data:
+        data = data["data"]  # the store's wrapper: every file on the device has it
+    if not isinstance(data, dict) or "format" in data:
+        return data, None, None  # game.to_dict() itself (from_dict names what is wrong)
+    if "game" not in data:
+        raise UsageError("%s: not a saved game (the device keeps its games in solo.json "
+                         "and referee.json)" % path)
+    mode = data.get("mode")
+    moves = data.get("moves")
+    if moves is not None and (not isinstance(moves, list) or not all(
+            isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 36 for c in moves)):
+        raise UsageError("%s: moves must be a list of cells 0..35" % path)
+    return data["game"], mode if isinstance(mode, str) else None, moves
+
+
 def load(args):
-    """The finished replay's Game from a share string or a saved file."""
+    """``(game, mode, moves)``: the finished replay's Game from a share string or a saved
+    file; for a device's save its mode and (solo) the moves made in the open round."""
     if (args.share is None) == (args.saved is None):
         raise UsageError("give a share string or --saved FILE (one of them)")
     if args.share is not None:
-        return Game.replay(args.share)
+        return Game.replay(args.share), None, None
+    data, mode, moves = unwrap(cli.read_json(args.saved, "saved game"), args.saved)
     try:
-        with open(args.saved) as f:
-            data = json.load(f)
-    except OSError as e:
-        raise UsageError("%s: cannot read (%s)" % (args.saved, e.strerror or e))
-    except ValueError as e:
-        raise UsageError("%s: not JSON (%s)" % (args.saved, e))
-    if isinstance(data, dict) and "format" not in data and isinstance(data.get("game"), dict):
-        data = data["game"]  # the device's game.json wraps the game with its mode
-    try:
-        return Game.from_dict(data)
+        return Game.from_dict(data), mode, moves
     except GameStateError as e:
         raise UsageError("%s: %s" % (args.saved, e))
 
@@ -94,7 +99,7 @@ def rounds(final):
     return out
 
 
-def describe(final, rows):
+def describe(final, rows, moves=None):
     mode = "%d player%s%s, seed %d, layout %s" % (
         final.players, "" if final.players == 1 else "s", ", expert" if final.expert else "",
         final.seed, final.layout.name or "custom")
@@ -121,27 +126,31 @@ def describe(final, rows):
         where = "%s to %s" % (tok(final.start), tok(final.target))
         if final.waypoint is not None:
             where += " via " + tok(final.waypoint)
-        lines.append("round %d: %s, optimum %d - being played" % (final.round, where,
-                                                                   final.optimum()))
+        playing = "being played"
+        if moves:
+            playing += "; moves so far: " + " ".join(tok(c) for c in [final.start] + moves)
+        lines.append("round %d: %s, optimum %d - %s" % (final.round, where, final.optimum(),
+                                                         playing))
     return "\n".join(lines)
 
 
 def main(argv=None):
     try:
         args = build_parser().parse_args(argv)
-        final = load(args)
+        final, mode, moves = load(args)
     except (UsageError, GameStateError) as e:
-        print("%s: %s" % (PROG, e), file=sys.stderr)
-        return 2
+        return cli.fail(PROG, e)
     rows = rounds(final)
     if args.json:
+        tok = final.layout.token
         print(json.dumps({"share": final.share(), "rounds": rows, "over": final.over,
                           "winners": [player_name(p) for p in final.winners],
-                          "state": final.to_dict()}))
+                          "state": final.to_dict(), "mode": mode,
+                          "moves": None if moves is None else [tok(c) for c in moves]}))
     else:
-        print(describe(final, rows))
+        print(describe(final, rows, moves))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)

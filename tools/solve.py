@@ -10,36 +10,20 @@ Uses the firmware's own solver (firmware/microrobots/solver.py), so its answers 
 handheld's. Bad input: exit code 2 and one line on stderr.
 """
 
-import argparse
 import json
-import os
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
+from tools import cli
+from tools.cli import UsageError, cell, plural
 
-from microrobots.board import DEFAULT_LAYOUT, SIDES, Layout, LayoutError, load_layout
 from microrobots.solver import UNREACHABLE, Solver
 
-PROG = "tools.solve"
-
-
-class UsageError(Exception):
-    """Bad input from the user: reported in one line, exit code 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise UsageError(message)
+PROG = "tools.solve: error"
 
 
 def build_parser():
-    p = _Parser(prog="python -m tools.solve", description=__doc__.split("\n")[0])
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--layout", metavar="FILE", help="a layout file: six lines of six dice")
-    where.add_argument("--tiles", metavar="CODE",
-                       help="an arrangement: black:CADB0312, or CADB0312 with --side")
-    p.add_argument("--side", choices=SIDES, help="board side for --tiles CODE (default black)")
+    p = cli.Parser(prog="python -m tools.solve", description=__doc__.split("\n")[0])
+    cli.add_layout_options(p)
     p.add_argument("cells", nargs="*", metavar="FROM TO", help="start and target dice")
     p.add_argument("--via", metavar="CELL", help="a waypoint to visit first (expert play)")
     p.add_argument("--claim", metavar="N", help="also say whether exactly N moves can do it")
@@ -47,21 +31,6 @@ def build_parser():
     p.add_argument("--jsonl", action="store_true", help="queries from stdin, JSON lines out")
     p.add_argument("--stats", action="store_true", help="distance histogram of the layout")
     return p
-
-
-def layout_from_args(args):
-    """The layout named by --layout / --tiles / --side (LayoutError on bad input)."""
-    if args.layout:
-        return load_layout(args.layout)
-    if args.tiles:
-        if ":" in args.tiles:
-            if args.side:
-                raise UsageError("--side conflicts with the side in --tiles %s" % args.tiles)
-            return Layout.named(args.tiles)
-        return Layout.from_tiles(args.side or "black", args.tiles)
-    if args.side:
-        return Layout.from_tiles(args.side, "ABCD0000")
-    return Layout.named(DEFAULT_LAYOUT)
 
 
 def parse_claim(text):
@@ -72,13 +41,6 @@ def parse_claim(text):
     if n < 0:
         raise UsageError("claim %d is negative" % n)
     return n
-
-
-def cell(layout, text, what):
-    try:
-        return layout.index(text)
-    except LayoutError as e:
-        raise UsageError("%s: %s" % (what, e))
 
 
 def query(layout, solver, start, target, via=None, claim=None):
@@ -104,13 +66,12 @@ def describe(answer):
     if answer["distance"] is None:
         lines.append("%s: unreachable" % head)
     else:
-        lines.append("%s: %d move%s" % (head, answer["distance"],
-                                        "" if answer["distance"] == 1 else "s"))
+        lines.append("%s: %s" % (head, plural(answer["distance"], "move")))
         lines.append("route: " + " ".join(answer["path"]))
     if answer["claim"] is not None:
-        lines.append("claim %d: %s" % (answer["claim"], "possible — a route of exactly %d moves "
-                                       "exists" % answer["claim"] if answer["claim_possible"]
-                                       else "impossible"))
+        lines.append("claim %d: %s" % (answer["claim"], "possible — a route of exactly %s "
+                                       "exists" % plural(answer["claim"], "move")
+                                       if answer["claim_possible"] else "impossible"))
     return "\n".join(lines)
 
 
@@ -124,7 +85,7 @@ def run_jsonl(layout, solver, lines, out):
             continue
         try:
             if not 2 <= len(words) <= 4:
-                raise UsageError("expected FROM TO [VIA] [CLAIM], got %d words" % len(words))
+                raise UsageError("expected FROM TO [VIA] [CLAIM], got %s" % plural(len(words), "word"))
             start = cell(layout, words[0], "FROM")
             target = cell(layout, words[1], "TO")
             via = claim = None
@@ -171,7 +132,7 @@ def main(argv=None, stdin=None, stdout=None):
     out = stdout or sys.stdout
     try:
         args = build_parser().parse_args(argv)
-        layout = layout_from_args(args)
+        layout = cli.layout_from_args(args)
         solver = Solver(layout)
         if args.jsonl:
             if args.cells:
@@ -184,13 +145,20 @@ def main(argv=None, stdin=None, stdout=None):
             else:
                 out.write("%s\n" % (layout.name or "custom layout"))
                 for d, n in result["histogram"].items():
-                    out.write("  %2s moves: %d pairs\n" % (d, n))
+                    out.write("  %2s %-6s %s\n" % (d, "move:" if d == "1" else "moves:",
+                                                    plural(n, "pair")))
                 out.write("unreachable pairs: %d%s\n" % (
                     len(result["unreachable"]),
                     "".join("\n  %s -> %s" % tuple(p) for p in result["unreachable"])))
             return 0
-        if len(args.cells) != 2:
+        if not args.cells:
             raise UsageError("give FROM and TO cells, e.g. G3 W5 (or --jsonl / --stats)")
+        if len(args.cells) == 1:
+            raise UsageError("give TO as well as FROM %s, e.g. %s W5" % ((args.cells[0],) * 2))
+        if len(args.cells) > 2:
+            raise UsageError("FROM and TO are two cells, but %s follow%s them: %s" % (
+                plural(len(args.cells) - 2, "more word"), "s" if len(args.cells) == 3 else "",
+                " ".join(args.cells[2:])))
         start = cell(layout, args.cells[0], "FROM")
         target = cell(layout, args.cells[1], "TO")
         via = cell(layout, args.via, "--via") if args.via else None
@@ -198,10 +166,9 @@ def main(argv=None, stdin=None, stdout=None):
         answer = query(layout, solver, start, target, via, claim)
         out.write((json.dumps(answer) if args.json else describe(answer)) + "\n")
         return 0
-    except (UsageError, LayoutError) as e:
-        sys.stderr.write("%s: error: %s\n" % (PROG, e))
-        return 2
+    except cli.Errors as e:
+        return cli.fail(PROG, e)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)

@@ -1,0 +1,169 @@
+"""What every command in tools/ does alike, in one place: paths, one-line errors, reading a
+user's file, the layout options and dice names.
+
+    from tools import cli                    # also puts firmware/ on sys.path
+
+    parser = cli.Parser(prog="python -m tools.x")   # a bad option raises cli.UsageError
+    cli.add_layout_options(parser)                  # --layout FILE | --tiles CODE, --side
+    try:
+        args = parser.parse_args(argv)
+        layout = cli.layout_from_args(args)         # the default arrangement if none given
+        start = cli.cell(layout, "G3", "FROM")      # G3, 3-green or green-3 -> 0..35
+        text = cli.read_text(args.events, "events file")
+    except cli.Errors as e:                         # UsageError, LayoutError
+        return cli.fail("x", e)                     # "x: <one line>" on stderr; 2
+
+Paths: ``ROOT`` (the checkout), ``FIRMWARE`` (its firmware/ folder).
+
+Errors: ``UsageError`` is bad input from the user (an option, an argument, a file): the
+command reports it in one line and exits with status 2, never with a traceback.
+``Parser`` is an ``argparse.ArgumentParser`` whose ``error`` raises UsageError instead
+of printing the whole usage and exiting. ``fail(prog, error)`` prints ``prog: error``
+and returns 2. ``Errors`` is the tuple of the one-line errors to catch. ``run(main)``
+ends a ``python -m`` command with ``main()``'s status, without a traceback when the
+output's reader goes away (``| head``) or on Ctrl-C.
+
+Files: ``read_text(path, what)`` and ``read_json(path, what)`` read a file the user
+named (``-``: standard input) or raise UsageError naming the path and why: missing, a
+folder, not readable, not UTF-8 text, over ``MAX_BYTES``, not JSON.
+
+Layouts and cells: ``add_layout_options`` adds ``--layout FILE`` / ``--tiles CODE``
+(exclusive) and ``--side``; ``layout_from_args`` turns them into a board.Layout
+(``black:ABCD0000`` when none is given); ``cell`` reads a die name on a layout.
+
+Words: ``plural(n, "move")`` is "1 move" or "2 moves".
+"""
+
+import argparse
+import json
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+if FIRMWARE not in sys.path:  # `python -m tools.x` from a fresh clone
+    sys.path.insert(0, FIRMWARE)
+
+from microrobots.board import DEFAULT_LAYOUT, SIDES, Layout, LayoutError  # noqa: E402
+
+MAX_BYTES = 64 * 1024 * 1024  # no file a tool reads is near this; /dev/zero would be
+
+
+class UsageError(Exception):
+    """Bad input from the user: reported in one line, exit status 2."""
+
+
+Errors = (UsageError, LayoutError)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a bad command line raises UsageError (one line) instead of exiting."""
+
+    def error(self, message):
+        raise UsageError(message)
+
+
+def fail(prog, error, stream=None):
+    """Report ``error`` as the one line ``prog: error`` on stderr; return exit status 2."""
+    print("%s: %s" % (prog, error), file=stream or sys.stderr)
+    return 2
+
+
+def run(main):
+    """``sys.exit(main())`` for ``python -m``, quiet when the reader of the output goes
+    away (``... | head``) or the user presses Ctrl-C: no traceback then either."""
+    try:
+        status = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python would complain again while flushing at exit: point stdout at nothing.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        status = 1
+    except KeyboardInterrupt:
+        status = 130
+    sys.exit(status)
+
+
+def plural(n, word, words=None):
+    """``"1 move"``, ``"2 moves"`` (``words``: the plural when it is not word + s)."""
+    return "%d %s" % (n, word if n == 1 else words or word + "s")
+
+
+# -- files -----------------------------------------------------------------------------------
+
+def read_text(path, what="file", limit=MAX_BYTES):
+    """The text of the file at ``path`` (``-``: standard input), or UsageError in one line.
+
+    UTF-8, with or without a byte-order mark. ``what`` names the file in the message:
+    ``layout.txt: cannot read layout file (No such file or directory)``.
+    """
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(limit + 1)
+        else:
+            with open(path, "rb") as f:
+                data = f.read(limit + 1)
+    except OSError as e:
+        raise UsageError("%s: cannot read %s (%s)" % (path, what, e.strerror or e))
+    if len(data) > limit:
+        raise UsageError("%s: %s is over %d MiB" % (path, what, limit >> 20))
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise UsageError("%s: %s is not text (byte 0x%02x at offset %d is not UTF-8)"
+                         % (path, what, data[e.start], e.start))
+
+
+def read_json(path, what="JSON file"):
+    """The parsed JSON of the file at ``path``, or UsageError in one line."""
+    text = read_text(path, what)
+    try:
+        return json.loads(text)
+    except ValueError as e:
+        raise UsageError("%s: %s is not JSON (%s)" % (path, what, e))
+
+
+# -- layouts and cells -----------------------------------------------------------------------
+
+def add_layout_options(parser, files=True):
+    """``--layout FILE`` (unless ``files`` is False) or ``--tiles CODE``, and ``--side``."""
+    where = parser.add_mutually_exclusive_group()
+    if files:
+        where.add_argument("--layout", metavar="FILE",
+                           help="a layout file: six lines of six dice (or a name, black:CADB0312)")
+    where.add_argument("--tiles", metavar="CODE",
+                       help="an arrangement: black:CADB0312, or CADB0312 with --side")
+    parser.add_argument("--side", choices=SIDES, help="board side for --tiles CODE (default black)")
+
+
+def layout_from_args(args):
+    """The layout named by ``--layout`` / ``--tiles`` / ``--side`` (``black:ABCD0000`` when
+    none is given). Raises UsageError or LayoutError (one line)."""
+    spec = getattr(args, "layout", None)
+    tiles = getattr(args, "tiles", None)
+    side = getattr(args, "side", None)
+    if spec:
+        if ":" in spec or spec.strip().lower() in SIDES:  # a name, as --tiles takes it
+            return Layout.named(spec)
+        try:
+            return Layout.parse(read_text(spec, "layout file"))
+        except LayoutError as e:
+            raise LayoutError("%s: %s" % (spec, e))
+    if tiles:
+        if ":" in tiles:
+            if side:
+                raise UsageError("--side conflicts with the side in --tiles %s" % tiles)
+            return Layout.named(tiles)
+        return Layout.from_tiles(side or "black", tiles)
+    if side:
+        return Layout.from_tiles(side, "ABCD0000")
+    return Layout.named(DEFAULT_LAYOUT)
+
+
+def cell(layout, text, what="cell"):
+    """The cell index (0..35) of the die ``text`` (G3, 3-green, green-3) on ``layout``;
+    UsageError names ``what`` it was for."""
+    try:
+        return layout.index(text)
+    except LayoutError as e:
+        raise UsageError("%s: %s" % (what, e))
