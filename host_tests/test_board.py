@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from layouts import PAIRS, layouts
-from microrobots.board import TILES, Layout, LayoutError, load_layout, parse_cell
+from microrobots.board import TILES, Layout, LayoutError, parse_cell
 
 
 def test_tiles_are_the_transcribed_boards():
@@ -96,13 +96,12 @@ def test_bad_arrangement_codes(code):
         Layout.named(code if ":" in code else "black:" + code)
 
 
-def test_load_layout_reads_files_and_names(tmp_path):
-    f = tmp_path / "table.txt"
-    f.write_text(str(Layout.named("copper:DCBA3210")))
-    assert load_layout(str(f)) == Layout.named("copper:DCBA3210")
-    assert load_layout("copper:DCBA3210").name == "copper:DCBA3210"
-    f.write_text("W6 B6\n")
-    with pytest.raises(LayoutError, match="table.txt: line 1: 2 cells"):
-        load_layout(str(f))
-    with pytest.raises(LayoutError, match="cannot read layout file"):
-        load_layout(str(tmp_path / "missing.txt"))
+@pytest.mark.parametrize("text, message", [
+    ("W6 B6\n", "line 1: 2 cells, expected 6"),
+    ("W6\n", "line 1: 1 cell, expected 6"),
+    ("W6 B6 Y6 G6 R6 P6\n", "only 1 row, expected 6"),
+    ("W6 B6 Y6 G6 R6 P6\nW5 B5 Y5 G5 R5 P5\n", "only 2 rows, expected 6"),
+])
+def test_short_layouts_say_what_they_hold(text, message):
+    with pytest.raises(LayoutError, match="^%s$" % message):
+        Layout.parse(text)

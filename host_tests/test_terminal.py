@@ -399,13 +399,14 @@ def test_tiles_go_into_the_devices_settings_and_end_a_game_in_progress(tmp_path)
     root = str(tmp_path) + "/"
     store = Store(root)
     store.save("settings", {"brightness": 3, "side": "black", "tiles": "ABCD0000"})
-    store.save("game", {"mode": "solo"})
+    for game in ("solo", "referee"):  # the device keeps a game of each mode
+        store.save(game, {"mode": game})
     T.prepare_state(root, "copper", "CADB0312")
     settings, _ = store.load("settings")
     assert settings == {"brightness": 3, "side": "copper", "tiles": "CADB0312"}
-    assert store.load("game") == (None, None)
+    assert store.load("solo") == store.load("referee") == (None, None)
     assert T.layout_numbers(root) == [Layout.named("copper:CADB0312").number(i)
                                       for i in range(36)]
-    store.save("game", {"mode": "solo"})
+    store.save("solo", {"mode": "solo"})
     T.prepare_state(root, None, "copper:CADB0312")  # the same arrangement: game kept
-    assert store.load("game")[0] == {"mode": "solo"}
+    assert store.load("solo")[0] == {"mode": "solo"}

@@ -14,14 +14,10 @@ Fast because of two facts:
 - a breadth-first search on 36 cells is a handful of integer OR operations on bitsets.
 """
 
-import argparse
 import itertools
 import json
-import os
-import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
+from tools import cli
 
 from microrobots.board import SIDES, Layout
 
@@ -120,21 +116,25 @@ def analyse_naive(side):
 def print_text(results):
     for side, r in results.items():
         print("%s side: %d arrangements, %d unreachable ordered pairs, longest optimal route "
-              "%d moves, mean %.2f" % (side, r["arrangements"], r["unreachable"], r["longest"],
-                                       r["mean"]))
+              "%s, mean %.2f" % (side, r["arrangements"], r["unreachable"],
+                                 cli.plural(r["longest"], "move"), r["mean"]))
         total = sum(r["histogram"].values())
         for d, n in r["histogram"].items():
             bar = "#" * round(60 * n / total)
-            print("  %2s moves %9d  %5.2f%%  %s" % (d, n, 100 * n / total, bar))
+            print("  %2s %-5s %9d  %5.2f%%  %s" % (d, "move" if d == "1" else "moves", n,
+                                                  100 * n / total, bar))
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m tools.boards", description=__doc__.split("\n")[0])
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = cli.Parser(prog="python -m tools.boards", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=cli.Parser)
     an = sub.add_parser("analyse", help="distance statistics over every arrangement")
     an.add_argument("--json", action="store_true", help="one JSON object")
     an.add_argument("--side", choices=SIDES, help="only this side")
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except cli.UsageError as e:
+        return cli.fail("boards", e)
     sides = [args.side] if args.side else list(SIDES)
     results = {side: analyse_side(side) for side in sides}
     if args.json:
@@ -145,4 +145,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)

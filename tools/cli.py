@@ -26,18 +26,23 @@ output's reader goes away (``| head``) or on Ctrl-C.
 Files: ``read_text(path, what)`` and ``read_json(path, what)`` read a file the user
 named (``-``: standard input) or raise UsageError naming the path and why: missing, a
 folder, not readable, not UTF-8 text, over ``MAX_BYTES``, not JSON.
+``write_atomically(path, data)`` writes a file through a temporary one and a rename.
 
 Layouts and cells: ``add_layout_options`` adds ``--layout FILE`` / ``--tiles CODE``
 (exclusive) and ``--side``; ``layout_from_args`` turns them into a board.Layout
 (``black:ABCD0000`` when none is given); ``cell`` reads a die name on a layout.
 
 Words: ``plural(n, "move")`` is "1 move" or "2 moves".
+
+Programs: ``micropython_binary()`` finds the ``micropython`` command (the venv's first).
 """
 
 import argparse
 import json
 import os
+import shutil
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -82,6 +87,32 @@ def run(main):
     except KeyboardInterrupt:
         status = 130
     sys.exit(status)
+
+
+def write_atomically(path, data):
+    """Write ``data`` (bytes, or text as UTF-8) to ``path`` through a temporary file in the
+    same folder and a rename: the file is never half-written. OSError when it cannot."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; what the tools write is no secret
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def micropython_binary():
+    """The ``micropython`` command beside this Python (the venv's), else on PATH; or None."""
+    here = os.path.join(os.path.dirname(sys.executable), "micropython")
+    return here if os.path.exists(here) else shutil.which("micropython")
 
 
 def plural(n, word, words=None):

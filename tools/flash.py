@@ -19,7 +19,6 @@ Only the firmware's own files are written or removed: a module's stale twin (a
 Every failure is one line on stderr and exit status 1 (2 for bad arguments).
 """
 
-import argparse
 import ast
 import functools
 import hashlib
@@ -30,8 +29,9 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIRMWARE = os.path.join(ROOT, "firmware")
+from tools import cli
+from tools.cli import FIRMWARE, ROOT, plural
+
 BUILD = os.path.join(ROOT, "build", "flash")
 CACHE = os.path.join(ROOT, "build", "mpy-cache")  # compiled modules by content
 PACKAGE_JSON = os.path.join(ROOT, "package.json")
@@ -495,7 +495,7 @@ def write_package_json(path=None):
 
 
 def build_parser():
-    p = argparse.ArgumentParser(
+    p = cli.Parser(
         prog="python -m tools.flash",
         description="Compile the firmware for the board's MicroPython and copy it with mpremote.")
     p.add_argument("--port", help="serial port of the board (default: the only one found)")
@@ -510,12 +510,15 @@ def build_parser():
 
 def main(argv=None, out=None):
     out = out or sys.stdout
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except cli.UsageError as e:
+        return cli.fail("flash", e)
     try:
         if args.write_package_json:
             write_package_json()
             count = len(package_manifest()["urls"])
-            print(f"wrote package.json ({count} files)", file=out)
+            print(f"wrote package.json ({plural(count, 'file')})", file=out)
             return 0
         if args.dry_run:
             print_plan(make_plan(DEFAULT_BOARD, force_source=args.source), out)
@@ -528,7 +531,7 @@ def main(argv=None, out=None):
         lines = text.splitlines()  # mpremote: "cp SRC DEST" each, "Up to date: X" if same
         same = sum(1 for x in lines if x.startswith("Up to date"))
         fresh = sum(1 for x in lines if x.startswith("cp ")) - same
-        print(f"done: {fresh} files copied, {same} already up to date; the board is "
+        print(f"done: {plural(fresh, 'file')} copied, {same} already up to date; the board is "
               "restarting", file=out)
         return 0
     except FlashError as e:
@@ -541,4 +544,4 @@ def main(argv=None, out=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)

@@ -1,8 +1,7 @@
 """python -m tools.images: kept short; the code is tools/draw/images.py."""
 
-import sys
-
+from tools import cli
 from tools.draw.images import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)

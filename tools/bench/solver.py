@@ -1,12 +1,10 @@
 """Solver figures for `make bench`: the firmware solver inside the micropython interpreter,
 side by side with a straightforward bytearray BFS, and the board analysis under CPython."""
 
-import os
 import subprocess
-import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tools.cli import ROOT, micropython_binary
 
 MP_SCRIPT = r"""
 import sys, gc, time
@@ -61,8 +59,7 @@ for name, f, k in (("fast_dist", fast_dist, 3600), ("plain_dist", plain_dist, 36
 
 
 def micropython_figures():
-    exe = os.path.join(os.path.dirname(sys.executable), "micropython")
-    proc = subprocess.run([exe, "-X", "heapsize=190k", "-c", MP_SCRIPT], capture_output=True,
+    proc = subprocess.run([micropython_binary(), "-X", "heapsize=190k", "-c", MP_SCRIPT], capture_output=True,
                           text=True, cwd=ROOT)
     if proc.returncode:
         raise SystemExit("bench_solver: micropython failed: " + proc.stderr.strip())
@@ -85,7 +82,6 @@ def report():
             label, pu, fu, pu / fu if fu > 0 else float("inf"), pa, fa))
     print("  (issue 2 targets: >= 10x for distances, >= 20x for walk_exists, 0 bytes)")
 
-    sys.path.insert(0, ROOT)
     from tools import boards
     t = time.perf_counter()
     for side in ("black", "copper"):

@@ -3,7 +3,7 @@
     python -m tools.images [--out DIR] [--check]
 
 Each ``docs/images/NAME.events`` is an events file for the headless simulator (see
-tools/sim.py) whose first line says how to run it::
+tools/sim/headless.py) whose first line says how to run it::
 
     # image: seed=7 until=7200
     500 a
@@ -16,13 +16,13 @@ show at ``until`` with tools.render. The pictures are byte-for-byte reproducible
 committed one (the tests do the same).
 """
 
-import argparse
 import os
 import re
-import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tools import cli
+from tools.cli import ROOT
+
 IMAGES = os.path.join(ROOT, "docs", "images")
 SPEC = re.compile(r"#\s*image:\s*seed=(\d+)\s+until=(\d+)\s*$")
 
@@ -40,11 +40,10 @@ def scripts(folder=None):
 
 def spec(path):
     """(seed, until) from the script's ``# image: seed=N until=MS`` line."""
-    with open(path) as f:
-        for line in f:
-            m = SPEC.match(line.strip())
-            if m:
-                return int(m.group(1)), int(m.group(2))
+    for line in cli.read_text(path, "events file").splitlines():
+        m = SPEC.match(line.strip())
+        if m:
+            return int(m.group(1)), int(m.group(2))
     raise ImageError("%s: no '# image: seed=N until=MS' line" % path)
 
 
@@ -63,7 +62,10 @@ def build(path, png):
 
 
 def build_all(out, folder=None):
-    os.makedirs(out, exist_ok=True)
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as e:
+        raise ImageError("%s: cannot hold the pictures (%s)" % (out, e.strerror or e))
     made = []
     for name, path in scripts(folder):
         made.append(build(path, os.path.join(out, name + ".png")))
@@ -91,28 +93,28 @@ def differences(folder=None):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m tools.images",
+    p = cli.Parser(prog="python -m tools.images",
                                 description="Regenerate docs/images/*.png from *.events.")
     p.add_argument("--out", default=IMAGES, help="where to write (default docs/images)")
     p.add_argument("--check", action="store_true",
                    help="compare fresh builds with the committed pictures; exit 1 if any differ")
-    args = p.parse_args(argv)
     try:
+        args = p.parse_args(argv)
         if args.check:
             changed = differences()
             if changed:
-                print("images: out of date: %s (run make images)" % ", ".join(changed),
-                      file=sys.stderr)
+                cli.fail("images", "out of date: %s (run make images)" % ", ".join(changed))
                 return 1
             print("images: all %d up to date" % len(scripts()))
             return 0
         for png in build_all(args.out):
             print("wrote %s" % os.path.relpath(png, ROOT))
-    except (ImageError, OSError) as e:
-        print("images: %s" % e, file=sys.stderr)
-        return 2
+    except (ImageError, cli.UsageError) as e:
+        return cli.fail("images", e)
+    except OSError as e:
+        return cli.fail("images", "%s: %s" % (e.filename or "", e.strerror or e))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)

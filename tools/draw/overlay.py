@@ -17,14 +17,12 @@ import argparse
 import math
 import os
 import sys
-import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if os.path.join(ROOT, "firmware") not in sys.path:
-    sys.path.insert(0, os.path.join(ROOT, "firmware"))
+from tools import cli
+from tools.cli import write_atomically
+from tools.draw.dice import PIPS, SCREEN_RGB
 
-from microrobots.board import SIDES, TILES, parse_cell  # noqa: E402
-from tools.draw.dice import PIPS, SCREEN_RGB  # noqa: E402
+from microrobots.board import SIDES, TILES, parse_cell
 
 # The documented build (hardware/README.md): a WS2812B strip with 60 LEDs per metre, cut
 # into rows of six and laid at the same spacing, so the grid's pitch is 1000/60 mm.
@@ -366,28 +364,6 @@ def render_pdf(pitch=DEFAULT_PITCH_MM, paper="a4"):
     return out.getvalue()
 
 
-def write_atomically(path, data):
-    """Write bytes to ``path`` via a temporary file and a rename: never a half-written file."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".overlay-", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a printout is not a secret
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, exit 2 (argparse would print the usage too)
-        raise OverlayError(message)
-
-
 def _pitch(text):
     try:
         value = float(text)
@@ -400,7 +376,7 @@ def _pitch(text):
 
 
 def main(argv=None):
-    parser = _Parser(prog="python -m tools.overlay",
+    parser = cli.Parser(prog="python -m tools.overlay",
                      description="Printable tile films for the LED grid (SVG or PDF).")
     parser.add_argument("-o", "--output", metavar="FILE",
                         help="write FILE (.svg or .pdf); default: SVG on standard output")
@@ -434,14 +410,12 @@ def main(argv=None):
             write_atomically(args.output, data)
         else:
             sys.stdout.write(data.decode())
-    except OverlayError as e:
-        print("overlay: %s" % e, file=sys.stderr)
-        return 2
+    except (OverlayError, cli.UsageError) as e:
+        return cli.fail("overlay", e)
     except OSError as e:
-        print("overlay: %s: cannot write (%s)" % (args.output, e.strerror or e), file=sys.stderr)
-        return 2
+        return cli.fail("overlay", "%s: cannot write (%s)" % (args.output, e.strerror or e))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)

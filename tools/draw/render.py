@@ -17,11 +17,9 @@ The output is deterministic: the same frame and options give the same bytes
 (no timestamps; fixed supersampling), which ``make images`` relies on.
 """
 
-import argparse
 import json
-import sys
 
-from tools import solve  # puts firmware/ on sys.path; reads --layout/--tiles/--side
+from tools import cli
 from tools.draw.dice import PIPS
 
 GRID = 6
@@ -180,23 +178,18 @@ def save_png(image, path):
 def read_frames(path):
     """The frames of a frames-out file (JSON lines), checked. ValueError names the line."""
     frames = []
-    try:
-        f = sys.stdin if path == "-" else open(path)
-    except OSError as e:
-        raise ValueError(f"{path}: cannot read ({e.strerror})")
-    with f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            where = f"{path}, line {n}"
-            try:
-                frame = json.loads(line)
-            except ValueError:
-                raise ValueError(f"{where}: not a JSON object")
-            if not isinstance(frame, dict) or "pixels" not in frame or "t" not in frame:
-                raise ValueError(f"{where}: expected an object with \"t\" and \"pixels\"")
-            validate_pixels(frame["pixels"], where)
-            frames.append(frame)
+    for n, line in enumerate(cli.read_text(path, "frames file").splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{path}, line {n}"
+        try:
+            frame = json.loads(line)
+        except ValueError:
+            raise ValueError(f"{where}: not a JSON object")
+        if not isinstance(frame, dict) or "pixels" not in frame or "t" not in frame:
+            raise ValueError(f"{where}: expected an object with \"t\" and \"pixels\"")
+        validate_pixels(frame["pixels"], where)
+        frames.append(frame)
     if not frames:
         raise ValueError(f"{path}: no frames")
     return frames
@@ -251,7 +244,7 @@ def write_png(frame_lines, path, at=None, state=None):
 
 
 def build_parser():
-    p = argparse.ArgumentParser(
+    p = cli.Parser(
         prog="python -m tools.render",
         description="Draw a frame of the handheld (from the simulator's frames-out) as a PNG.")
     p.add_argument("--frames", required=True, metavar="FILE",
@@ -259,12 +252,7 @@ def build_parser():
     p.add_argument("--at", type=int, metavar="MS",
                    help="show the LEDs at this time (default: the last frame)")
     p.add_argument("--png", required=True, metavar="OUT", help="PNG file to write")
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--layout", metavar="FILE", help="a layout file (six rows of tokens)")
-    where.add_argument("--tiles", metavar="CODE",
-                       help="an arrangement: black:CADB0312, or CADB0312 with --side")
-    p.add_argument("--side", choices=("black", "copper"),
-                   help="board side for --tiles CODE (default black)")
+    cli.add_layout_options(p)
     p.add_argument("--robot", type=int, metavar="CELL", help="outline this cell (0-35)")
     p.add_argument("--target", type=int, metavar="CELL", help="mark this cell's corners")
     p.add_argument("--scale", type=float, default=1.0, help="size factor (default 1)")
@@ -272,28 +260,26 @@ def build_parser():
 
 
 def main(argv=None):
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = None
     try:
+        args = build_parser().parse_args(argv)
         for name in ("robot", "target"):
             value = getattr(args, name)
             if value is not None and not 0 <= value < CELLS:
                 raise ValueError(f"--{name} {value}: a cell is 0..35")
         if not 0.1 <= args.scale <= 8:
             raise ValueError(f"--scale {args.scale}: use 0.1..8")
-        layout = solve.layout_from_args(args)
+        layout = cli.layout_from_args(args)
         frame = frame_at(read_frames(args.frames), args.at)
         image = render(frame["pixels"], layout, robot=args.robot, target=args.target,
                        scale=args.scale)
         save_png(image, args.png)
-    except (ValueError, solve.LayoutError, solve.UsageError) as e:
-        print(f"render: {e}", file=sys.stderr)
-        return 2
+    except (ValueError, *cli.Errors) as e:
+        return cli.fail("render", e)
     except OSError as e:
-        print(f"render: {args.png}: cannot write ({e.strerror})", file=sys.stderr)
-        return 2
+        return cli.fail("render", f"{args.png}: cannot write ({e.strerror or e})")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)

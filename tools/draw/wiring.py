@@ -10,16 +10,13 @@ One list of connections (``connections``) feeds both drawings, so the diagram, t
 and ``config.py`` cannot drift apart; host_tests/test_hardware.py checks the committed files.
 """
 
-import argparse
 import os
 import sys
-import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if os.path.join(ROOT, "firmware") not in sys.path:
-    sys.path.insert(0, os.path.join(ROOT, "firmware"))
+from tools import cli
+from tools.cli import ROOT, write_atomically
 
-from microrobots import config as firmware_config  # noqa: E402
+from microrobots import config as firmware_config
 
 SVG_PATH = os.path.join(ROOT, "hardware", "wiring.svg")
 README_PATH = os.path.join(ROOT, "hardware", "README.md")
@@ -243,37 +240,8 @@ def replace_table(readme_text, table):
     return readme_text[:begin] + table + readme_text[end + len(TABLE_END):]
 
 
-def write_atomically(path, text):
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".wiring-", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def _read(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except OSError as e:
-        raise WiringError("%s: cannot read (%s)" % (path, e.strerror or e))
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise WiringError(message)
-
-
 def main(argv=None):
-    parser = _Parser(prog="python -m tools.wiring",
+    parser = cli.Parser(prog="python -m tools.wiring",
                      description="Generate the wiring diagram and pin table from the config.")
     parser.add_argument("--config", metavar="FILE",
                         help="a config.json to draw instead of the firmware's defaults")
@@ -289,7 +257,8 @@ def main(argv=None):
         args = parser.parse_args(argv)
         if args.config:
             try:
-                cfg = firmware_config.load(_read(args.config), args.config)
+                cfg = firmware_config.load(cli.read_text(args.config, "config file"),
+                                           args.config)
             except firmware_config.ConfigError as e:
                 raise WiringError(str(e))
         else:
@@ -298,9 +267,10 @@ def main(argv=None):
         table = pin_table(cfg)
         if args.check:
             stale = []
-            if not os.path.exists(args.svg) or _read(args.svg) != svg:
+            if not os.path.exists(args.svg) or cli.read_text(args.svg, "diagram") != svg:
                 stale.append(args.svg)
-            if not args.table and _read(args.readme) != replace_table(_read(args.readme), table):
+            readme = None if args.table else cli.read_text(args.readme, "README")
+            if readme is not None and readme != replace_table(readme, table):
                 stale.append(args.readme)
             if stale:
                 print("wiring: out of date: %s (run python -m tools.wiring)" % ", ".join(stale),
@@ -311,16 +281,15 @@ def main(argv=None):
         if args.table:
             print(table)
         else:
-            write_atomically(args.readme, replace_table(_read(args.readme), table))
-    except WiringError as e:
-        print("wiring: %s" % e, file=sys.stderr)
-        return 2
+            write_atomically(args.readme, replace_table(cli.read_text(args.readme, "README"),
+                                                        table))
+    except (WiringError, cli.UsageError) as e:
+        return cli.fail("wiring", e)
     except OSError as e:
-        print("wiring: %s: cannot write (%s)" % (getattr(e, "filename", "") or args.svg,
-                                                 e.strerror or e), file=sys.stderr)
-        return 2
+        return cli.fail("wiring", "%s: cannot write (%s)" % (getattr(e, "filename", "")
+                                                              or args.svg, e.strerror or e))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)

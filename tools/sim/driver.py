@@ -6,8 +6,8 @@ It runs unchanged under CPython (``tools.sim`` imports it) and inside MicroPytho
     .venv/bin/micropython -X heapsize=190k tools/sim/driver.py --seed 7 --state /tmp/dev/
 
 Options: ``--seed N`` (the number the hardware gives for new games, default 1234),
-``--state DIR`` (the device's flash: settings.json, game.json and an optional
-config.json live there; without it nothing is saved), ``--until MS`` (at end of input,
+``--state DIR`` (the device's flash: settings.json, solo.json, referee.json and an
+optional config.json live there; without it nothing is saved), ``--until MS`` (at end of input,
 keep running until this time), ``--tones`` (also report the buzzer).
 
 Protocol — input, one line each, read as they come (a live front end can stream):

@@ -17,8 +17,8 @@ about 100 ms between two taps of one button. Frames out: one JSON line whenever 
 the LEDs changes, ``{"t": ms, "mode": "solo", "pixels": [[r, g, b], ... 36]}`` in
 row-major grid order, the values actually written (after gamma, brightness and the
 power cap). The run ends at ``--until`` (default: 2 s after the last release).
-``--state DIR`` is the device's flash (settings.json, game.json, config.json); without
-it nothing is saved. A bad events file: one line naming the line, exit status 2.
+``--state DIR`` is the device's flash (settings.json, solo.json, referee.json,
+config.json); without it nothing is saved. A bad events file: one line naming the line, exit status 2.
 
 Both runtimes run tools/sim/driver.py, the same driver, around firmware/main.py's real
 frame loop: in-process under CPython, in ``micropython -X heapsize=190k`` otherwise;
@@ -26,15 +26,14 @@ the same seed and events give the same frames. The interactive terminal front en
 (``make play``) builds on the same driver protocol (see tools/sim/driver.py).
 """
 
-import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-FIRMWARE = os.path.join(ROOT, "firmware")
+from tools import cli
+from tools.cli import ROOT, micropython_binary
+
 DRIVER = os.path.join(ROOT, "tools", "sim", "driver.py")
 HEAP = "190k"
 BUTTONS = ("up", "down", "left", "right", "a", "b")
@@ -97,11 +96,6 @@ def mask_lines(edges):
     return ["%d %d" % (t, m) for t, m in out]
 
 
-def micropython_binary():
-    here = os.path.join(os.path.dirname(sys.executable), "micropython")
-    return here if os.path.exists(here) else shutil.which("micropython")
-
-
 def run_driver(lines, seed, until, runtime="cpython", state=None, tones=False):
     """Run the driver on input ``lines``; return its output lines (a list of str)."""
     argv = ["--seed", str(seed), "--until", str(until)]
@@ -120,8 +114,6 @@ def run_driver(lines, seed, until, runtime="cpython", state=None, tones=False):
         if proc.returncode not in (0, 2):
             out.append("micropython failed (%d): %s" % (proc.returncode, proc.stderr.strip()))
         return out
-    if FIRMWARE not in sys.path:
-        sys.path.insert(0, FIRMWARE)
     from tools.sim import driver as simdriver
 
     out = []
@@ -130,11 +122,7 @@ def run_driver(lines, seed, until, runtime="cpython", state=None, tones=False):
 
 
 def headless(args):
-    try:
-        with open(args.events) as f:
-            text = f.read()
-    except OSError as e:
-        raise EventsError("%s: cannot read events file (%s)" % (args.events, e.strerror or e))
+    text = cli.read_text(args.events, "events file")
     edges = parse_events(text, args.events)
     until = args.until
     if until is None:
@@ -164,14 +152,8 @@ def headless(args):
     return 0
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        print("sim: %s (see --help)" % message, file=sys.stderr)
-        sys.exit(2)
-
-
 def parser():
-    p = _Parser(prog="python -m tools.sim", description="The Micro Robots handheld, simulated.")
+    p = cli.Parser(prog="python -m tools.sim", description="The Micro Robots handheld, simulated.")
     p.add_argument("--headless", action="store_true", help="run scripted events, write frames")
     p.add_argument("--seed", type=int, default=1234, help="the seed new games start from")
     p.add_argument("--events", help="events file (headless)")
@@ -188,19 +170,19 @@ def main(argv=None):
     if "--headless" not in argv:  # make play: the terminal front end has its own options
         from tools.sim import terminal
         return terminal.main(argv)
-    args = parser().parse_args(argv)
+    try:
+        args = parser().parse_args(argv)
+    except cli.UsageError as e:
+        return cli.fail("sim", "%s (see --help)" % e)
     if not args.events or not args.frames_out:
-        print("sim: --headless needs --events FILE and --frames-out FILE", file=sys.stderr)
-        return 2
+        return cli.fail("sim", "--headless needs --events FILE and --frames-out FILE")
     if not 0 <= args.seed <= 0x3FFFFFFF or (args.until is not None and args.until < 0):
-        print("sim: --seed must be 0..%d and --until >= 0" % 0x3FFFFFFF, file=sys.stderr)
-        return 2
+        return cli.fail("sim", "--seed must be 0..%d and --until >= 0" % 0x3FFFFFFF)
     try:
         return headless(args)
-    except EventsError as e:
-        print("sim: %s" % e, file=sys.stderr)
-        return 2
+    except (EventsError, cli.UsageError) as e:
+        return cli.fail("sim", e)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)

@@ -13,15 +13,7 @@ Closed loop: the moves depend on the rolled puzzle, which the session reads from
 ``s.app``. CPython only (the replay is what runs in MicroPython).
 """
 
-import os
-import sys
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-FIRMWARE = os.path.join(ROOT, "firmware")
-if FIRMWARE not in sys.path:
-    sys.path.insert(0, FIRMWARE)
-
-from tools.sim import driver as simdriver  # noqa: E402
+from tools.sim import driver as simdriver  # puts firmware/ on sys.path if need be
 
 BUTTONS = ("up", "down", "left", "right", "a", "b")
 GAP_MS = 140  # from one press to the next

@@ -26,7 +26,6 @@ starts a new device whose flash is thrown away at the end.
 ``--side``) set the arrangement in the device's settings before it starts.
 """
 
-import argparse
 import json
 import os
 import queue
@@ -39,11 +38,11 @@ import tempfile
 import threading
 import time
 
-from tools import solve  # puts firmware/ on sys.path; --side/--tiles as tools.solve
+from tools import cli
+from tools.cli import ROOT, UsageError, micropython_binary
 from tools.draw.dice import PIPS
 from tools.draw.render import FILM_OFF, screen_rgb
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DRIVER = os.path.join(ROOT, "tools", "sim", "driver.py")
 STATE = os.path.join(ROOT, "build", "sim-state")
 
@@ -138,11 +137,6 @@ class Buttons:
 
 
 # -- the firmware in a child process ---------------------------------------------------------
-
-def micropython_binary():
-    here = os.path.join(os.path.dirname(sys.executable), "micropython")
-    return here if os.path.exists(here) else shutil.which("micropython")
-
 
 def driver_command(runtime, seed, state):
     if runtime == "micropython":
@@ -385,11 +379,12 @@ class State:
 
 def prepare_state(state_dir, side, tiles):
     """Write --side/--tiles into the device's settings (the firmware's own Store format)."""
+    from microrobots.app import GAMES
     from microrobots.store import Store
 
     if side is None and tiles is None:
         return
-    layout = solve.layout_from_args(argparse.Namespace(layout=None, tiles=tiles, side=side))
+    layout = cli.layout_from_args(_Options(tiles=tiles, side=side))
     name_side, _, code = layout.name.partition(":")
     store = Store(state_dir)
     data, _ = store.load("settings")
@@ -399,7 +394,8 @@ def prepare_state(state_dir, side, tiles):
     data["side"], data["tiles"] = name_side, code
     if not store.save("settings", data):
         raise UsageError("cannot write the settings in %s" % state_dir)
-    store.remove("game")  # as the device does: a new arrangement ends a game in progress
+    for game in GAMES:  # as the device does: a new arrangement ends the games in progress
+        store.remove(game)
 
 
 def layout_numbers(state_dir):
@@ -420,8 +416,12 @@ def layout_numbers(state_dir):
 
 # -- the terminal ------------------------------------------------------------------------------
 
-class UsageError(Exception):
-    """Bad options: one line, exit status 2."""
+class _Options:
+    """--tiles/--side as cli.layout_from_args reads them."""
+
+    def __init__(self, tiles, side):
+        self.tiles = tiles
+        self.side = side
 
 
 class Terminal:
@@ -486,7 +486,11 @@ def play(args, stdin_fd, out):
     if args.fresh:
         state_dir = tempfile.mkdtemp(prefix="microrobots-sim-")
     if keep:
-        os.makedirs(state_dir, exist_ok=True)
+        try:
+            os.makedirs(state_dir, exist_ok=True)
+        except OSError as e:
+            raise UsageError("--state %s: cannot hold the device's flash (%s)"
+                             % (state_dir, e.strerror or e))
     state_dir = os.path.join(state_dir, "")
     term = None
     driver = None
@@ -586,15 +590,13 @@ def _mtime(path):
 
 
 def build_parser():
-    p = _Parser(
+    p = cli.Parser(
         prog="python -m tools.sim",
         description="Play the handheld in a terminal: the same firmware as on the Pico.",
         epilog="Keys: " + HELP + ". Scripted runs: python -m tools.sim --headless --help.")
     p.add_argument("--seed", type=int, default=None,
                    help="the hardware's random seed (default: from the clock)")
-    p.add_argument("--tiles", metavar="CODE",
-                   help="an arrangement: black:CADB0312, or CADB0312 with --side")
-    p.add_argument("--side", choices=("black", "copper"), help="board side")
+    cli.add_layout_options(p, files=False)
     flash = p.add_mutually_exclusive_group()
     flash.add_argument("--state", metavar="DIR",
                        help="the device's flash (settings, saved game): default build/sim-state")
@@ -607,30 +609,23 @@ def build_parser():
     return p
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        print("sim: %s (see --help)" % message, file=sys.stderr)
-        sys.exit(2)
-
-
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except UsageError as e:
+        return cli.fail("sim", "%s (see --help)" % e)
     if args.seed is None:
         args.seed = int(time.time()) & 0x3FFFFFFF
     elif not 0 <= args.seed <= 0x3FFFFFFF:
-        print("sim: --seed %d: use 0..%d" % (args.seed, 0x3FFFFFFF), file=sys.stderr)
-        return 2
+        return cli.fail("sim", "--seed %d: use 0..%d" % (args.seed, 0x3FFFFFFF))
     try:
         if args.tiles or args.side:
-            solve.layout_from_args(argparse.Namespace(layout=None, tiles=args.tiles,
-                                                      side=args.side))
-    except (solve.UsageError, solve.LayoutError) as e:
-        print("sim: %s" % e, file=sys.stderr)
-        return 2
+            cli.layout_from_args(args)
+    except cli.Errors as e:
+        return cli.fail("sim", e)
     if not sys.stdin.isatty() or not sys.stdout.isatty():
-        print("sim: the interactive simulator needs a terminal; for scripts use "
-              "python -m tools.sim --headless", file=sys.stderr)
-        return 2
+        return cli.fail("sim", "the interactive simulator needs a terminal; for scripts use "
+                        "python -m tools.sim --headless")
 
     def on_term(signum, _frame):
         raise SystemExit(128 + signum)
@@ -639,10 +634,9 @@ def main(argv=None):
     signal.signal(signal.SIGHUP, on_term)
     try:
         return play(args, sys.stdin.fileno(), sys.stdout)
-    except (UsageError, solve.UsageError, solve.LayoutError) as e:
-        print("sim: %s" % e, file=sys.stderr)
-        return 2
+    except cli.Errors as e:
+        return cli.fail("sim", e)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)
