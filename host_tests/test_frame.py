@@ -13,7 +13,7 @@ from microrobots.board import Layout
 from microrobots.display import gamma_table
 from microrobots.solver import Solver
 
-from contrast import led_difference
+from tools.draw.colour import led_difference
 from mpy import run
 from screens import read_count
 

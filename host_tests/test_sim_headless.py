@@ -81,6 +81,33 @@ def test_the_same_events_give_the_same_frames_on_both_runtimes(tmp_path):
     assert [json.loads(x) for x in s.frames] == got
 
 
+def test_the_referees_console_lines_come_out_on_both_runtimes(tmp_path):
+    """The verdicts and why, as the serial console prints them: {"console": ...} lines
+    from the driver, the same on both runtimes; the headless command writes them to
+    stderr."""
+    s = referee_session(seed=17)
+    s.wait(6000)  # the revealed route, then the next round
+    s.settle()
+    s.claim(0, 0, [])  # a claim of 0 moves: below the optimum
+    s.wait(1000)
+    lines = sim.mask_lines(sim.parse_events(s.events_text()))
+    said = []
+    for runtime in ("cpython", "micropython"):
+        out = sim.run_driver(lines, 17, s.t, runtime)
+        said.append([json.loads(x)["console"] for x in out if '"console"' in x])
+    assert said[0] == said[1] == [json.loads(x)["console"] for x in s.lines if '"console"' in x]
+    assert said[0][0].startswith("round 1: player 1 claims ")
+    assert "correct; player 1 takes a token; tokens 1 0, pool 24" in said[0][0]
+    assert said[0][2].startswith("round 3: given up; a route of ")
+    assert said[0][3].startswith("round 4: player 1 claims 0: wrong: the claim is below the "
+                                 "optimum (")
+    events = tmp_path / "ev.txt"
+    events.write_text(s.events_text())
+    proc = cli("--headless", "--seed", "17", "--events", str(events), "--frames-out",
+               str(tmp_path / "f.jsonl"))
+    assert proc.returncode == 0 and said[0][3] in proc.stderr
+
+
 def test_state_folder_is_the_flash_across_runs(tmp_path):
     state = tmp_path / "flash"
     state.mkdir()

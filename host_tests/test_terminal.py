@@ -7,6 +7,8 @@ moves the menu's choice, A enters solo, q quits, and ``stty -a`` is the same bef
 after (also when the simulator is killed with SIGTERM).
 """
 
+import json
+import math
 import os
 import re
 import shutil
@@ -21,6 +23,7 @@ from hypothesis import strategies as st
 
 from microrobots.board import Layout
 from mpy import ROOT
+from tools.draw.colour import delta_e00, screen_lab
 from tools.sim import terminal as T
 
 # -- keys ----------------------------------------------------------------------------------
@@ -71,27 +74,100 @@ def test_taps_and_holds_set_the_mask_for_their_time():
     assert b.mask(1000) == 1 << 4 | 1 << 2
     assert b.mask(1000 + T.TAP_MS) == 1 << 2
     assert b.mask(1000 + T.HOLD_MS) == 0
-    b.press("up", 2000, T.TAP_MS)
-    b.press("up", 2040, T.TAP_MS)  # the terminal's key repeat: one continuous hold
-    assert b.mask(2000 + T.TAP_MS + 10) == 1
+
+
+
+def test_two_quick_taps_of_one_key_are_two_presses():
+    """``tmux send-keys Right Right``: both arrive at once; the button goes down, up
+    (long enough for the firmware to see it) and down again."""
+    b = T.Buttons()
+    assert b.press("right", 1000, T.TAP_MS) and b.press("right", 1000, T.TAP_MS)
+    held = [b.mask(t) >> 3 & 1 for t in range(1000, 1400, 10)]
+    edges = [k for k in range(1, len(held)) if held[k] and not held[k - 1]]
+    assert held[0] and len(edges) == 1  # pressed, released, pressed again
+    down = held.index(0)
+    assert held[down:down + T.Buttons.GAP_MS // 10] == [0] * (T.Buttons.GAP_MS // 10)
+    assert sum(held) == 2 * T.TAP_MS // 10
+    b.press("up", 2000, T.TAP_MS)  # other buttons are not held up
+    assert b.mask(2000) == 1
+
+
+def test_a_held_key_repeating_fills_a_short_queue_only():
+    b = T.Buttons()
+    taken = [b.press("up", 3000 + 33 * k, T.TAP_MS) for k in range(30)]  # a second of repeat
+    assert taken.count(True) < 12
+    last = max(end for _, end in b.presses[0])
+    assert last - (3000 + 33 * 29) <= (T.Buttons.QUEUE + 1) * (T.TAP_MS + T.Buttons.GAP_MS)
 
 
 # -- colours and drawing -----------------------------------------------------------------------
 
-LEVELS = (0, 95, 135, 175, 215, 255)
-XTERM = {16 + 36 * r + 6 * g + b: (LEVELS[r], LEVELS[g], LEVELS[b])
-         for r in range(6) for g in range(6) for b in range(6)}
-XTERM.update({232 + k: (8 + 10 * k,) * 3 for k in range(24)})
-
-
-def dist(a, b):
-    return sum((x - y) ** 2 for x, y in zip(a, b))
+def hue_and_chroma(rgb):
+    _, a, b = screen_lab(rgb)
+    return math.degrees(math.atan2(b, a)) % 360, math.hypot(a, b)
 
 
 @given(st.tuples(st.integers(0, 255), st.integers(0, 255), st.integers(0, 255)))
-def test_256_colour_fallback_is_the_nearest_palette_colour(rgb):
-    best = min(dist(c, rgb) for c in XTERM.values())
-    assert dist(XTERM[T.rgb_to_256(rgb)], rgb) == best
+def test_256_colour_fallback_keeps_hue_and_never_greys_a_colour(rgb):
+    code = T.rgb_to_256(rgb)
+    assert 16 <= code <= 255
+    got = T.XTERM_256[code]
+    hue, chroma = hue_and_chroma(rgb)
+    hue2, chroma2 = hue_and_chroma(got)
+    if chroma >= 15:  # a colour stays that colour: not grey, the same hue
+        assert chroma2 >= chroma / 2
+        assert min(abs(hue - hue2), 360 - abs(hue - hue2)) <= 45, (rgb, got)
+    if chroma < 1:  # a grey stays grey
+        assert chroma2 < 6
+    lum, lum2 = screen_lab(rgb)[0], screen_lab(got)[0]
+    assert abs(lum - lum2) <= 40  # about as light
+
+
+def test_ciede2000_matches_the_published_test_pairs():
+    """Sharma, Wu, Dalal (2005), table 1: pairs 1, 7, 13, 17, 25 and 34."""
+    pairs = [((50, 2.6772, -79.7751), (50, 0, -82.7485), 2.0425),
+             ((50, 0, 0), (50, -1, 2), 2.3669),
+             ((50, 2.49, -0.001), (50, -2.49, 0.0011), 7.2195),
+             ((50, 2.5, 0), (73, 25, -18), 27.1492),
+             ((60.2574, -34.0099, 36.2677), (60.4626, -34.1751, 39.4387), 1.2644),
+             ((2.0776, 0.0795, -1.135), (0.9033, -0.0636, -0.5514), 0.9082)]
+    for a, b, want in pairs:
+        assert abs(delta_e00(a, b) - want) < 1e-4, (a, b)
+        assert abs(delta_e00(b, a) - want) < 1e-4
+
+
+def test_exact_palette_colours_map_to_themselves():
+    for rgb in T.XTERM_256.values():
+        assert T.XTERM_256[T.rgb_to_256(rgb)] == rgb
+
+
+@pytest.mark.parametrize("choice", range(4))
+def test_the_menus_quadrants_stay_apart_in_256_colours(choice):
+    """The real menu, as the simulator draws it in a 256-colour terminal (tmux without
+    COLORTERM): cells that look different in true colour (CIEDE2000 >= 8) get different
+    colours, and coloured cells (the solo, referee and classroom icons) stay colours."""
+    from tools.sim import headless
+
+    keys = [[], ["1000 8", "1060 0"], ["1000 2", "1060 0"],
+            ["1000 8", "1060 0", "1200 2", "1260 0"]][choice]
+    out = headless.run_driver(keys + ["2000 0"], 7, 2000)
+    pixels = [tuple(p) for p in json.loads([x for x in out if '"pixels"' in x][-1])["pixels"]]
+    state = make_state()
+    state.pixels = pixels
+    screen = T.draw(state, 80, 30, truecolor=False)
+    drawn = {int(c) for c in re.findall(r"\x1b\[48;5;(\d+)m", screen)}
+    true = [T.cell_colours(p)[1] for p in pixels]
+    codes = [T.rgb_to_256(c) for c in true]
+    assert set(codes) <= drawn
+    for i in range(36):
+        for j in range(i + 1, 36):
+            if delta_e00(screen_lab(true[i]), screen_lab(true[j])) >= 8:
+                assert codes[i] != codes[j], (i, j, true[i], true[j])
+        if hue_and_chroma(true[i])[1] >= 10:
+            assert hue_and_chroma(T.XTERM_256[codes[i]])[1] >= 10, (i, true[i])
+    icons = {top: {codes[top + r * 6 + c] for r in range(3) for c in range(3)}
+             for top in (0, 3, 18, 21)}
+    assert len({frozenset(v) for v in icons.values()}) == 4  # four quadrants, four looks
 
 
 def make_state(layout=None):
@@ -115,6 +191,13 @@ def test_full_size_shows_every_die_as_pips():
     assert "\x1b[48;2;" in screen and "\x1b[48;5;" not in screen
 
 
+def test_the_counts_legend_is_on_screen_with_its_colours():
+    screen = T.draw(make_state(), 80, 30, truecolor=True)
+    assert "counts: 1st cell whose, then \u25a0 50 \u25a0 10 \u25a0 5 \u25a0 1" in visible(screen)
+    for rgb in T.TALLY_RGB:
+        assert "\x1b[38;2;%d;%d;%dm" % rgb in screen
+
+
 def test_256_colours_when_asked():
     screen = T.draw(make_state(), 80, 30, truecolor=False)
     assert "\x1b[48;5;" in screen and "\x1b[48;2;" not in screen
@@ -123,7 +206,7 @@ def test_256_colours_when_asked():
 def test_small_terminal_shows_numbers_then_a_message():
     layout = Layout.named("black")
     cols, rows = T.smallest(T.COMPACT)
-    assert T.pick_style(cols, rows) is T.COMPACT and T.smallest(T.FULL) == (49, 28)
+    assert T.pick_style(cols, rows) is T.COMPACT and T.smallest(T.FULL) == (49, 29)
     screen = visible(T.draw(make_state(layout), cols, rows, truecolor=True))
     assert len(screen.split("\n")) <= rows
     digits = re.findall(r"[1-6]", screen.split("solo", 1)[1].split("Enter A", 1)[0])
@@ -410,3 +493,43 @@ def test_tiles_go_into_the_devices_settings_and_end_a_game_in_progress(tmp_path)
     store.save("solo", {"mode": "solo"})
     T.prepare_state(root, None, "copper:CADB0312")  # the same arrangement: game kept
     assert store.load("solo")[0] == {"mode": "solo"}
+
+
+@needs_tmux
+def test_two_taps_sent_at_once_are_two_presses(tmux_session, tmp_path):
+    """``send-keys Down Down`` then ``Right Right`` in the settings: item 3, brightness
+    5 -> 7 (the device's settings file says so). Merged, it was item 2 and nothing saved."""
+    flash = tmp_path / "flash"
+    s = tmux_session(sim_command("--seed", "5", "--state", str(flash)).replace(" --fresh", ""))
+    s.wait_for(lambda t: "Micro Robots — menu" in t, "the menu")
+    for key in ("Down", "Right", "Enter"):
+        s.keys(key)
+        time.sleep(0.3)
+    s.wait_for(lambda t: "Micro Robots — settings" in t, "the settings")
+    s.keys("Down", "Down")  # one send-keys: the two bytes arrive together
+    time.sleep(0.6)
+    s.keys("Right", "Right")
+    end = time.monotonic() + 10
+    brightness = None
+    while time.monotonic() < end and brightness != 7:
+        time.sleep(0.1)
+        try:
+            brightness = json.loads((flash / "settings.json").read_text())["data"]["brightness"]
+        except (OSError, ValueError, KeyError):
+            pass
+    assert brightness == 7
+    s.keys("q")
+    assert s.wait_file("status").strip() == "0"
+
+
+@needs_tmux
+def test_a_failed_claim_says_why_on_the_status_line(tmux_session):
+    s = tmux_session(sim_command("--seed", "5"), env="COLORTERM=truecolor")
+    s.wait_for(lambda t: "Micro Robots — menu" in t, "the menu")
+    for key in ("Right", "Enter", "BSpace", "Enter", "Down", "Enter", "Down", "Enter"):
+        s.keys(key)  # referee, skip the dice, claim: player 1, count 0, A
+        time.sleep(0.3)
+    screen = s.wait_for(lambda t: "below the optimum" in visible(t), "the reason")
+    assert "round 1: player 1 claims 0: wrong: the claim is below the optimum" in visible(screen)
+    s.keys("q")
+    assert s.wait_file("status").strip() == "0"

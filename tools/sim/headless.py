@@ -18,7 +18,9 @@ the LEDs changes, ``{"t": ms, "mode": "solo", "pixels": [[r, g, b], ... 36]}`` i
 row-major grid order, the values actually written (after gamma, brightness and the
 power cap). The run ends at ``--until`` (default: 2 s after the last release).
 ``--state DIR`` is the device's flash (settings.json, solo.json, referee.json,
-config.json); without it nothing is saved. A bad events file: one line naming the line, exit status 2.
+config.json); without it nothing is saved. A bad events file: one line naming the line,
+exit status 2. What the firmware prints on its serial console (the referee's verdicts
+and why, a traceback) goes to stderr, one line each.
 
 Both runtimes run tools/sim/driver.py, the same driver, around firmware/main.py's real
 frame loop: in-process under CPython, in ``micropython -X heapsize=190k`` otherwise;

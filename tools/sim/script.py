@@ -125,7 +125,10 @@ class Session:
         self.tap("a")  # board -> choose player: nobody chosen yet
         self.tap("down", player + 1)  # the first down chooses the first player
         self.tap("a")  # -> count, starts at 1
-        self.tap("up", count - 1)
+        if count >= 1:
+            self.tap("up", count - 1)
+        else:
+            self.tap("down")  # a claim of 0
         self.tap("a")
         if ref.state == 4:  # _DEMO: the claim was not below the optimum
             robot = ref.robot

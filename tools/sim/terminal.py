@@ -26,7 +26,9 @@ starts a new device whose flash is thrown away at the end.
 ``--side``) set the arrangement in the device's settings before it starts.
 """
 
+import functools
 import json
+import math
 import os
 import queue
 import select
@@ -38,8 +40,10 @@ import tempfile
 import threading
 import time
 
-from tools import cli
+from tools import cli  # also puts firmware/ on sys.path
 from tools.cli import ROOT, UsageError, micropython_binary
+from microrobots import palette  # noqa: E402 - firmware/ is on sys.path now
+from tools.draw.colour import chroma, delta_e00, screen_lab
 from tools.draw.dice import PIPS
 from tools.draw.render import FILM_OFF, screen_rgb
 
@@ -70,6 +74,9 @@ SINGLE = {
 HELP = ("arrows D-pad · Enter/Space A · Backspace/Esc B · Shift+A, Shift+B, "
         "Shift+arrow hold (long press) · q quit")
 HELP_SHORT = "Enter A · Esc B · Shift hold · q quit"  # beside the compact grid
+# Counts on the grid are tallies (firmware frame.count): a label cell, then these.
+LEGEND = "counts: 1st cell whose, then # 50 # 10 # 5 # 1"
+TALLY_RGB = tuple(palette.TALLY)
 
 GAP_RGB = (12, 12, 14)  # the window between the cells
 
@@ -119,20 +126,40 @@ def parse_keys(text, final=False):
 
 
 class Buttons:
-    """Which buttons are held at a time, from taps and holds (release times)."""
+    """Which buttons are held at a time, from key presses.
+
+    Every key press is one press of its button, held ``ms`` (a tap or a long press).
+    A press that comes while its button is still held, or released less than GAP_MS ago,
+    waits its turn: the firmware must see the button released in between, or two quick
+    taps (``tmux send-keys Right Right``, a fast typist) would merge into one. At most
+    QUEUE presses of a button wait; more are dropped, so that a key held down, which the
+    terminal repeats about 30 times a second, stops moving soon after it is let go.
+    """
+
+    GAP_MS = 60  # released this long between two presses: three of the firmware's polls
+    QUEUE = 3
 
     def __init__(self):
-        self.until = [0] * len(BUTTONS)
+        self.presses = [[] for _ in BUTTONS]  # per button: [start, end] in time order
 
     def press(self, button, now, ms):
-        k = BUTTONS.index(button)
-        self.until[k] = max(self.until[k], now + ms)
+        """Queue a press of ``button`` for ``ms``; False when dropped."""
+        waiting = self.presses[BUTTONS.index(button)]
+        while waiting and waiting[0][1] + self.GAP_MS <= now:
+            waiting.pop(0)  # over, and its release seen
+        start = max(now, waiting[-1][1] + self.GAP_MS) if waiting else now
+        if sum(1 for p in waiting if p[0] > now) >= self.QUEUE:
+            return False
+        waiting.append([start, start + ms])
+        return True
 
     def mask(self, now):
         m = 0
-        for k, t in enumerate(self.until):
-            if t > now:
-                m |= 1 << k
+        for k, presses in enumerate(self.presses):
+            for start, end in presses:
+                if start <= now < end:
+                    m |= 1 << k
+                    break
         return m
 
 
@@ -187,23 +214,45 @@ class Driver:
 
 # -- drawing -------------------------------------------------------------------------------
 
+_LEVELS = (0, 95, 135, 175, 215, 255)
+XTERM_256 = {16 + 36 * r + 6 * g + b: (_LEVELS[r], _LEVELS[g], _LEVELS[b])
+             for r in range(6) for g in range(6) for b in range(6)}
+XTERM_256.update({232 + k: (8 + 10 * k,) * 3 for k in range(24)})
+
+
+_PALETTE_LAB = {code: screen_lab(rgb) for code, rgb in XTERM_256.items()}
+_PALETTE_CHROMA = {code: chroma(lab) for code, lab in _PALETTE_LAB.items()}
+_PALETTE_HUE = {code: math.degrees(math.atan2(lab[2], lab[1])) for code, lab in _PALETTE_LAB.items()}
+GREY_CHROMA = 6  # CIELAB chroma below which a colour counts as grey
+HUE_SPAN = 40  # degrees of CIELAB hue a coloured cell may turn
+
+
+@functools.lru_cache(maxsize=8192)
 def rgb_to_256(rgb):
-    """The nearest xterm-256 colour: the 6x6x6 cube or the grey ramp."""
-    levels = (0, 95, 135, 175, 215, 255)
+    """The xterm-256 colour (16..255) that looks most like ``rgb``.
 
-    def nearest(v):
-        return min(range(6), key=lambda i: abs(levels[i] - v))
-
-    r, g, b = (nearest(v) for v in rgb)
-    cube = 16 + 36 * r + 6 * g + b
-    cube_rgb = (levels[r], levels[g], levels[b])
-    grey = min(23, max(0, round((sum(rgb) / 3 - 8) / 10)))
-    grey_rgb = (8 + 10 * grey,) * 3
-
-    def dist(a):
-        return sum((x - y) ** 2 for x, y in zip(a, rgb))
-
-    return cube if dist(cube_rgb) <= dist(grey_rgb) else 232 + grey
+    Not the nearest in RGB: a dim coloured cell (the menu's quadrants behind the film)
+    is nearest to a grey, and a terminal without true colour (tmux without COLORTERM)
+    showed a grey menu. The nearest by CIEDE2000 among the entries that keep a colour
+    that colour: an input with some chroma only takes an entry with at least half its
+    chroma and a hue within HUE_SPAN degrees (a little more vivid, never grey).
+    """
+    lab = screen_lab(rgb)
+    c = chroma(lab)
+    hue = math.degrees(math.atan2(lab[2], lab[1]))
+    best, best_code = None, 16
+    for coloured in (c >= GREY_CHROMA, False):  # the entries that keep the colour, or any
+        for code, entry in _PALETTE_LAB.items():
+            if coloured:
+                turn = abs(_PALETTE_HUE[code] - hue) % 360
+                if _PALETTE_CHROMA[code] < c / 2 or min(turn, 360 - turn) > HUE_SPAN:
+                    continue
+            d = delta_e00(lab, entry)
+            if best is None or d < best:
+                best, best_code = d, code
+        if best is not None:
+            return best_code
+    return best_code
 
 
 def sgr(fg, bg, truecolor):
@@ -244,7 +293,25 @@ def wrap(text, width):
 
 
 def help_lines(style, cols):
-    return wrap(HELP if style is FULL else HELP_SHORT, max(1, cols - 2))
+    """The key help (wrapped) and, beside the full-size grid, the counts' legend."""
+    lines = wrap(HELP if style is FULL else HELP_SHORT, max(1, cols - 2))
+    if style is FULL and cols - 2 >= len(LEGEND):
+        lines.append(LEGEND)
+    return lines
+
+
+def legend(line, cols, truecolor):
+    """The legend line centred, each # a swatch of its tally symbol's colour."""
+    text = line.center(cols)[:cols]
+    out = []
+    k = 0
+    for ch in text:
+        if ch == "#" and k < len(TALLY_RGB):
+            out.append(sgr(TALLY_RGB[k], (0, 0, 0), truecolor) + "\u25a0\x1b[0m\x1b[2m")
+            k += 1
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 def fits(style, cols, rows):
@@ -307,7 +374,8 @@ def draw(state, cols, rows, truecolor, pip="\u25cf"):
             out.append("".join(parts))
             row += 1
     for line in help_lines(style, cols):
-        out.append("\x1b[%d;1H\x1b[0m\x1b[2m%s\x1b[0m\x1b[K" % (row, line.center(cols)[:cols]))
+        text = legend(line, cols, truecolor) if line is LEGEND else line.center(cols)[:cols]
+        out.append("\x1b[%d;1H\x1b[0m\x1b[2m%s\x1b[0m\x1b[K" % (row, text))
         row += 1
     status = state.status[:cols]
     out.append("\x1b[%d;1H\x1b[0m%s\x1b[K\x1b[J" % (row, status))

@@ -1,24 +1,30 @@
-"""How different two LED colours look: CIEDE2000 colour differences of what the LEDs emit.
+"""How different two colours look: CIELAB and CIEDE2000 (Sharma, Wu, Dalal 2005).
 
-A design colour goes through the display's gamma (display.gamma_table) to the value an
-LED is driven with; a WS2812's light is proportional to that value, so ``value / 255`` is
-linear light. That is taken as linear sRGB (D65), turned into CIELAB relative to the
-LED's full white, and two colours are compared with CIEDE2000 (Sharma, Wu, Dalal 2005):
-about 1 is a just-noticeable difference, 10 a clear one, 40 two different colours at a
-glance. Brightness scales every channel alike, so the figures hold at every brightness
-setting (the eye adapts to the grid's white).
+About 1 is a just-noticeable difference, 10 a clear one, 40 two different colours at a
+glance. Two kinds of colour are compared:
+
+- ``screen_lab``: an sRGB colour on a screen (the terminal simulator's cells);
+- ``led_lab``: the light an LED emits for a firmware design colour. The design value
+  goes through the display's gamma (display.gamma_table) to the value the LED is driven
+  with; a WS2812's light is proportional to that value, so ``value / 255`` is linear
+  light, taken as linear sRGB (D65) relative to the LED's full white. Brightness scales
+  every channel alike and the eye adapts to the grid's white, so LED figures hold at
+  every brightness setting.
+
+Used by the terminal's 256-colour fallback and by the tests that measure the handheld's
+colours (the robot on every die, the counts' symbols).
 """
 
 import math
+import os
+import sys
 
-from microrobots.display import gamma_table
+FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__)))), "firmware")
 
-_GAMMA = gamma_table()
 
-
-def led_lab(rgb):
-    """CIELAB of the light an LED emits for design colour ``rgb``."""
-    r, g, b = (_GAMMA[v] / 255 for v in rgb)
+def _lab(r, g, b):
+    """CIELAB (D65) of linear sRGB light."""
     x = 0.4124 * r + 0.3576 * g + 0.1805 * b
     y = 0.2126 * r + 0.7152 * g + 0.0722 * b
     z = 0.0193 * r + 0.1192 * g + 0.9505 * b
@@ -28,6 +34,35 @@ def led_lab(rgb):
 
     fx, fy, fz = f(x / 0.95047), f(y), f(z / 1.08883)
     return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def screen_lab(rgb):
+    """CIELAB of an sRGB screen colour (0..255 per channel)."""
+    def linear(v):
+        v /= 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    return _lab(*(linear(v) for v in rgb))
+
+
+_GAMMA = None
+
+
+def led_lab(rgb):
+    """CIELAB of the light an LED emits for design colour ``rgb`` (after the display's
+    gamma)."""
+    global _GAMMA
+    if _GAMMA is None:
+        if FIRMWARE not in sys.path:
+            sys.path.insert(0, FIRMWARE)
+        from microrobots.display import gamma_table
+
+        _GAMMA = gamma_table()
+    return _lab(*(_GAMMA[v] / 255 for v in rgb))
+
+
+def chroma(lab):
+    return math.hypot(lab[1], lab[2])
 
 
 def delta_e00(lab1, lab2):
