@@ -43,7 +43,30 @@ def tile_layouts(draw):
     return Layout.from_tiles(side, order + turns)
 
 
-layouts = st.one_of(shuffled_layouts(), affine_layouts(), tile_layouts())
+@st.composite
+def isolated_layouts(draw):
+    """``(layout, cell)``: a custom layout on which ``cell`` has no legal move (no other die
+    of its row or column shares its colour or number); others may be cut off too."""
+    cell = draw(st.integers(0, 35))
+    colour, number = draw(st.sampled_from(PAIRS))
+    r, c = divmod(cell, 6)
+    peers = [i for i in range(36) if i != cell and (i // 6 == r or i % 6 == c)]
+    strangers = [p for p in PAIRS if p[0] != colour and p[1] != number]  # 25 pairs
+    chosen = draw(st.permutations(strangers))[:len(peers)]
+    rest = draw(st.permutations([p for p in PAIRS if p != (colour, number) and p not in chosen]))
+    pairs = [None] * 36
+    pairs[cell] = (colour, number)
+    for i, p in zip(peers, chosen):
+        pairs[i] = p
+    others = iter(rest)
+    for i in range(36):
+        if pairs[i] is None:
+            pairs[i] = next(others)
+    return layout_from_pairs(pairs), cell
+
+
+layouts = st.one_of(shuffled_layouts(), affine_layouts(), tile_layouts(),
+                    isolated_layouts().map(lambda pair: pair[0]))
 cells = st.integers(0, 35)
 
 

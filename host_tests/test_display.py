@@ -212,3 +212,18 @@ print(json.dumps({"out": out, "writes": [list(w) for w in writes], "allocated": 
     assert got["writes"] == [list(w) for w in writes]
     assert got["allocated"] == 0
     assert got["count"] == 30
+
+
+@pytest.mark.parametrize("level", [1, 5, BRIGHTNESS_LEVELS])
+def test_a_frame_exactly_at_the_cap_is_not_capped(level):
+    frame = frame_of(*[(i, (255, 200, 31)) for i in range(0, 36, 5)])
+    exact = Display(make_config(brightness_cap=65535), brightness=level)
+    exact.show(frame)
+    total = sum(exact.written)
+    at_cap = Display(make_config(brightness_cap=total), brightness=level)
+    at_cap.show(frame)
+    assert (at_cap.capped, at_cap.total, at_cap.written) == (False, total, exact.written)
+    below = Display(make_config(brightness_cap=total - 1), brightness=level)
+    below.show(frame)
+    assert below.capped and below.total <= total - 1
+    assert list(below.written) == [v * (total - 1) // total for v in exact.written]

@@ -3,8 +3,8 @@
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from layouts import (cells, layouts, legal, reference_distances, reference_walk_exists,
-                     reference_walk_layers)
+from layouts import (cells, isolated_layouts, layouts, legal, reference_distances,
+                     reference_walk_exists, reference_walk_layers)
 from microrobots import solver as S
 from microrobots.board import Layout
 from microrobots.solver import UNREACHABLE, Solver
@@ -72,6 +72,19 @@ def test_long_walks_match_layered_reference(layout, start, target, via, n):
     solver = Solver(layout)
     assert solver.walk_exists(start, target, n, via) == \
         reference_walk_layers(layout, start, target, n, via)
+
+
+@given(isolated_layouts(), cells, st.one_of(st.none(), cells), st.integers(0, 5))
+def test_walks_from_a_cell_without_a_move(layout_and_cell, other, via, n):
+    # A custom layout can leave a die with no move: the robot there can only stay (n = 0).
+    layout, cell = layout_and_cell
+    solver = Solver(layout)
+    assert solver.degree(cell) == 0 and reference_walk_exists(layout, cell, cell, 0)
+    assert solver.walk_exists(cell, cell, n) is (n == 0)
+    assert solver.walk_exists(cell, cell, 10 ** 9 + n % 2) is False
+    for start, target in ((cell, other), (other, cell)):
+        assert solver.walk_exists(start, target, n, via) == \
+            reference_walk_exists(layout, start, target, n, via)
 
 
 def test_walk_exists_huge_claims_answer_at_once():

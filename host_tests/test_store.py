@@ -172,6 +172,15 @@ def test_an_incomplete_tmp_never_replaces_a_good_file():
     assert sorted(fs.files) == ["game.json"]
 
 
+@pytest.mark.parametrize("fat", [False, True], ids=["littlefs", "fat"])
+def test_a_complete_tmp_beside_a_good_file_is_dropped(fat):
+    # A cut after the .tmp was closed but before the rename: the save never returned True,
+    # so the good file the device last confirmed loads, and the leftover is removed.
+    fs = FakeFs({"game.json": saved(OLD), "game.tmp": saved(NEW)}, fat=fat)
+    assert Store(fs=fs).load("game") == (OLD, None)
+    assert fs.files == {"game.json": saved(OLD)}
+
+
 def test_root_prefixes_every_path():
     fs = FakeFs()
     assert Store(root="/data/", fs=fs).save("game", [1, 2])
