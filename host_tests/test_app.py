@@ -668,6 +668,16 @@ def test_a_missed_target_is_marked_after_the_replay(session):
                for f in seen)
 
 
+def test_one_move_shown_is_said_as_one_move(session):
+    s = session
+    enter(s, "referee")
+    s.settle()
+    route = s.app.current.game.route()
+    claim = max(2, len(route) - 1)
+    s.claim(1, claim, route[1:2])  # one move, then a held A ends the demonstration
+    assert "wrong: 1 move shown for a claim of %d;" % claim in console_lines(s)[-1]
+
+
 def test_a_wrong_count_shows_the_moves_made_against_the_claim(session):
     s = session
     enter(s, "referee")
@@ -678,7 +688,8 @@ def test_a_wrong_count_shows_the_moves_made_against_the_claim(session):
     claim = len(route)  # one more than the route shows
     s.claim(1, claim, route[1:])  # all but one move: held A ends it
     assert ref.verdict == "the number of moves differs from the claim"
-    assert "wrong: %d moves shown for a claim of %d" % (claim - 1, claim) in console_lines(s)[-1]
+    assert "wrong: %d move%s shown for a claim of %d" % (
+        claim - 1, "" if claim == 2 else "s", claim) in console_lines(s)[-1]
     s.wait(800 + 420 * (claim - 1) + 900)  # the flash, the replay, its end
     shown = s.driver.device.frame
     assert read_count(shown, 0) == (P.PLAYER_RGB[1], claim)  # claimed, in the claimant's colour

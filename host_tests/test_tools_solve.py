@@ -146,3 +146,34 @@ def test_boards_analyse_json_matches_published_figures():
         assert sum(r["histogram"].values()) == pairs
         assert max(int(d) for d in r["histogram"]) == longest == r["longest"]
         assert round(r["mean"], 2) == mean
+
+
+@pytest.mark.parametrize("args, message", [
+    (("G3", "W5", "extra"), "FROM and TO are two cells, but 1 more word follows them: extra"),
+    (("G3", "W5", "x", "y"), "FROM and TO are two cells, but 2 more words follow them: x y"),
+    (("G3",), "give TO as well as FROM G3, e.g. G3 W5"),
+    ((), "give FROM and TO cells, e.g. G3 W5 (or --jsonl / --stats)"),
+])
+def test_usage_errors_say_what_was_given(args, message):
+    code, out, err = run(*args)
+    assert (code, out, err) == (2, "", "tools.solve: error: %s\n" % message)
+
+
+def test_counts_are_singular_and_plural_as_they_should_be():
+    layout = Layout.named("black:ABCD0000")
+    solver = Solver(layout)
+    a, b = 0, solver.moves(0)[0]  # one move apart
+    c = next(t for t in range(36) if solver.distance(a, t) == 2)
+    answer = solve.query(layout, solver, a, b, claim=1)
+    assert solve.describe(answer).splitlines() == [
+        "%s -> %s: 1 move" % (layout.token(a), layout.token(b)),
+        "route: %s %s" % (layout.token(a), layout.token(b)),
+        "claim 1: possible — a route of exactly 1 move exists"]
+    assert solve.describe(solve.query(layout, solver, a, c, claim=4)).splitlines()[0] \
+        .endswith(": 2 moves")
+    out = io.StringIO()
+    solve.main(["--jsonl"], stdin=io.StringIO("G3\n"), stdout=out)
+    assert json.loads(out.getvalue())["error"] == "expected FROM TO [VIA] [CLAIM], got 1 word"
+    code, text, _ = run("--stats")
+    assert code == 0 and "   1 move:  " in text and "   2 moves: " in text
+    assert " 1 pairs" not in text and "1 moves" not in text

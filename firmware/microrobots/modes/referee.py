@@ -276,7 +276,8 @@ class Mode(Base):
                 a = start if k == 1 else moves[k - 2]
                 why += " (%s to %s)" % (lay.token(a), lay.token(moves[k - 1]))
             elif self.code == WRONG_COUNT:
-                why = "wrong: %d moves shown for a claim of %d" % (self.shown, self.count)
+                why = "wrong: %d move%s shown for a claim of %d" % (
+                    self.shown, "" if self.shown == 1 else "s", self.count)
             elif self.code == BELOW_OPTIMUM:
                 why += " (%d)" % self.why_optimum
             elif self.code == TARGET_MISSED:
@@ -301,8 +302,9 @@ class Mode(Base):
         self.t0 = now
         self.app.beep(SOUND_MOVE)
         lay = self.app.layout
-        self.app.say("round %d: given up; a route of %d moves: %s" % (
-            rnd, len(route) - 1, " ".join(lay.token(c) for c in route)))
+        n = len(route) - 1
+        self.app.say("round %d: given up; a route of %d move%s: %s" % (
+            rnd, n, "" if n == 1 else "s", " ".join(lay.token(c) for c in route)))
 
     def _ask_undo(self, now):
         """B: show what an undo would change and wait for B again."""
