@@ -11,6 +11,13 @@ Grouped by purpose, as firmware/microrobots/ is::
     solve.py    optimal routes and claim checks         boards.py   every arrangement, analysed
     replay.py   a shared or saved game, told round by round
     flash.py    make flash: the firmware onto a Pico
+    cli.py      what every command shares: ROOT and FIRMWARE (on sys.path), one-line
+                errors (UsageError, Parser, fail, run), reading the user's files
+                (read_text, read_json: binary, missing, folder, unreadable -> one line,
+                exit 2), write_atomically, --layout/--tiles/--side and dice names
+                (add_layout_options, layout_from_args, cell), plural, micropython_binary
+
+A command imports what it shares from cli.py, never a sibling's private helpers.
 
 overlay.py, render.py, wiring.py and images.py here only keep the short commands
 (``python -m tools.overlay``, ...) working; their code is in draw/.
