@@ -142,6 +142,7 @@ def test_writing_into_a_folder_is_one_line_and_exit_2(command, tmp_path, capsys)
     if message:
         assert captured.err == message
     assert str(folder if command != "images" else events) in captured.err
+    assert sorted(os.listdir(tmp_path)) == ["a-folder", "e.txt", "frames.jsonl"]  # no leftovers
 
 
 # -- the helpers themselves ---------------------------------------------------------------------

@@ -1,7 +1,6 @@
 """python -m tools.ricochet: see cli.py."""
 
-import sys
-
+from tools import cli
 from tools.ricochet.cli import main
 
-sys.exit(main())
+cli.run(main)

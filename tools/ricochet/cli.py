@@ -24,28 +24,16 @@ Exit codes: 0 success (solved, claim correct); 1 no solution within --max-moves,
 that does not reach the target; 2 bad input, with one line naming the problem.
 """
 
-import argparse
 import json
-import os
 import sys
 
-FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "firmware")
-if FIRMWARE not in sys.path:  # `python -m tools.ricochet` from a fresh clone
-    sys.path.insert(0, FIRMWARE)
+from tools import cli
+from tools.cli import UsageError
+from tools.ricochet.solver import solve
 
-from microrobots import ricochet as rr  # noqa: E402
-from tools.ricochet.solver import solve  # noqa: E402
+from microrobots import ricochet as rr
 
 ROBOT_LETTERS = "RGBYSC"
-
-
-class UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, exit 2 (argparse prints the usage too)
-        raise UsageError(message)
 
 
 # -- deals ----------------------------------------------------------------------------------
@@ -271,11 +259,8 @@ def cmd_check(args, out):
 def cmd_render(args, out):
     board, robots, target = load_deal(args)
     if args.svg:  # first, so that a bad path fails before any output
-        tmp = args.svg + ".tmp"
         try:
-            with open(tmp, "w") as f:
-                f.write(render_svg(board, robots, target))
-            os.replace(tmp, args.svg)
+            cli.write_atomically(args.svg, render_svg(board, robots, target))
         except OSError as e:
             raise rr.RicochetError("--svg %s: %s" % (args.svg, e.strerror))
     print(render_text(board, robots, target), file=out)
@@ -301,9 +286,9 @@ def cmd_random(args, out):
 
 
 def build_parser():
-    parser = _Parser(prog="python -m tools.ricochet",
+    parser = cli.Parser(prog="python -m tools.ricochet",
                      description="Ricochet Robots with the transparent robot.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=cli.Parser)
 
     def deal_args(p):
         p.add_argument("--game", help="a game ID printed by `random`")
@@ -358,4 +343,4 @@ def main(argv=None, out=None, err=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)
