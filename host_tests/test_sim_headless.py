@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from tools import cli as cli_tools
 from tools.sim import headless as sim
 from tools.sim.script import Session
 
@@ -175,7 +176,7 @@ def test_driver_protocol_streams_and_reports_errors():
 def test_driver_reports_the_buzzer_with_tones(runtime):
     """driver.py --tones as a command (its output a plain function): the buzzer's tones,
     the same on both runtimes: choosing solo rolls the dice, whose sound is three notes."""
-    exe = sys.executable if runtime == "cpython" else sim.micropython_binary()
+    exe = sys.executable if runtime == "cpython" else cli_tools.micropython_binary()
     proc = subprocess.run([exe, sim.DRIVER, "--tones", "--seed", "5", "--until", "600"],
                           input="0 0\n100 16\n160 0\n", capture_output=True, text=True,
                           cwd=ROOT, timeout=60)

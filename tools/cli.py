@@ -34,7 +34,8 @@ Layouts and cells: ``add_layout_options`` adds ``--layout FILE`` / ``--tiles COD
 
 Words: ``plural(n, "move")`` is "1 move" or "2 moves".
 
-Programs: ``micropython_binary()`` finds the ``micropython`` command (the venv's first).
+Programs: ``micropython_binary()`` finds the ``micropython`` command (the venv's first);
+``micropython_command()`` is it with a Pico-sized heap (``PICO_HEAP``).
 """
 
 import argparse
@@ -51,6 +52,7 @@ if FIRMWARE not in sys.path:  # `python -m tools.x` from a fresh clone
 
 from microrobots.board import DEFAULT_LAYOUT, SIDES, Layout, LayoutError  # noqa: E402
 
+PICO_HEAP = "190k"  # what a Pico's MicroPython leaves free for Python objects, roughly
 MAX_BYTES = 64 * 1024 * 1024  # no file a tool reads is near this; /dev/zero would be
 
 
@@ -113,6 +115,15 @@ def micropython_binary():
     """The ``micropython`` command beside this Python (the venv's), else on PATH; or None."""
     here = os.path.join(os.path.dirname(sys.executable), "micropython")
     return here if os.path.exists(here) else shutil.which("micropython")
+
+
+def micropython_command(heap=PICO_HEAP):
+    """``[micropython, "-X", "heapsize=190k"]``: the real MicroPython interpreter with a
+    Pico-sized heap, to which a script or ``-c CODE`` is added; UsageError if it is missing."""
+    exe = micropython_binary()
+    if exe is None:
+        raise UsageError("the micropython command is missing: run `make venv`")
+    return [exe, "-X", "heapsize=" + heap]
 
 
 def plural(n, word, words=None):

@@ -16,8 +16,7 @@ import subprocess
 import sys
 import tempfile
 
-from tools.cli import FIRMWARE, ROOT, micropython_binary
-HEAP = "190k"
+from tools.cli import FIRMWARE, PICO_HEAP, ROOT, micropython_binary, micropython_command
 
 # Inside MicroPython: the sim driver's Device, fed mask lines from stdin.
 HEAP_SCRIPT = """
@@ -192,7 +191,7 @@ def measure_heap(lines, firmware, tools, lazy):
     state = tempfile.mkdtemp()
     script = HEAP_SCRIPT % {"firmware": firmware, "tools": tools, "lazy": lazy,
                             "state": state}
-    proc = subprocess.run([micropython_binary(), "-X", "heapsize=" + HEAP, "-c", script],
+    proc = subprocess.run(micropython_command() + ["-c", script],
                           input="\n".join(lines) + "\n", capture_output=True, text=True,
                           timeout=600)
     shutil.rmtree(state, ignore_errors=True)
@@ -202,7 +201,7 @@ def measure_heap(lines, firmware, tools, lazy):
 
 
 def report():
-    print("== App: heap and frames (MicroPython unix port, %s heap) ==" % HEAP)
+    print("== App: heap and frames (MicroPython unix port, %s heap) ==" % PICO_HEAP)
     if micropython_binary() is None:
         print("micropython not found: run `make venv`")
         return
@@ -236,8 +235,7 @@ def report():
               " 32-bit objects are smaller." % (b["driver"] / 1024))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    proc = subprocess.run([micropython_binary(), "-X", "heapsize=" + HEAP, "-c",
-                           RENDER_SCRIPT % {"firmware": FIRMWARE}],
+    proc = subprocess.run(micropython_command() + ["-c", RENDER_SCRIPT % {"firmware": FIRMWARE}],
                           capture_output=True, text=True, timeout=300)
     if proc.returncode != 0:
         print("render timing failed: %s" % (proc.stdout + proc.stderr).strip()[-200:])

@@ -3,7 +3,7 @@ micropython interpreter (time and heap), and how big a game is in RAM and on fla
 
 import subprocess
 
-from tools.cli import ROOT, micropython_binary
+from tools.cli import ROOT, micropython_command
 
 MP_SCRIPT = r"""
 import sys, gc, json, time
@@ -69,7 +69,7 @@ print("share_100", len(solo.share()))
 
 
 def micropython_figures():
-    proc = subprocess.run([micropython_binary(), "-X", "heapsize=190k", "-c", MP_SCRIPT], capture_output=True,
+    proc = subprocess.run(micropython_command() + ["-c", MP_SCRIPT], capture_output=True,
                           text=True, cwd=ROOT)
     if proc.returncode:
         raise SystemExit("bench_game: micropython failed: " + proc.stderr.strip())

@@ -4,7 +4,7 @@ side by side with a straightforward bytearray BFS, and the board analysis under 
 import subprocess
 import time
 
-from tools.cli import ROOT, micropython_binary
+from tools.cli import ROOT, micropython_command
 
 MP_SCRIPT = r"""
 import sys, gc, time
@@ -59,7 +59,7 @@ for name, f, k in (("fast_dist", fast_dist, 3600), ("plain_dist", plain_dist, 36
 
 
 def micropython_figures():
-    proc = subprocess.run([micropython_binary(), "-X", "heapsize=190k", "-c", MP_SCRIPT], capture_output=True,
+    proc = subprocess.run(micropython_command() + ["-c", MP_SCRIPT], capture_output=True,
                           text=True, cwd=ROOT)
     if proc.returncode:
         raise SystemExit("bench_solver: micropython failed: " + proc.stderr.strip())

@@ -34,10 +34,9 @@ import subprocess
 import sys
 
 from tools import cli
-from tools.cli import ROOT, micropython_binary
+from tools.cli import ROOT, micropython_command
 
 DRIVER = os.path.join(ROOT, "tools", "sim", "driver.py")
-HEAP = "190k"
 BUTTONS = ("up", "down", "left", "right", "a", "b")
 TAP_MS = 60
 TAIL_MS = 2000
@@ -106,10 +105,7 @@ def run_driver(lines, seed, until, runtime="cpython", state=None, tones=False):
     if tones:
         argv.append("--tones")
     if runtime == "micropython":
-        exe = micropython_binary()
-        if exe is None:
-            raise EventsError("the micropython command is missing: run `make venv`")
-        proc = subprocess.run([exe, "-X", "heapsize=" + HEAP, DRIVER] + argv,
+        proc = subprocess.run(micropython_command() + [DRIVER] + argv,
                               input="\n".join(lines) + "\n", capture_output=True, text=True,
                               cwd=ROOT)
         out = proc.stdout.splitlines()

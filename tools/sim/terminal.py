@@ -41,7 +41,7 @@ import threading
 import time
 
 from tools import cli  # also puts firmware/ on sys.path
-from tools.cli import ROOT, UsageError, micropython_binary
+from tools.cli import ROOT, UsageError, micropython_command
 from microrobots import palette  # noqa: E402 - firmware/ is on sys.path now
 from tools.draw.colour import chroma, delta_e00, screen_lab
 from tools.draw.dice import PIPS
@@ -167,10 +167,7 @@ class Buttons:
 
 def driver_command(runtime, seed, state):
     if runtime == "micropython":
-        exe = micropython_binary()
-        if exe is None:
-            raise UsageError("the micropython command is missing: run `make venv`")
-        cmd = [exe, "-X", "heapsize=190k", DRIVER]
+        cmd = micropython_command() + [DRIVER]
     else:
         cmd = [sys.executable, DRIVER]
     return cmd + ["--seed", str(seed), "--state", state]
