@@ -270,3 +270,26 @@ def test_no_module_in_tools_imports_a_private_name_from_another():
                     offenders.append("%s:%d: %s.%s" % (here, node.lineno, node.value.id,
                                                         node.attr))
     assert offenders == []
+
+
+def test_the_simulators_flash_must_be_a_folder(tmp_path, capsys):
+    from tools.sim import terminal
+
+    events = tmp_path / "e.txt"
+    events.write_text("100 a\n")
+    in_the_way = tmp_path / "flash"
+    in_the_way.write_text("")
+    argv = ["--headless", "--events", str(events), "--frames-out", str(tmp_path / "f.jsonl"),
+            "--until", "300", "--state"]
+    assert headless.main(argv + [str(in_the_way)]) == 2
+    assert capsys.readouterr().err == ("sim: %s: cannot hold the device's flash (File exists)\n"
+                                       % in_the_way)
+    new = tmp_path / "new" / "flash"  # made, as make play makes build/sim-state
+    assert headless.main(argv + [str(new)]) == 0
+    assert sorted(os.listdir(new)) == ["settings.json", "solo.json"]  # A: into solo
+
+    class Args:
+        fresh, state, side, tiles = False, str(in_the_way), None, None
+
+    with pytest.raises(cli.UsageError, match="flash: cannot hold the device's flash"):
+        terminal.play(Args, 0, None)

@@ -26,7 +26,8 @@ output's reader goes away (``| head``) or on Ctrl-C.
 Files: ``read_text(path, what)`` and ``read_json(path, what)`` read a file the user
 named (``-``: standard input) or raise UsageError naming the path and why: missing, a
 folder, not readable, not UTF-8 text, over ``MAX_BYTES``, not JSON.
-``write_atomically(path, data)`` writes a file through a temporary one and a rename.
+``write_atomically(path, data)`` writes a file through a temporary one and a rename;
+``make_folder(path, what)`` makes a folder the user named, or says why it cannot.
 
 Layouts and cells: ``add_layout_options`` adds ``--layout FILE`` / ``--tiles CODE``
 (exclusive) and ``--side``; ``layout_from_args`` turns them into a board.Layout
@@ -89,6 +90,15 @@ def run(main):
     except KeyboardInterrupt:
         status = 130
     sys.exit(status)
+
+
+def make_folder(path, what="files"):
+    """Make sure the folder ``path`` exists (with its parents); UsageError in one line when
+    it cannot be, e.g. because a file of that name is in the way."""
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise UsageError("%s: cannot hold %s (%s)" % (path, what, e.strerror or e))
 
 
 def write_atomically(path, data):

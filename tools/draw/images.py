@@ -62,10 +62,7 @@ def build(path, png):
 
 
 def build_all(out, folder=None):
-    try:
-        os.makedirs(out, exist_ok=True)
-    except OSError as e:
-        raise ImageError("%s: cannot hold the pictures (%s)" % (out, e.strerror or e))
+    cli.make_folder(out, "the pictures")
     made = []
     for name, path in scripts(folder):
         made.append(build(path, os.path.join(out, name + ".png")))

@@ -121,6 +121,8 @@ def run_driver(lines, seed, until, runtime="cpython", state=None, tones=False):
 
 def headless(args):
     text = cli.read_text(args.events, "events file")
+    if args.state:  # the device's flash: made if need be, as make play does
+        cli.make_folder(args.state, "the device's flash")
     edges = parse_events(text, args.events)
     until = args.until
     if until is None:

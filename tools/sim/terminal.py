@@ -551,11 +551,7 @@ def play(args, stdin_fd, out):
     if args.fresh:
         state_dir = tempfile.mkdtemp(prefix="microrobots-sim-")
     if keep:
-        try:
-            os.makedirs(state_dir, exist_ok=True)
-        except OSError as e:
-            raise UsageError("--state %s: cannot hold the device's flash (%s)"
-                             % (state_dir, e.strerror or e))
+        cli.make_folder(state_dir, "the device's flash")
     state_dir = os.path.join(state_dir, "")
     term = None
     driver = None
