@@ -327,19 +327,10 @@ class Game:
         """
         log = self._log
         what = log[i]
-        count = log[i + 1]
-        i += 2
-        move = 0
         if what != GIVE_UP and what >> 3 == ILLEGAL_MOVE:
-            shift = 0
-            while True:
-                b = log[i]
-                i += 1
-                move |= (b & 127) << shift
-                shift += 7
-                if b < 128:
-                    break
-        return what, count, move, i
+            move, end = _read_number(log, i + 2)
+            return what, log[i + 1], move, end
+        return what, log[i + 1], 0, i + 2
 
     # -- decisions ------------------------------------------------------------
     def _check_playing(self, player=0):
@@ -431,18 +422,25 @@ class Game:
 
     def undo(self):
         """Take back the last decision exactly; False when there is none."""
-        if not self._log:
+        log = self._log
+        if not log:
             return False
-        entries = []
-        i = 0
-        while i < len(self._log):
-            what, count, move, i = self._entry(i)
-            entries.append((what, count, move))
-        entries.pop()
+        last = i = 0
+        while i < len(log):  # where the last decision starts
+            last = i
+            i = self._entry(i)[3]
         self._log = bytearray()
         self._reset()
-        for what, count, move in entries:
-            self._decide(what, count, move)
+        i = 0
+        while i < last:  # replay the others; most are two bytes
+            what = log[i]
+            move = 0
+            if what != GIVE_UP and what >> 3 == ILLEGAL_MOVE:
+                move, end = _read_number(log, i + 2)
+            else:
+                end = i + 2
+            self._decide(what, log[i + 1], move)
+            i = end
         return True
 
     # -- text forms -------------------------------------------------------------
@@ -630,6 +628,19 @@ class Game:
                 raise GameStateError("%s: %s is %r but its decisions give %r"
                                      % (where, key, d[key], mine[key]))
         return game
+
+
+def _read_number(log, i):
+    """``(number, next i)``: a number written in 7-bit groups from ``log[i]`` (see _entry)."""
+    n = 0
+    shift = 0
+    while True:
+        b = log[i]
+        i += 1
+        n |= (b & 127) << shift
+        shift += 7
+        if b < 128:
+            return n, i
 
 
 def _share_layout(text, where):
