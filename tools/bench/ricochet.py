@@ -1,89 +1,245 @@
-"""make bench: the Ricochet Robots solver on a fixed set of deals, beside the anchor figures.
+"""make bench: the Ricochet Robots solver on fixed deals, beside a straightforward BFS.
 
-Each deal is a game ID (``python -m tools.ricochet render --game ID`` shows it); they came
-from ``python -m tools.ricochet random --seed N [--clear]`` and were picked for the length
-of their optimal solution, from 2 moves up. The anchor is Michael Fogleman's Ricochet model,
-the best known pure-Python solver, as quoted in issue 7 for this machine class: 0-1.3 s for
-deals of 2-9 moves and 57 s to search to depth 15 on a hard deal. It has no transparent robot.
+For each deal: the optimum, the time (best of three when a solve takes under a second),
+the peak memory of the process that solved it, the positions searched, and which search
+ran (``auto``: the pure-Python IDA*, handing over to the compiled one when a deal needs
+more than ``solver.HANDOVER`` positions). Beside it the pure-Python search alone, and a
+breadth-first search over whole states (every robot's cell and ricochet state, no bounds)
+limited to BFS_SECONDS and BFS_STATES: it gives the optimum where it finishes.
+
+Every deal runs in a fresh process (``python -m tools.bench.ricochet --deal ID``), so that
+its peak memory is its own. All under the ricochet rule. Each deal is a game ID
+(``python -m tools.ricochet render --game ID`` shows it); where it came from is given:
+``python -m tools.ricochet random --seed N [--clear]``, or a search for long deals (the
+hard ones, see HARD).
+
+Wall-clock times depend on the machine and on what else runs on it; positions searched
+do not (for a given engine), so compare those first.
 """
 
+import argparse
+import json
+import os
+import resource
+import subprocess
 import sys
-
-from tools.ricochet.solver import solve
+import time
+from collections import deque
 
 from microrobots import ricochet as rr
+from tools.ricochet import solver
 
-# (game ID, seed it came from): four robots, then with the transparent robot.
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# (game ID, where it came from): four robots, then with the transparent robot.
 # 2634*: the four-robot deal of seed 2634 with the transparent robot put on (0,15).
 PLAIN = [
-    ("1E229HEKP06HDC", 204), ("0ZQ0NA4S0T61MC", 1336), ("12X3J800T8JBNN", 939),
-    ("0YX6NSY77XD34J", 1009), ("11FX5KGWN2D3PM", 1024), ("15729XQZ1K9TX5", 325),
-    ("0F8JMYHTS10HC3", 246), ("0XS0GJRY231A47", 1250), ("00F7CN8GQR25KW", 1377),
-    ("16VNYVZ9Z6G54W", 917), ("0M8DWM9833M7H1", 475), ("06D2GWSDR671DY", 1105),
-    ("10KA7TEDT9EZ9R", 838), ("1HQDVP4BHS4PJJ", 780), ("149RMBJ35S7KA1", 2455),
-    ("1BJAWHC584RR8F", 2634),
+    ("1E229HEKP06HDC", "seed 204"), ("0ZQ0NA4S0T61MC", "seed 1336"),
+    ("12X3J800T8JBNN", "seed 939"), ("0YX6NSY77XD34J", "seed 1009"),
+    ("11FX5KGWN2D3PM", "seed 1024"), ("15729XQZ1K9TX5", "seed 325"),
+    ("0F8JMYHTS10HC3", "seed 246"), ("0XS0GJRY231A47", "seed 1250"),
+    ("00F7CN8GQR25KW", "seed 1377"), ("16VNYVZ9Z6G54W", "seed 917"),
+    ("0M8DWM9833M7H1", "seed 475"), ("06D2GWSDR671DY", "seed 1105"),
+    ("10KA7TEDT9EZ9R", "seed 838"), ("1HQDVP4BHS4PJJ", "seed 780"),
+    ("149RMBJ35S7KA1", "seed 2455"), ("1BJAWHC584RR8F", "seed 2634"),
 ]
 CLEAR = [
-    ("0PESEYXGQZRK65", 572), ("10GNECX83KNHDK", 918), ("02SX7FVCPAP1F1", 1099),
-    ("0B7P6ZBDXVGFEG", 25), ("0YX6NSY77XCVNV", 1009), ("0R34V0DN97SBPB", 1454),
-    ("0S5DAJ75TA0TPC", 1256), ("06QRY0WR4XDB8E", 146), ("01BD7RMFFJW5FH", 130),
-    ("05T7BZM3FZ8NQF", 528), ("1DPSHS7G5NHMRV", 1115), ("075AAMJ2HTBKSF", 188),
-    ("1BJAWHC584RQRY", "2634*"),
+    ("0PESEYXGQZRK65", "seed 572"), ("10GNECX83KNHDK", "seed 918"),
+    ("02SX7FVCPAP1F1", "seed 1099"), ("0B7P6ZBDXVGFEG", "seed 25"),
+    ("0YX6NSY77XCVNV", "seed 1009"), ("0R34V0DN97SBPB", "seed 1454"),
+    ("0S5DAJ75TA0TPC", "seed 1256"), ("06QRY0WR4XDB8E", "seed 146"),
+    ("01BD7RMFFJW5FH", "seed 130"), ("05T7BZM3FZ8NQF", "seed 528"),
+    ("1DPSHS7G5NHMRV", "seed 1115"), ("075AAMJ2HTBKSF", "seed 188"),
+    ("1BJAWHC584RQRY", "seed 2634*"),
 ]
-# a hard deal (17 moves, four robots): how long to search every solution up to 15 moves,
-# the anchor's 57 s, and then to find the optimum
-DEEP = ("0BZHQD9MQM5YVC", 2970)
-DEEP_DEPTH = 15
-DEEP_LIMIT = 17
+# The hard deals, four robots: the longest of seeds 0-7604, and deals made longer by a
+# search that moved one robot at a time and kept the move when the optimum did not drop.
+HARD = [
+    ("0BZHQD9MQM5YVC", "seed 2970"),
+]
+SECTIONS = (("four robots", PLAIN), ("with the transparent robot", CLEAR), ("hard deals", HARD))
+
+BFS_SECONDS = 10.0
+BFS_STATES = 1_500_000
 
 
-def anchor(count):
-    if count is None:
-        return ""
-    return "0-1.3 s" if count <= 9 else "-"
+def peak_mb():
+    """This process's peak resident memory, MB. VmHWM where there is /proc: ru_maxrss
+    would carry over the parent's peak across fork and exec."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024.0
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
-def run(game):
+def timed_solve(game, engine):
+    """(Solution, best seconds): best of three when a solve takes under a second, each on
+    a fresh board (its tables built anew)."""
     faces, robots, target = rr.decode_game(game)
-    return solve(rr.Board(faces), robots, target), target, robots
+    best = None
+    for _ in range(3):
+        result = solver.solve(rr.Board(faces), robots, target, engine=engine)
+        best = result.seconds if best is None else min(best, result.seconds)
+        if result.seconds >= 1.0:
+            break
+    return result, best
 
 
-def report(out=None):
+def bfs(game, seconds=BFS_SECONDS, states=BFS_STATES):
+    """The straightforward reference: breadth-first over whole states (cells and ricochet
+    states of all robots, every robot distinct, no bound), with the firmware's slide; a
+    move through k walls costs 1 + k, so the states wait in one queue per cost.
+    Returns (optimum or None, states stored, seconds, finished)."""
+    started = time.perf_counter()
+    faces, robots, target = rr.decode_game(game)
+    board = rr.Board(faces)
+    n = rr.ROBOT_COUNT
+    start = tuple(robots) + (rr.UNMOVED,) * n
+    cost = {start: 0}
+    queues = {0: deque([start])}
+    pos = rr.new_robots()
+    best = None
+    g = 0
+    while queues:
+        if best is not None and best <= g + 1:
+            break
+        queue = queues.pop(g, None)
+        while queue:
+            if len(cost) > states or time.perf_counter() - started > seconds:
+                return None, len(cost), time.perf_counter() - started, False
+            state = queue.popleft()
+            if cost[state] != g:
+                continue
+            for i in range(n):
+                pos[i] = state[i]
+            for who in range(n):
+                if pos[who] == rr.ABSENT:
+                    continue
+                for d in range(4):
+                    turned = rr.after_move(state[n + who], d)
+                    for k in range(16 if who == rr.CLEAR else 1):
+                        q = board.slide(pos, who, d, k)
+                        if q == rr.CANNOT_PASS:
+                            break
+                        if q < 0:
+                            continue
+                        c = g + 1 + k
+                        if board.completes(who, q, target) and turned == rr.TURNED:
+                            best = c if best is None else min(best, c)
+                            continue
+                        nxt = list(state)
+                        nxt[who] = q
+                        nxt[n + who] = turned
+                        nxt = tuple(nxt)
+                        if c < cost.get(nxt, c + 1):
+                            cost[nxt] = c
+                            queues.setdefault(c, deque()).append(nxt)
+        g += 1
+    return best, len(cost), time.perf_counter() - started, True
+
+
+def one_deal(game, engine, with_bfs):
+    """Runs in its own process: one engine on one deal, or the BFS."""
+    if with_bfs:
+        count, states, seconds, finished = bfs(game)
+        return {"moves": count, "states": states, "seconds": seconds, "finished": finished,
+                "peak_mb": peak_mb()}
+    result, seconds = timed_solve(game, engine)
+    return {"moves": result.count, "nodes": result.nodes, "seconds": seconds,
+            "engine": result.engine, "peak_mb": peak_mb()}
+
+
+def in_subprocess(game, engine="auto", with_bfs=False):
+    cmd = [sys.executable, "-m", "tools.bench.ricochet", "--deal", game, "--engine", engine]
+    if with_bfs:
+        cmd.append("--bfs")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "firmware")]))
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=env)
+    if proc.returncode:
+        return {"error": (proc.stderr.strip().splitlines() or ["exit %d" % proc.returncode])[-1]}
+    return json.loads(proc.stdout)
+
+
+def setup_figure(count=200):
+    """Milliseconds of set-up per solve on one board whose tables are built: solves
+    stopped after their first position, of random positions and targets."""
+    import random
+    faces, _, _ = rr.decode_game(CLEAR[3][0])
+    board = rr.Board(faces)
+    rng = random.Random(1)
+    free = [c for c in range(rr.CELLS) if c not in rr.CENTRE]
+    cases = [(rr.new_robots(rng.sample(free, 5) + [rr.ABSENT]), rng.randrange(rr.TARGET_COUNT))
+             for _ in range(count)]
+    for robots, target in cases:  # build the board's tables
+        solver.solve(board, robots, target, node_limit=1, engine="python")
+    best = None
+    for _ in range(3):
+        t = time.perf_counter()
+        for robots, target in cases:
+            solver.solve(board, robots, target, node_limit=1, engine="python")
+        took = (time.perf_counter() - t) / count * 1000
+        best = took if best is None else min(best, took)
+    return best
+
+
+def fmt(v, spec):
+    return "-" if v is None else spec % v
+
+
+def report(out=None, bfs_limit=True):
     out = out or sys.stdout
-    print("Ricochet Robots solver (tools/ricochet_solver.py, pure Python IDA*)", file=out)
-    print("anchor: M. Fogleman's pure-Python Ricochet, 0-1.3 s for 2-9 moves, 57 s to depth 15",
+    try:  # without importing it: this process's memory is not what is measured, but stays small
+        from importlib.metadata import version
+        compiled = "numba %s" % version("numba")
+    except Exception:
+        compiled = "not installed"
+    print("Ricochet Robots solver (tools/ricochet/solver.py; compiled search: %s)" % compiled,
           file=out)
-    for title, deals in (("four robots", PLAIN), ("with the transparent robot", CLEAR)):
+    print("ricochet rule on; each deal in a fresh process; time = best of 3 under 1 s;", file=out)
+    print("BFS: breadth-first over whole states, stopped after %g s or %d states"
+          % (BFS_SECONDS, BFS_STATES), file=out)
+    print("set-up per solve on a board already used: %.3f ms" % setup_figure(), file=out)
+    for title, deals in SECTIONS:
         print("\n  %s" % title, file=out)
-        print("  %-16s %5s %-16s %6s %10s %9s %9s" % (
-            "game", "seed", "target", "moves", "positions", "seconds", "anchor"), file=out)
-        total = 0.0
-        for game, seed in deals:
-            result, target, robots = run(game)
-            total += result.seconds
-            passes = sum(k for _, _, k in result.moves)
-            print("  %-16s %5s %-16s %6s %10d %9.3f %9s%s" % (
-                game, seed, rr.target_name(target), result.count, result.nodes, result.seconds,
-                anchor(result.count),
-                "  (%d pass%s)" % (passes, "es" if passes > 1 else "") if passes else ""), file=out)
+        print("  %-15s %-11s %-15s %5s %9s %8s %7s %-8s | %8s %9s | %5s %8s %7s" % (
+            "game", "from", "target", "moves", "positions", "seconds", "peak MB", "engine",
+            "python s", "positions", "BFS", "seconds", "peak MB"), file=out)
+        for game, origin in deals:
+            _, _, target = rr.decode_game(game)
+            auto = in_subprocess(game)
+            hard = deals is HARD
+            py = {} if hard else in_subprocess(game, "python")
+            ref = in_subprocess(game, with_bfs=True)
+            if "error" in auto:
+                print("  %-15s %s" % (game, auto["error"]), file=out)
+                continue
+            print("  %-15s %-11s %-15s %5s %9d %8.3f %7.0f %-8s | %8s %9s | %5s %8.1f %7.0f%s" % (
+                game, origin, rr.target_name(target), auto["moves"], auto["nodes"],
+                auto["seconds"], auto["peak_mb"], "py+numba" if "then" in auto["engine"]
+                else auto["engine"], fmt(py.get("seconds"), "%.3f"), fmt(py.get("nodes"), "%d"),
+                ref["moves"] if ref.get("finished") else "gave",
+                ref.get("seconds", 0), ref.get("peak_mb", 0),
+                "" if ref.get("finished") else " (up: %d states)" % ref.get("states", 0)),
+                file=out)
             out.flush()
-        print("  total %.1f s" % total, file=out)
-    game, seed = DEEP
-    faces, robots, target = rr.decode_game(game)
-    result = solve(rr.Board(faces), robots, target, max_moves=DEEP_LIMIT)
-    print("\n  hard deal %s (seed %d, %s, four robots)" % (game, seed, rr.target_name(target)),
-          file=out)
-    for bound, nodes, seconds in result.depths:
-        if bound < 10:
-            continue
-        print("    no solution in %2d moves: %9d positions, %6.1f s so far%s" % (
-            bound, nodes, seconds, "   (anchor: 57 s)" if bound == DEEP_DEPTH else ""), file=out)
-    if result.count is not None:
-        print("    optimum %d moves: %d positions in all, %.1f s" % (
-            result.count, result.nodes, result.seconds), file=out)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m tools.bench.ricochet")
+    parser.add_argument("--deal", help="one game ID, in this process, as JSON")
+    parser.add_argument("--engine", default="auto", choices=("auto", "python", "numba"))
+    parser.add_argument("--bfs", action="store_true", help="the BFS reference instead")
+    args = parser.parse_args(argv)
+    if args.deal:
+        print(json.dumps(one_deal(args.deal, args.engine, args.bfs)))
     else:
-        print("    no solution within %d moves (%.1f s)" % (DEEP_LIMIT, result.seconds), file=out)
+        report()
+    return 0
 
 
 if __name__ == "__main__":
-    report()
+    sys.exit(main())

@@ -27,6 +27,7 @@ tables) or on the board and the target (bounds, the slack tables) is built on fi
 and kept on the board, so that solving many deals on one board pays for it once.
 """
 
+import functools
 import os
 import sys
 import time
@@ -51,7 +52,8 @@ class Solution:
     (None when there is none within the limit); ``nodes``: positions searched;
     ``seconds``: search time; ``depths``: (bound, positions, seconds so far) for each
     bound searched in full without finding a solution; ``ricochet``: whether the ricochet
-    rule was in force."""
+    rule was in force; ``engine``: which search ran; ``out_of_budget``: whether it stopped
+    at ``node_limit``."""
 
     def __init__(self, moves, count, nodes, seconds, depths, ricochet=True):
         self.moves = moves
@@ -60,6 +62,8 @@ class Solution:
         self.seconds = seconds
         self.depths = depths
         self.ricochet = ricochet
+        self.engine = "python"
+        self.out_of_budget = False
 
     def __repr__(self):
         return "<Solution %s moves, %d positions, %.3f s>" % (self.count, self.nodes, self.seconds)
@@ -73,59 +77,45 @@ class Tables:
         self.walls = walls
         self.stop = [[0] * CELLS for _ in range(4)]
         self.ray = [[0] * CELLS for _ in range(4)]
-        # transparent robot: per cell and direction, a tuple of
-        # (stop cell after k passes, k, mask of cells crossed up to it, first cell after wall k)
-        self.clear = [[()] * CELLS for _ in range(4)]
         for d in range(4):
-            step = STEP[d]
-            bit = 1 << d
-            for p in range(CELLS):
-                here, mask = p, 0
-                while not walls[here] & bit:
-                    here += step
-                    mask |= 1 << here
-                self.stop[d][p] = here
-                self.ray[d][p] = mask
-                segs, here, mask, k, first = [], p, 0, 0, p + step
-                while True:
-                    while not walls[here] & bit:
-                        here += step
-                        mask |= 1 << here
-                    segs.append((here, k, mask, first))
-                    if walls[here] & (bit << 4):
-                        break
-                    k += 1
-                    here += step
-                    mask |= 1 << here
-                    first = here
-                self.clear[d][p] = tuple(segs)
+            step, bit = STEP[d], 1 << d
+            stop, ray = self.stop[d], self.ray[d]
+            for p in _sweep(d):  # the cell after p comes first: reuse its answer
+                if walls[p] & bit:
+                    stop[p] = p
+                else:
+                    stop[p] = stop[p + step]
+                    ray[p] = ray[p + step] | 1 << (p + step)
         # per cell: the slides a robot could make with no robot in the way,
         # as (direction, wall stop, mask of the cells crossed, towards higher cells?, step)
         self.slides = [tuple((d, self.stop[d][p], self.ray[d][p], INC[d], STEP[d])
                              for d in range(4) if self.stop[d][p] != p) for p in range(CELLS)]
+        self._clear = None
         self._bounds = {}
         self._descents = {}
 
-    def relaxed_moves(self, clear):
-        """Per cell and direction, (cell, cost) for every cell a robot could stop on if
-        anything could stop it anywhere: its ray, and for the transparent robot the cells
-        beyond each wall that is not solid, at one more move per wall."""
-        out = [[None] * 4 for _ in range(CELLS)]
-        walls = self.walls
-        for a in range(CELLS):
+    @property
+    def clear(self):
+        """For the transparent robot, per direction and cell, a tuple of (stop cell after k
+        passes, k, mask of cells crossed up to it, first cell after wall k); built on first use."""
+        if self._clear is None:
+            walls = self.walls
+            self._clear = [[()] * CELLS for _ in range(4)]
             for d in range(4):
                 step, bit = STEP[d], 1 << d
-                here, cost, cells = a, 1, []
-                while True:
-                    w = walls[here]
-                    if w & bit:
-                        if not clear or w & (bit << 4):
-                            break
-                        cost += 1
-                    here += step
-                    cells.append((here, cost))
-                out[a][d] = cells
-        return out
+                segs = self._clear[d]
+                for p in _sweep(d):
+                    nxt = p + step
+                    if walls[p] & bit:
+                        here = ((p, 0, 0, nxt),)
+                        if not walls[p] & (bit << 4):
+                            here += tuple((s, k + 1, m | 1 << nxt, nxt if k == 0 else f)
+                                          for s, k, m, f in segs[nxt])
+                    else:
+                        here = tuple((s, k, m | 1 << nxt, nxt if k == 0 else f)
+                                     for s, k, m, f in segs[nxt])
+                    segs[p] = here
+        return self._clear
 
     def bound(self, target_cell, clear, ricochet=True):
         """Lower bounds of the moves to reach ``target_cell``: a list by ricochet state
@@ -135,59 +125,76 @@ class Tables:
             self._bounds[key] = self._relaxed_distances(target_cell, clear, ricochet)
         return self._bounds[key]
 
+    def _shortest(self, init, clear, directions):
+        """Dijkstra backwards over the relaxed moves in ``directions`` from the distances
+        ``init``: a reaches b in direction d when b lies on a's ray (for the transparent
+        robot, past walls that are not solid, one move more each). Small integer costs:
+        one bucket per cost."""
+        walls = self.walls
+        dist = list(init)
+        buckets = {}
+        for c in range(CELLS):
+            if dist[c] < UNREACHABLE:
+                buckets.setdefault(dist[c], []).append(c)
+        g = 0
+        while buckets:
+            for b in buckets.pop(g, ()):
+                if dist[b] != g:
+                    continue
+                for d in directions:
+                    step, bit = STEP[d], 1 << d
+                    a, cost = b - step, g + 1
+                    while 0 <= a < CELLS:
+                        w = walls[a]
+                        if w & bit:  # a wall between a and the cell after it
+                            if not clear or w & (bit << 4):
+                                break
+                            cost += 1
+                        if cost < dist[a]:
+                            dist[a] = cost
+                            buckets.setdefault(cost, []).append(a)
+                        a -= step
+            g += 1
+        return dist
+
+    def _ray_min(self, values, clear, d):
+        """Per cell a: the least (relaxed moves from a to b) + values[b] over the cells b
+        a slide from a in direction d could stop on if anything could stop it anywhere
+        (for the transparent robot also past walls that are not solid, one move more each).
+        One sweep: the answer for a builds on the one for the cell after it."""
+        walls = self.walls
+        step, bit = STEP[d], 1 << d
+        out = [UNREACHABLE] * CELLS
+        for a in _sweep(d):
+            w = walls[a]
+            if w & bit:
+                if not clear or w & (bit << 4):
+                    continue
+                nxt = a + step
+                v = values[nxt] + 1
+                out[a] = 1 + (v if v < out[nxt] else out[nxt])
+            else:
+                nxt = a + step
+                v = values[nxt] + 1
+                out[a] = v if v < out[nxt] else out[nxt]
+        return out
+
     def _relaxed_distances(self, goal, clear, ricochet):
-        moves = self.relaxed_moves(clear)
-        # turned (or no rule): the fewest relaxed moves to the goal, by value iteration
-        # (256 cells, a few dozen rounds: cheaper than a heap here)
-        turned = [UNREACHABLE] * CELLS
-        turned[goal] = 0
-        changed = True
-        while changed:
-            changed = False
-            for a in range(CELLS):
-                best = turned[a]
-                for d in range(4):
-                    for b, cost in moves[a][d]:
-                        v = cost + turned[b]
-                        if v < best:
-                            best = v
-                if best < turned[a]:
-                    turned[a] = best
-                    changed = True
+        # turned (or no rule): the fewest relaxed moves to the goal
+        init = [UNREACHABLE] * CELLS
+        init[goal] = 0
+        turned = self._shortest(init, clear, (0, 1, 2, 3))
         if not ricochet:
             return [turned, turned, turned, turned]
-        turned[goal] = 0
         # not yet turned, last move along one axis: a move along the other axis turns;
         # along the same one it does not (and stopping on the goal then does not count)
         by_axis = {}
-        for axis, same in ((ACROSS, (1, 3)), (ALONG, (0, 2))):
-            other = (0, 2) if axis == ACROSS else (1, 3)
-            dist = [UNREACHABLE] * CELLS
-            for a in range(CELLS):
-                for d in other:
-                    for b, cost in moves[a][d]:
-                        if cost + turned[b] < dist[a]:
-                            dist[a] = cost + turned[b]
-            changed = True
-            while changed:
-                changed = False
-                for a in range(CELLS):
-                    best = dist[a]
-                    for d in same:
-                        for b, cost in moves[a][d]:
-                            if cost + dist[b] < best:
-                                best = cost + dist[b]
-                    if best < dist[a]:
-                        dist[a] = best
-                        changed = True
-            by_axis[axis] = dist
-        unmoved = [UNREACHABLE] * CELLS
-        for a in range(CELLS):
-            for d in range(4):
-                dist = by_axis[ACROSS if d & 1 else ALONG]
-                for b, cost in moves[a][d]:
-                    if cost + dist[b] < unmoved[a]:
-                        unmoved[a] = cost + dist[b]
+        for axis, same, other in ((ACROSS, (1, 3), (0, 2)), (ALONG, (0, 2), (1, 3))):
+            r0, r1 = (self._ray_min(turned, clear, d) for d in other)
+            init = [x if x < y else y for x, y in zip(r0, r1)]
+            by_axis[axis] = self._shortest(init, clear, same)
+        rays = [self._ray_min(by_axis[ACROSS if d & 1 else ALONG], clear, d) for d in range(4)]
+        unmoved = [min(v) for v in zip(*rays)]
         return [unmoved, by_axis[ACROSS], by_axis[ALONG], turned]
 
     def descents(self, goal, ricochet):
@@ -207,9 +214,10 @@ class Tables:
         slides = self.slides
         closer = [[()] * CELLS for _ in range(4)]
         for f in range(4):
+            hf, af, cf = h[f], AFTER[f], closer[f]
             for p in range(CELLS):
-                closer[f][p] = tuple(m for m in slides[p]
-                                     if m[2] & at[AFTER[f][m[0]]].get(h[f][p] - 1, 0))
+                want = hf[p] - 1
+                cf[p] = tuple([m for m in slides[p] if m[2] & at[af[m[0]]].get(want, 0)])
         reach = [[0] * CELLS for _ in range(4)]
         for v, f, c in sorted((h[f][c], f, c) for f in range(4) for c in range(CELLS)):
             acc = 0
@@ -225,7 +233,36 @@ class Tables:
         self._descents[key] = closer, reach
         return closer, reach
 
+    def descent_arrays(self, goal, ricochet):
+        """``descents`` as numpy arrays for the compiled search: closer[f, p, d] and
+        reach[f, p, c], booleans."""
+        key = ("arrays", goal, ricochet)
+        if key not in self._descents:
+            self._descents[key] = _descent_arrays(*self.descents(goal, ricochet))
+        return self._descents[key]
 
+
+def _sweep(d):
+    """The cells in an order where the cell after each (in direction d) comes before it."""
+    if d in (1, 2):  # E, S: from the high cell numbers down
+        return range(CELLS - 1, -1, -1)
+    return range(CELLS)
+
+
+def _descent_arrays(closer, reach):
+    import numpy as np
+    closer_arr = np.zeros((4, CELLS, 4), dtype=np.bool_)
+    reach_arr = np.zeros((4, CELLS, CELLS), dtype=np.bool_)
+    for f in range(4):
+        for p in range(CELLS):
+            for m in closer[f][p]:
+                closer_arr[f, p, m[0]] = True
+            row = np.frombuffer(reach[f][p].to_bytes(32, "little"), dtype=np.uint8)
+            reach_arr[f, p] = np.unpackbits(row, bitorder="little").astype(np.bool_)
+    return closer_arr, reach_arr
+
+
+@functools.lru_cache(maxsize=None)
 def power_sum_values(k, shift, span=CELLS):
     """Per value 0..span-1, what a robot of a set of ``k`` adds to a position key: its
     value's powers 1..k, each in its own bit field from bit ``shift`` on. The sum over the
@@ -235,7 +272,11 @@ def power_sum_values(k, shift, span=CELLS):
         for c in range(span):
             values[c] += c ** j << shift
         shift += (k * (span - 1) ** j).bit_length()
-    return values
+    return tuple(values)  # cached: the same for every solve with k such robots
+
+
+OWN_KEYS = tuple(range(4 * CELLS))                 # the target robot: bits 0-9
+CLEAR_KEYS = tuple(v << 10 for v in range(4 * CELLS))  # the transparent robot: bits 10-19
 
 
 def tables(board):
@@ -246,13 +287,49 @@ def tables(board):
     return t
 
 
-def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True):
+# Which search runs: "python" (this module, the reference), "numba" (kernel.py, the same
+# search compiled) or "auto": this module first, and the compiled search when a deal needs
+# more than HANDOVER positions (so a short deal never waits for numba to load).
+ENGINE = os.environ.get("RICOCHET_ENGINE", "auto")
+HANDOVER = 20000
+
+
+def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, engine=None):
     """An optimal solution for ``target`` (index) from ``robots`` (six cells).
 
     Under the ricochet rule (the default) the robot that completes the target must have
     turned on its way. Returns a Solution; ``count`` is None when no solution has at most
-    ``max_moves`` moves or ``node_limit`` positions were searched first.
+    ``max_moves`` moves or ``node_limit`` positions were searched first. ``engine``:
+    "python", "numba" or "auto" (default: ``ENGINE``, from $RICOCHET_ENGINE).
     """
+    engine = engine or ENGINE
+    if engine not in ("auto", "python", "numba"):
+        raise ValueError("engine %r: use auto, python or numba" % engine)
+    if engine == "numba" and not kernel_available():
+        raise RuntimeError("the numba engine needs numba (pip install -r requirements.txt)")
+    if engine == "python" or (engine == "auto" and not kernel_available()):
+        return _solve(board, robots, target, max_moves, node_limit, ricochet, False)
+    if engine == "auto":
+        started = time.perf_counter()
+        first = _solve(board, robots, target, max_moves,
+                       min(HANDOVER, node_limit or HANDOVER), ricochet, False)
+        if not first.out_of_budget or (node_limit and node_limit <= HANDOVER):
+            return first
+        result = _solve(board, robots, target, max_moves, node_limit, ricochet, True)
+        result.seconds = time.perf_counter() - started
+        result.engine = "python, then numba"
+        return result
+    return _solve(board, robots, target, max_moves, node_limit, ricochet, True)
+
+
+def kernel_available():
+    """Whether numba is installed, without importing it (0.4 s and 80 MB): a short deal
+    never needs it."""
+    import importlib.util
+    return importlib.util.find_spec("numba") is not None
+
+
+def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled):
     started = time.perf_counter()
     tab = tables(board)
     goal = board.targets[target]
@@ -279,11 +356,11 @@ def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True):
     keyval = []
     for w in order:
         if w == CLEAR:
-            keyval.append([v << 10 for v in range(4 * CELLS)])
+            keyval.append(CLEAR_KEYS)
         elif w in group:
             keyval.append(set_value)
         else:
-            keyval.append(list(range(4 * CELLS)))
+            keyval.append(OWN_KEYS)
     clearseg = tab.clear
     slides = tab.slides
     eligible_idx = [i for i in range(n) if elig[i]]
@@ -417,24 +494,49 @@ def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True):
                         return True
         return False
 
-    key0 = sum(keyval[i][4 * P[i] + F[i]] for i in range(n))
-    occ0 = 0
-    for p in P:
-        occ0 |= 1 << p
     h0 = max(1, lower_bound())
     depths = []
     count = None
-    try:
+    out_of_budget = False
+    if compiled:
+        from tools.ricochet import kernel
+        if single:
+            closer_arr, reach_arr = tab.descent_arrays(goal, ricochet)
+        else:
+            closer_arr = reach_arr = None
+        k = kernel.Kernel(board.walls, goal, order, P, F, is_clear, elig, heur, single,
+                          closer_arr, reach_arr, AFTER)
         for bound in range(h0, max_moves + 1):
-            before = nodes
-            if dfs(bound, key0, occ0, lower_bound()):
+            before = k.nodes
+            found = k.search(bound, lower_bound(), budget)
+            if found > 0:
                 count = bound
+                path[:] = reversed(k.moves())
                 break
-            depths.append((bound, nodes - before, time.perf_counter() - started))
-    except _Budget:
-        pass
+            if found < 0:
+                out_of_budget = True
+                break
+            depths.append((bound, k.nodes - before, time.perf_counter() - started))
+        nodes = k.nodes
+    else:
+        key0 = sum(keyval[i][4 * P[i] + F[i]] for i in range(n))
+        occ0 = 0
+        for p in P:
+            occ0 |= 1 << p
+        try:
+            for bound in range(h0, max_moves + 1):
+                before = nodes
+                if dfs(bound, key0, occ0, lower_bound()):
+                    count = bound
+                    break
+                depths.append((bound, nodes - before, time.perf_counter() - started))
+        except _Budget:
+            out_of_budget = True
     moves = [(order[i], d, k) for i, d, k in reversed(path)] if count is not None else []
-    return Solution(moves, count, nodes, time.perf_counter() - started, depths, ricochet)
+    result = Solution(moves, count, nodes, time.perf_counter() - started, depths, ricochet)
+    result.engine = "numba" if compiled else "python"
+    result.out_of_budget = out_of_budget
+    return result
 
 
 class _Budget(Exception):

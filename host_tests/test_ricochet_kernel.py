@@ -1,0 +1,56 @@
+"""The compiled search (tools/ricochet/kernel.py, numba) against the pure-Python one it
+mirrors: the same optimum, the same moves and the same number of positions searched while
+its fixed-size table has room; the same optimum when the table overflows."""
+
+import pytest
+
+from microrobots import ricochet as rr
+from tools.ricochet import kernel, solver
+from tools.ricochet.cli import deal
+
+pytestmark = pytest.mark.skipif(not kernel.AVAILABLE, reason="numba is not installed")
+
+# (seed, silver, clear): four robots, five, the transparent robot, both; vortex deals among them
+SEEDS = [(s, s % 3 == 0, s % 2 == 1) for s in range(0, 16)] + [(25, False, True), (57, True, False)]
+
+
+@pytest.mark.parametrize("rule", [True, False], ids=["ricochet-rule", "no-ricochet-rule"])
+def test_compiled_search_is_the_python_search_move_for_move(rule):
+    kinds = set()
+    for seed, silver, clear in SEEDS:
+        faces, robots, target = deal(seed, silver=silver, clear=clear)
+        board = rr.Board(faces)
+        py = solver.solve(board, robots, target, ricochet=rule, engine="python", max_moves=9)
+        nb = solver.solve(board, robots, target, ricochet=rule, engine="numba", max_moves=9)
+        assert (nb.count, nb.moves, nb.nodes) == (py.count, py.moves, py.nodes), seed
+        assert [d[:2] for d in nb.depths] == [d[:2] for d in py.depths]
+        assert not rule or py.count is None or py.count >= 2  # one slide never turns
+        assert nb.engine == "numba" and py.engine == "python"
+        if py.count is not None:
+            kinds.add((target == rr.VORTEX, clear, silver,
+                       any(k for _, _, k in py.moves)))
+            assert rr.check(board, robots, target, nb.moves, ricochet=rule).ok
+    assert len(kinds) >= 6  # vortex and coloured, with and without clear, silver, passes
+
+
+def test_a_full_table_costs_positions_never_the_optimum(monkeypatch):
+    monkeypatch.setattr(kernel, "TABLE_BITS", 6)  # 64 slots: replaced all the time
+    for seed in (3, 7, 57, 146):
+        faces, robots, target = deal(seed, silver=seed % 2 == 1, clear=True)
+        board = rr.Board(faces)
+        py = solver.solve(board, robots, target, engine="python")
+        nb = solver.solve(board, robots, target, engine="numba")
+        assert nb.count == py.count
+        assert rr.check(board, robots, target, nb.moves).ok
+        if py.nodes > 200:
+            assert nb.nodes > py.nodes
+
+
+def test_auto_hands_over_to_the_compiled_search_only_for_long_deals(monkeypatch):
+    faces, robots, target = deal(25, clear=True)
+    board = rr.Board(faces)
+    assert solver.solve(board, robots, target, engine="auto").engine == "python"
+    monkeypatch.setattr(solver, "HANDOVER", 10)
+    long = solver.solve(board, robots, target, engine="auto")
+    assert long.engine == "python, then numba"
+    assert long.count == solver.solve(board, robots, target, engine="python").count
