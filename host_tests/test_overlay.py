@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from microrobots.board import SIDES, TILES, parse_cell
 from tools.draw import overlay
-from tools.draw.dice import PIPS, SCREEN_RGB
+from tools.draw.colour import FILM_RGB
+from tools.draw.dice import PIPS
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 
@@ -88,7 +89,7 @@ def test_nine_dice_per_tile_with_the_transcribed_faces_and_pips(default_svg):
             # the rim carries the die's colour (a grey for white, which would vanish on paper)
             rim = face.get("stroke")
             if colour != 5:
-                assert rim == "#%02x%02x%02x" % SCREEN_RGB[colour]
+                assert rim == "#%02x%02x%02x" % FILM_RGB[colour]
             # a light face, so the LED beneath shows through: every channel well above mid-grey
             fill = face.get("fill")
             assert all(int(fill[i:i + 2], 16) >= 180 for i in (1, 3, 5)), fill

@@ -10,6 +10,7 @@ from microrobots.board import Layout
 from mpy import ROOT
 
 render = pytest.importorskip("tools.draw.render")
+from tools.draw import colour as colours  # noqa: E402
 
 LAYOUT = Layout.named("copper:DBCA1230")
 
@@ -74,9 +75,9 @@ def test_every_cell_glows_in_its_led_colour():
         x0, y0, x1, y1 = cell_box(i)
         # the middle of the top edge's pip row is free of pips for every number
         sample = px[(x0 + x1) // 2, y0 + (y1 - y0) // 4]
-        lit = render.screen_rgb(pixels[i])
+        lit = colours.screen_rgb(pixels[i])
         if max(pixels[i]) == 0:
-            assert all(abs(a - b) <= 6 for a, b in zip(sample, render.FILM_OFF)), i
+            assert all(abs(a - b) <= 6 for a, b in zip(sample, colours.FILM_OFF)), i
             continue
         # brighter channels of the LED are brighter channels of the picture
         for a in range(3):
@@ -88,10 +89,10 @@ def test_every_cell_glows_in_its_led_colour():
 
 
 def test_screen_colour_is_monotonic_and_spans_the_range():
-    values = [render.screen_rgb((v, v, v))[0] for v in range(256)]
+    values = [colours.screen_rgb((v, v, v))[0] for v in range(256)]
     assert values[0] == 0 and values[-1] == 255
     assert all(a <= b for a, b in zip(values, values[1:]))
-    assert render.screen_rgb((10, 0, 0))[0] > 10  # dim LEDs stay visible
+    assert colours.screen_rgb((10, 0, 0))[0] > 10  # dim LEDs stay visible
 
 
 def test_robot_and_target_outlines_are_drawn_only_when_asked():

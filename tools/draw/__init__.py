@@ -1,6 +1,8 @@
 """Pictures and prints of the game and the handheld.
 
-    dice.py     where a die's pips sit and the film's colours: shared by every drawing
+    dice.py     where a die's pips sit: shared by every drawing
+    colour.py   every colour conversion (LED -> screen, film, pips, 256-colour terminals,
+                CIELAB differences), shared by the PNGs, the terminal, the web page
     overlay.py  the printable tile films at the LED grid's pitch (make overlay)
     wiring.py   the wiring diagram and pin table from the firmware's defaults (make wiring)
     render.py   a PNG of the device showing a frame of the simulator

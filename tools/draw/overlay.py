@@ -20,7 +20,8 @@ import sys
 
 from tools import cli
 from tools.cli import write_atomically
-from tools.draw.dice import PIPS, SCREEN_RGB
+from tools.draw.colour import FILM_RGB
+from tools.draw.dice import PIPS
 
 from microrobots.board import SIDES, TILES, parse_cell
 
@@ -168,7 +169,7 @@ def _tile(canvas, x, y, pitch, side, letter, tokens):
 
 def _die(canvas, x, y, pitch, token, k):
     colour, number = parse_cell(token)
-    rgb = SCREEN_RGB[colour]
+    rgb = FILM_RGB[colour]
     face = [round(255 - TINT * (255 - c)) for c in rgb]
     rim = RIM_FOR_WHITE if colour == 5 else rgb
     inset = FACE_INSET * pitch

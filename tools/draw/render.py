@@ -8,10 +8,9 @@ drawn as a die of the printed film (its pips, from tools/dice.py) glowing in the
 its LED shows; ``--robot`` and ``--target`` add an outline around those cells. Around
 the grid: the device's bezel with the D-pad and the A and B buttons.
 
-LED values are light intensities (a WS2812 emits light in proportion to its value),
-a screen's values are not: ``screen_rgb`` turns one into the other the way a camera
-exposed for the grid would, so dim cells stay visible and hues stay true. The terminal
-simulator uses the same conversion.
+LED values are light intensities, a screen's values are not: the colours come from
+tools/draw/colour.py (``screen_rgb``, ``lit_film``, ``pip_ink``), which the terminal
+simulator and the web page use too.
 
 The output is deterministic: the same frame and options give the same bytes
 (no timestamps; fixed supersampling), which ``make images`` relies on.
@@ -20,12 +19,11 @@ The output is deterministic: the same frame and options give the same bytes
 import json
 
 from tools import cli
+from tools.draw.colour import EXPOSURE, FILM_OFF, lit_film, pip_ink, screen_rgb  
 from tools.draw.dice import PIPS
 
 GRID = 6
 CELLS = 36
-EXPOSURE = 4.0  # how a camera would expose for LEDs running at a comfortable brightness
-SCREEN_GAMMA = 2.2
 SUPERSAMPLE = 3  # draw large, then shrink: smooth circles without antialiasing support
 
 # Geometry of the picture in output pixels (before ``scale``).
@@ -34,21 +32,11 @@ GAP = 10
 MARGIN = 36
 BUTTONS = 150  # height of the button area under the grid
 
-FILM_OFF = (52, 53, 58)  # an unlit cell: the film over a dark LED, in room light
 BODY = (28, 30, 36)
 BODY_EDGE = (70, 74, 84)
 BUTTON = (58, 62, 72)
 BUTTON_EDGE = (110, 116, 128)
 LABEL = (170, 176, 188)
-
-
-def screen_rgb(pixel, exposure=EXPOSURE):
-    """The screen colour (sRGB-ish 0..255) that looks like an LED lit at ``pixel``."""
-    light = [max(0, v) * exposure / 255.0 for v in pixel]
-    top = max(light)
-    if top > 1.0:  # over-exposed: scale the whole colour down, so its hue survives
-        light = [v / top for v in light]
-    return tuple(int(round(255 * v ** (1 / SCREEN_GAMMA))) for v in light)
 
 
 def validate_pixels(pixels, where="frame"):
@@ -119,16 +107,14 @@ def _draw_cell(image, draw, x, y, size, pixel, number, glow, exposure):
 
     lit = screen_rgb(pixel, exposure)
     base = Image.new("RGB", (size, size), FILM_OFF)
-    # the LED's light over the film's own grey ("screen" blend: never clips, keeps hue)
-    bright = Image.new("RGB", (size, size), tuple(
-        b + v * (255 - b) // 255 for b, v in zip(FILM_OFF, lit)))
+    bright = Image.new("RGB", (size, size), lit_film(pixel, exposure))
     face = Image.composite(bright, base, glow)
     mask = Image.new("L", (size, size), 0)
     ImageDraw.Draw(mask).rounded_rectangle((0, 0, size - 1, size - 1), radius=size // 8,
                                            fill=255)
     image.paste(face, (x, y), mask)
     # the printed pips: dark ink on the film, darker than whatever glows beneath
-    ink = tuple(v // 5 for v in lit) if max(lit) > 60 else (22, 22, 26)
+    ink = pip_ink(lit)
     radius = size * 0.07
     inner = size * 0.72  # pips sit within the middle 72 % of the face
     off = (size - inner) / 2

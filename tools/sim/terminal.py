@@ -26,9 +26,7 @@ starts a new device whose flash is thrown away at the end.
 ``--side``) set the arrangement in the device's settings before it starts.
 """
 
-import functools
 import json
-import math
 import os
 import queue
 import select
@@ -43,9 +41,8 @@ import time
 from tools import cli  # also puts firmware/ on sys.path
 from tools.cli import ROOT, UsageError, micropython_command
 from microrobots import palette  # noqa: E402 - firmware/ is on sys.path now
-from tools.draw.colour import chroma, delta_e00, screen_lab
+from tools.draw.colour import XTERM_256, lit_film, rgb_to_256, text_ink  # noqa: F401
 from tools.draw.dice import PIPS
-from tools.draw.render import FILM_OFF, screen_rgb
 
 DRIVER = os.path.join(ROOT, "tools", "sim", "driver.py")
 STATE = os.path.join(ROOT, "build", "sim-state")
@@ -211,47 +208,6 @@ class Driver:
 
 # -- drawing -------------------------------------------------------------------------------
 
-_LEVELS = (0, 95, 135, 175, 215, 255)
-XTERM_256 = {16 + 36 * r + 6 * g + b: (_LEVELS[r], _LEVELS[g], _LEVELS[b])
-             for r in range(6) for g in range(6) for b in range(6)}
-XTERM_256.update({232 + k: (8 + 10 * k,) * 3 for k in range(24)})
-
-
-_PALETTE_LAB = {code: screen_lab(rgb) for code, rgb in XTERM_256.items()}
-_PALETTE_CHROMA = {code: chroma(lab) for code, lab in _PALETTE_LAB.items()}
-_PALETTE_HUE = {code: math.degrees(math.atan2(lab[2], lab[1])) for code, lab in _PALETTE_LAB.items()}
-GREY_CHROMA = 6  # CIELAB chroma below which a colour counts as grey
-HUE_SPAN = 40  # degrees of CIELAB hue a coloured cell may turn
-
-
-@functools.lru_cache(maxsize=8192)
-def rgb_to_256(rgb):
-    """The xterm-256 colour (16..255) that looks most like ``rgb``.
-
-    Not the nearest in RGB: a dim coloured cell (the menu's quadrants behind the film)
-    is nearest to a grey, and a terminal without true colour (tmux without COLORTERM)
-    showed a grey menu. The nearest by CIEDE2000 among the entries that keep a colour
-    that colour: an input with some chroma only takes an entry with at least half its
-    chroma and a hue within HUE_SPAN degrees (a little more vivid, never grey).
-    """
-    lab = screen_lab(rgb)
-    c = chroma(lab)
-    hue = math.degrees(math.atan2(lab[2], lab[1]))
-    best, best_code = None, 16
-    for coloured in (c >= GREY_CHROMA, False):  # the entries that keep the colour, or any
-        for code, entry in _PALETTE_LAB.items():
-            if coloured:
-                turn = abs(_PALETTE_HUE[code] - hue) % 360
-                if _PALETTE_CHROMA[code] < c / 2 or min(turn, 360 - turn) > HUE_SPAN:
-                    continue
-            d = delta_e00(lab, entry)
-            if best is None or d < best:
-                best, best_code = d, code
-        if best is not None:
-            return best_code
-    return best_code
-
-
 def sgr(fg, bg, truecolor):
     if truecolor:
         return "\x1b[38;2;%d;%d;%dm\x1b[48;2;%d;%d;%dm" % (fg + bg)
@@ -260,11 +216,8 @@ def sgr(fg, bg, truecolor):
 
 def cell_colours(pixel):
     """(ink, background) of a cell whose LED shows ``pixel``: the film lit from below."""
-    lit = screen_rgb(pixel)
-    bg = tuple(b + v * (255 - b) // 255 for b, v in zip(FILM_OFF, lit))
-    luminance = 0.3 * bg[0] + 0.59 * bg[1] + 0.11 * bg[2]
-    ink = (10, 10, 12) if luminance > 100 else (150, 150, 156)
-    return ink, bg
+    bg = lit_film(pixel)
+    return text_ink(bg), bg
 
 
 # Cell sizes: (width, height, column gap, row gap, pips?)

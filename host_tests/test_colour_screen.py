@@ -1,0 +1,99 @@
+"""tools/draw/colour.py: the one home of the tools' colours, and the web page's copy of it."""
+
+import json
+import shutil
+import subprocess
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tools.draw import colour as colours
+
+LED = st.tuples(st.integers(0, 255), st.integers(0, 255), st.integers(0, 255))
+
+
+def camera(pixel, exposure):
+    """The camera formula written out directly: exposure, the over-exposed colour scaled
+    down as a whole (its hue kept), then the screen's gamma."""
+    light = [v * exposure / 255.0 for v in pixel]
+    top = max(light)
+    if top > 1.0:
+        light = [v / top for v in light]
+    return tuple(int(round(255 * v ** (1 / colours.SCREEN_GAMMA))) for v in light)
+
+
+@pytest.mark.parametrize("exposure", [colours.EXPOSURE, colours.HIGH_CONTRAST_EXPOSURE])
+def test_the_tables_are_exactly_the_camera_formula_for_every_channel_and_brightest(exposure):
+    for top in range(256):
+        for v in range(top + 1):
+            assert colours.screen_rgb((v, top, 0), exposure) == camera((v, top, 0), exposure)
+
+
+def test_high_contrast_keeps_only_the_hue():
+    assert colours.screen_rgb((3, 0, 0), colours.HIGH_CONTRAST_EXPOSURE) == (255, 0, 0)
+    assert colours.screen_rgb((0, 0, 0), colours.HIGH_CONTRAST_EXPOSURE) == (0, 0, 0)
+    dim, bright = (colours.screen_rgb(p, colours.HIGH_CONTRAST_EXPOSURE)
+                   for p in ((10, 5, 0), (200, 100, 0)))
+    assert dim == bright
+
+
+@given(LED)
+def test_lit_film_is_never_darker_than_the_unlit_film_and_keeps_the_order(pixel):
+    film = colours.lit_film(pixel)
+    assert all(f >= o for f, o in zip(film, colours.FILM_OFF))
+    lit = colours.screen_rgb(pixel)
+    for a in range(3):
+        for b in range(3):
+            if lit[a] > lit[b] + 3:
+                assert film[a] >= film[b]
+
+
+@given(LED)
+def test_pips_and_text_stand_out_from_their_cell(pixel):
+    lit = colours.screen_rgb(pixel)
+    film = colours.lit_film(pixel)
+    assert sum(colours.pip_ink(lit)) < sum(film)
+    ink = colours.text_ink(film)
+
+    def luminance(c):
+        return 0.3 * c[0] + 0.59 * c[1] + 0.11 * c[2]
+
+    assert abs(luminance(ink) - luminance(film)) >= 40
+
+
+def test_the_page_tables_are_this_module(tmp_path):
+    """colours.js holds these numbers; run it in node and compare every colour."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is missing: the web page's colours cannot be run")
+    path = tmp_path / "colours.mjs"
+    assert colours.main(["--js", str(path)]) == 0
+    script = tmp_path / "check.mjs"
+    script.write_text(
+        'import {screenRgb, litFilm, pipInk, FILM_RGB} from "./colours.mjs";\n'
+        "const out = [];\n"
+        "for (const e of ['normal', 'contrast'])\n"
+        "  for (let top = 0; top < 256; top += 1)\n"
+        "    for (let v = 0; v <= top; v += 3) {\n"
+        "      const p = [v, top, (v * 7) % (top + 1)];\n"
+        "      out.push([e, p, screenRgb(p, e), litFilm(p, e), pipInk(screenRgb(p, e))]);\n"
+        "    }\n"
+        "console.log(JSON.stringify({out, film: FILM_RGB}));\n")
+    proc = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    exposure = {"normal": colours.EXPOSURE, "contrast": colours.HIGH_CONTRAST_EXPOSURE}
+    assert len(result["out"]) > 20000
+    for e, p, screen, film, ink in result["out"]:
+        assert tuple(screen) == colours.screen_rgb(p, exposure[e]), (e, p)
+        assert tuple(film) == colours.lit_film(p, exposure[e]), (e, p)
+        assert tuple(ink) == colours.pip_ink(colours.screen_rgb(p, exposure[e])), (e, p)
+    assert [tuple(c) for c in result["film"]] == list(colours.FILM_RGB)
+
+
+def test_bad_output_path_is_one_line(capsys, tmp_path):
+    assert colours.main(["--js", str(tmp_path / "no" / "such" / "x.js")]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
