@@ -35,66 +35,10 @@ import sys
 
 from tools import cli
 from tools.cli import ROOT, micropython_command
+from tools.sim.events import BUTTONS, TAP_MS, EventsError, mask_lines, parse_events  # noqa: F401
 
 DRIVER = os.path.join(ROOT, "tools", "sim", "driver.py")
-BUTTONS = ("up", "down", "left", "right", "a", "b")
-TAP_MS = 60
 TAIL_MS = 2000
-
-
-class EventsError(ValueError):
-    """A bad events file: one line naming the file and line."""
-
-
-def parse_events(text, source="events"):
-    """Button edges from an events file: a sorted list of ``(ms, button, down)``."""
-    edges = []
-    presses = {}  # button -> [(press, release, line)]
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        where = "%s:%d" % (source, lineno)
-        f = line.split()
-        if len(f) not in (2, 4) or (len(f) == 4 and f[2].lower() != "hold"):
-            raise EventsError("%s: expected '<ms> <button>' or '<ms> <button> hold <ms>', got %r"
-                              % (where, line))
-        if not f[0].isdigit():
-            raise EventsError("%s: time %r is not a whole number of ms" % (where, f[0]))
-        button = f[1].lower()
-        if button not in BUTTONS:
-            raise EventsError("%s: unknown button %r (use %s)" % (where, f[1], " ".join(BUTTONS)))
-        t = int(f[0])
-        length = TAP_MS
-        if len(f) == 4:
-            if not f[3].isdigit() or int(f[3]) < 1:
-                raise EventsError("%s: hold time %r is not a positive number of ms" % (where, f[3]))
-            length = int(f[3])
-        b = BUTTONS.index(button)
-        presses.setdefault(b, []).append((t, t + length, lineno))
-        edges.append((t, b, True))
-        edges.append((t + length, b, False))
-    for b, spans in presses.items():
-        spans.sort()
-        for (_, end, first), (start, _, line) in zip(spans, spans[1:]):
-            if start <= end:
-                raise EventsError("%s:%d: %s is pressed again while still held (line %d)"
-                                  % (source, line, BUTTONS[b], first))
-    edges.sort(key=lambda e: (e[0], e[2]))  # at the same ms: releases first
-    return edges
-
-
-def mask_lines(edges):
-    """The driver's input: ``<ms> <mask>`` whenever the held buttons change."""
-    mask = 0
-    out = []
-    for t, b, down in edges:
-        mask = mask | 1 << b if down else mask & ~(1 << b)
-        if out and out[-1][0] == t:
-            out[-1] = (t, mask)
-        else:
-            out.append((t, mask))
-    return ["%d %d" % (t, m) for t, m in out]
 
 
 def run_driver(lines, seed, until, runtime="cpython", state=None, tones=False):
