@@ -7,7 +7,8 @@ BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 STAMP  := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
 
-.PHONY: test bench play flash images overlay wiring stl package-json lint clean venv system-deps
+.PHONY: test bench play flash images overlay wiring stl package-json lint clean venv system-deps \
+        web web-build web-images web-deps
 
 venv: $(STAMP)
 
@@ -18,8 +19,9 @@ $(STAMP): requirements.txt
 	@touch $@
 
 # Optional Debian tools some tests use (tmux for the terminal simulator, openscad for the
-# enclosure). Installed where we are root and apt works; the tests skip cleanly otherwise.
-SYSTEM_TOOLS := tmux openscad
+# enclosure, chromium for the web page). Installed where we are root and apt works; the
+# tests skip cleanly otherwise.
+SYSTEM_TOOLS := tmux openscad chromium
 system-deps:
 	@missing=""; for t in $(SYSTEM_TOOLS); do command -v $$t >/dev/null || missing="$$missing $$t"; done; \
 	if [ -n "$$missing" ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
@@ -28,7 +30,15 @@ system-deps:
 	    || echo "note: could not install$$missing; the tests that need them will be skipped"; \
 	fi
 
-test: $(STAMP) system-deps
+# The web page's one npm dependency (MicroPython's WebAssembly port), from its lockfile.
+WEB_DIR := tools/sim/web
+WEB_DEPS := $(WEB_DIR)/node_modules/.package-lock.json
+web-deps: $(WEB_DEPS)
+$(WEB_DEPS): $(WEB_DIR)/package-lock.json
+	@if command -v npm >/dev/null; then cd $(WEB_DIR) && npm ci --no-audit --no-fund --loglevel=error; \
+	else echo "note: npm is missing; the web page cannot be built and its tests will be skipped"; fi
+
+test: $(STAMP) system-deps web-deps
 	$(BIN)/ruff check --quiet firmware tools host_tests
 	$(PY) -m pytest -q host_tests
 
@@ -43,6 +53,17 @@ flash: $(STAMP)
 
 images: $(STAMP)
 	$(PY) -m tools.images
+
+# The handheld in a web page (tools/sim/web/): build/web/ is a static site for any host.
+web-build: $(STAMP) web-deps
+	$(PY) -m tools.sim.web.build
+
+web: $(STAMP) web-deps
+	$(PY) -m tools.sim.web.build --serve $(if $(WEB_PORT),--port $(WEB_PORT))
+
+# Screenshots of the page for the README, from scripted replays (needs chromium).
+web-images: $(STAMP) web-deps
+	$(PY) -m tools.sim.web.shots
 
 # Printable tile films for the LED grid (hardware/README.md), PDF and SVG.
 overlay: $(STAMP)

@@ -1,0 +1,217 @@
+"""The web page (tools/sim/web/) in a real browser: Debian's Chromium driven by Playwright.
+
+The firmware runs in MicroPython's WebAssembly port, the page is its board
+(firmware/microrobots/hw/web.py). One browser serves the whole module; each test opens
+its pages in a context of their own (their own storage) and fails on any console error
+or uncaught exception. Without chromium, playwright or npm the module is skipped with
+one line naming what is missing.
+"""
+
+import json
+import os
+import tempfile
+
+import pytest
+
+from tools.sim import headless as sim
+from tools.sim.script import Session
+from tools.sim.web import browser as web
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+IMAGES = os.path.join(ROOT, "docs", "images")
+
+_why = web.missing()
+if _why:
+    pytest.skip("browser tests: " + _why, allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def site():
+    with web.session() as (browser, url):
+        yield browser, url
+
+
+def open_page(site, query="?fresh", viewport=(640, 900)):
+    browser, url = site
+    return web.open_page(browser, url, query, viewport)
+
+
+def hook(page, expr):
+    return page.evaluate("window.microrobots." + expr)
+
+
+def wait_for(page, condition, timeout=5000):
+    page.wait_for_function("() => " + condition, timeout=timeout)
+
+
+# -- frames: the page replays an events file as tools.sim --headless does --------------------------
+
+def session_events(kind):
+    """Events files recorded by a scripted player (tools/sim/script.py), and the seed."""
+    s = Session(seed=11)
+    if kind == "solo round":
+        s.tap("a")
+        s.solo_round()
+        s.wait(3000)
+    elif kind == "referee, a wrong claim":
+        s.tap("right")
+        s.tap("a")
+        s.settle()
+        ref = s.app.current
+        route = ref.game.route()
+        s.claim(0, len(route), route[1:])  # one move more than shown: wrong
+        s.wait(3000)
+    return s.events_text(), 11, s.t + 1500
+
+
+def image_events(name):
+    path = os.path.join(IMAGES, name + ".events")
+    with open(path) as f:
+        text = f.read()
+    seed, until = __import__("tools.draw.images", fromlist=["spec"]).spec(path)
+    return text, seed, until
+
+
+CASES = {
+    "menu": lambda: ("300 right\n600 down\n900 left\n1200 up\n1500 right\n", 3, 2400),
+    "solo round": lambda: session_events("solo round"),
+    "referee, a wrong claim": lambda: session_events("referee, a wrong claim"),
+    "classroom wave": lambda: image_events("classroom-wave"),
+}
+
+
+def headless_frames(text, seed, until):
+    """python -m tools.sim --headless on a new device (an empty flash, as the page's)."""
+    with tempfile.TemporaryDirectory() as state:
+        lines = sim.run_driver(sim.mask_lines(sim.parse_events(text)), seed, until,
+                               state=state)
+    return [json.loads(line) for line in lines if '"pixels"' in line]
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_a_replayed_events_file_gives_the_headless_frames(site, case):
+    text, seed, until = CASES[case]()
+    expected = headless_frames(text, seed, until)
+    page, problems = open_page(site, "?clock=manual&seed=%d" % seed)
+    frames = page.evaluate("([text, until]) => window.microrobots.replay(text, until)",
+                           [text, until])
+    assert len(frames) == len(expected) > 5
+    for got, want in zip(frames, expected):
+        assert got == want, "first difference at t=%d ms" % want["t"]
+    if case == "referee, a wrong claim":
+        assert any(f["mode"] == "referee" for f in frames)
+    assert problems == []
+
+
+def test_a_bad_events_file_is_one_line_from_the_page(site):
+    page, problems = open_page(site, "?clock=manual&seed=1")
+    with pytest.raises(Exception) as err:
+        page.evaluate("window.microrobots.replay('100 jump\\n')")
+    assert "events:1: unknown button 'jump'" in str(err.value)
+
+
+# -- as a player meets it -------------------------------------------------------------------------
+
+def test_the_page_loads_without_errors_and_shows_the_menu(site):
+    page, problems = open_page(site)
+    assert hook(page, "mode()") == "menu"
+    assert any(hook(page, "pixels()"))  # the grid is lit, not blank
+    assert "webassembly" in hook(page, "runtime")
+    assert page.locator("#loading").is_hidden()
+    assert problems == []
+
+
+def test_keys_and_on_screen_buttons_change_the_grid(site):
+    page, problems = open_page(site)
+    menu = hook(page, "pixels()")
+    page.keyboard.press("ArrowRight")  # the menu's choice moves to the referee
+    page.keyboard.press("Enter")  # and A opens it
+    wait_for(page, "window.microrobots.mode() === 'referee'")
+    assert hook(page, "pixels()") != menu
+    page.keyboard.down("Backspace")  # B held (a long press): back to the menu
+    page.wait_for_timeout(900)
+    page.keyboard.up("Backspace")
+    wait_for(page, "window.microrobots.mode() === 'menu'")
+    page.click("button[aria-label=down]")  # on screen: down to the classroom, A opens it
+    page.click("button[aria-label=left]")
+    page.click("button[aria-label=A]")
+    wait_for(page, "window.microrobots.mode() === 'classroom'")
+    button = page.locator("button[aria-label=B]").bounding_box()
+    page.mouse.move(button["x"] + button["width"] / 2, button["y"] + button["height"] / 2)
+    page.mouse.down()  # held on screen: a long press, back to the menu
+    page.wait_for_timeout(900)
+    assert "held" in page.get_attribute("button[aria-label=B]", "class")
+    page.mouse.up()
+    wait_for(page, "window.microrobots.mode() === 'menu'")
+    assert problems == []
+
+
+def test_a_reload_keeps_the_game(site):
+    page, problems = open_page(site, "")  # the page's own device: its flash is kept
+    page.keyboard.press("Enter")  # solo: a game starts and is saved
+    wait_for(page, "window.microrobots.mode() === 'solo' && 'solo.json' in window.microrobots.flash()")
+    game = hook(page, "flash()")["solo.json"]
+    page.reload()
+    assert hook(page, "ready")
+    assert hook(page, "mode()") == "solo"  # resumed, not a new game
+    assert hook(page, "flash()")["solo.json"] == game
+    assert "cannot be read" not in hook(page, "status")  # the flash reads in WebAssembly
+    assert problems == []
+
+
+@pytest.mark.parametrize("stored, notice", [
+    ("{not json", "page storage: corrupt or cut short"),
+    (json.dumps({"settings.json": '{"format": 1, "data": {"bri'}),
+     "settings.json: corrupt or cut short (not valid JSON); using defaults"),
+])
+def test_a_corrupt_stored_state_shows_the_notice_and_recovers(site, stored, notice):
+    browser, url = site
+    context = browser.new_context()
+    context.add_init_script("if (!sessionStorage.getItem('once')) { sessionStorage.setItem('once', 1);"
+                            " localStorage.setItem('microrobots.flash.v1', %s); }" % json.dumps(stored))
+    page = context.new_page()
+    problems = web.watch(page)
+    page.goto(url)
+    assert page.evaluate("window.microrobots.ready")
+    assert notice in hook(page, "status")
+    assert hook(page, "mode()") == "menu"
+    page.keyboard.press("Enter")  # and it plays on
+    wait_for(page, "window.microrobots.mode() === 'solo'")
+    wait_for(page, "'solo.json' in JSON.parse(localStorage.getItem('microrobots.flash.v1'))")
+    page.reload()
+    assert page.evaluate("window.microrobots.ready") and hook(page, "mode()") == "solo"
+    assert notice not in hook(page, "status")  # repaired by the next save
+    assert problems == []
+
+
+def test_bad_url_parameters_give_notices_and_defaults(site):
+    page, problems = open_page(site, "?seed=abc&view=huge&colour=1&game=MR1.9.x")
+    status = " | ".join(hook(page, "console"))
+    for words in ("URL seed=\"abc\": not a whole number", "URL view=\"huge\"",
+                  "unknown parameter \"colour\"", "URL game: share string"):
+        assert words in status
+    assert hook(page, "mode()") == "menu"
+    page.keyboard.press("Enter")
+    wait_for(page, "window.microrobots.mode() === 'solo'")
+    assert problems == []
+
+
+def test_a_share_string_in_the_url_resumes_that_game(site):
+    share = "MR1.3x.2026.black:CADB0312.b9ob3b-"
+    page, problems = open_page(site, "?game=" + share)
+    assert hook(page, "mode()") == "referee"
+    saved = json.loads(hook(page, "flash()")["referee.json"])["data"]["game"]
+    assert saved["decisions"] == "b9ob3b-" and saved["seed"] == 2026 and saved["players"] == 3
+    assert problems == []
+
+
+def test_the_projector_view_fills_the_viewport(site):
+    page, problems = open_page(site, "?fresh&view=big", viewport=(1280, 720))
+    box = page.locator("#grid").bounding_box()
+    assert box["height"] >= 0.9 * 720 - 40 and box["height"] == box["width"]
+    assert page.locator("#buttons").is_hidden()
+    page.keyboard.press("p")  # and back
+    assert page.locator("#buttons").is_visible()
+    page.keyboard.press("h")  # high contrast
+    assert page.get_attribute("#contrast", "aria-pressed") == "true"
+    assert problems == []

@@ -1,0 +1,166 @@
+"""Build the web page into a self-contained static site, and serve it on this machine.
+
+    python -m tools.sim.web.build [--out build/web]          # make web-build
+    python -m tools.sim.web.build --serve [--port 8000]      # make web: build, then serve
+
+The site (no CDN, no network at run time, no server code; any static host will do)::
+
+    index.html, page.css, page.js   the page (copied from tools/sim/web/)
+    tables.js                       colours and pips, generated from tools/draw/
+    micropython.mjs, .wasm          MicroPython's WebAssembly port (npm, pinned in
+                                    tools/sim/web/package-lock.json; `npm ci` fetches it)
+    firmware.bin                    firmware/ compiled with mpy-cross (as make flash does
+                                    for a Pico), plus events.py and page.py: one fetch
+
+firmware.bin: a little-endian uint32 N, N bytes of JSON ``[[path, size], ...]``, then
+the files' bytes in that order. A bad or missing piece: one line, exit status 2.
+"""
+
+import argparse
+import http.server
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+from tools import flash
+from tools.draw import colours, dice
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+OUT = os.path.join(ROOT, "build", "web")
+PACKAGE = "@micropython/micropython-webassembly-pyscript"
+PORT_FILES = ("micropython.mjs", "micropython.wasm")
+PAGE_FILES = ("index.html", "page.css", "page.js")
+EXTRA = (("tools/sim/events.py", "page/events.py"), ("tools/sim/web/page.py", "page/page.py"))
+
+
+class BuildError(Exception):
+    """Something the build needs is missing or broken: one line."""
+
+
+def port_dir():
+    """Where npm put the port; installs it from the lockfile (`npm ci`) when missing."""
+    where = os.path.join(HERE, "node_modules", *PACKAGE.split("/"))
+    if not all(os.path.exists(os.path.join(where, f)) for f in PORT_FILES):
+        npm = shutil.which("npm")
+        if npm is None:
+            raise BuildError("npm is missing: install Node.js 18 or newer (it brings npm)")
+        proc = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+                              cwd=HERE, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise BuildError("npm ci in tools/sim/web failed: %s"
+                             % flash.last_line(proc.stderr or proc.stdout))
+    return where
+
+
+def tables_js():
+    """colours.js from tools/draw/colours.py, and the pips of tools/draw/dice.py."""
+    pips = {str(n): [list(p) for p in spots] for n, spots in dice.PIPS.items()}
+    return colours.js_module() + "export const PIPS = %s;\n" % json.dumps(pips)
+
+
+def firmware_bundle():
+    """firmware.bin's bytes: the firmware compiled, events.py and page.py beside it."""
+    files = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for rel in flash.firmware_files():
+            src = os.path.join(flash.FIRMWARE, rel)
+            if rel.endswith(".py"):
+                out = os.path.join(tmp, "out.mpy")
+                flash.compile_module(None, src, rel, out)
+                files.append(("firmware/" + rel[:-3] + ".mpy", _read(out)))
+            else:
+                files.append(("firmware/" + rel, _read(src)))
+        for src, dest in EXTRA:
+            out = os.path.join(tmp, "out.mpy")
+            flash.compile_module(None, os.path.join(ROOT, src), os.path.basename(src), out)
+            files.append((dest[:-3] + ".mpy", _read(out)))
+    index = json.dumps([[path, len(data)] for path, data in files]).encode()
+    return struct.pack("<I", len(index)) + index + b"".join(data for _, data in files)
+
+
+def _read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def build(out=OUT):
+    """Write the site into ``out`` (replaced whole); returns ``out``."""
+    port = port_dir()
+    try:
+        bundle = firmware_bundle()
+    except flash.FlashError as e:
+        raise BuildError(str(e))
+    staging = out + ".tmp"
+    shutil.rmtree(staging, ignore_errors=True)
+    os.makedirs(staging)
+    for name in PAGE_FILES:
+        shutil.copyfile(os.path.join(HERE, name), os.path.join(staging, name))
+    for name in PORT_FILES:
+        shutil.copyfile(os.path.join(port, name), os.path.join(staging, name))
+    with open(os.path.join(staging, "tables.js"), "w") as f:
+        f.write(tables_js())
+    with open(os.path.join(staging, "firmware.bin"), "wb") as f:
+        f.write(bundle)
+    shutil.rmtree(out, ignore_errors=True)
+    os.replace(staging, out)
+    return out
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    """Static files with the types a browser insists on for modules and WebAssembly."""
+
+    extensions_map = dict(http.server.SimpleHTTPRequestHandler.extensions_map,
+                          **{".js": "text/javascript", ".mjs": "text/javascript",
+                             ".wasm": "application/wasm", ".bin": "application/octet-stream"})
+
+    def log_message(self, *args):
+        pass
+
+
+def server(directory, port=0):
+    """A static server for ``directory`` on 127.0.0.1 (port 0: any free one)."""
+    def handler(*args, **kwargs):
+        return Handler(*args, directory=directory, **kwargs)
+
+    return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m tools.sim.web.build",
+                                description="Build the web page (and serve it).")
+    p.add_argument("--out", default=OUT, help="where the site goes (default build/web)")
+    p.add_argument("--serve", action="store_true", help="then serve it on 127.0.0.1")
+    p.add_argument("--port", type=int, default=8000, help="port to serve on (default 8000)")
+    args = p.parse_args(argv)
+    try:
+        out = build(os.path.abspath(args.out))
+    except BuildError as e:
+        print("web: %s" % e, file=sys.stderr)
+        return 2
+    size = sum(os.path.getsize(os.path.join(out, f)) for f in os.listdir(out))
+    print("built %s (%d KB)" % (os.path.relpath(out, ROOT), size // 1024))
+    if not args.serve:
+        return 0
+    try:
+        httpd = server(out, args.port)
+    except OSError as e:
+        print("web: cannot serve on 127.0.0.1:%d (%s)" % (args.port, e.strerror), file=sys.stderr)
+        return 2
+    print("serving the page at http://127.0.0.1:%d/  (Ctrl-C stops)" % httpd.server_port,
+          flush=True)
+    try:
+        httpd.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        httpd.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,403 @@
+// The handheld in a web page: the very firmware of the Pico in MicroPython's WebAssembly
+// port. This file is the glue: it is the board (firmware/microrobots/hw/web.py reads
+// globalThis.microrobotsBoard), draws the grid, turns keys, clicks and touches into
+// buttons held, plays the buzzer with WebAudio and keeps the flash in localStorage.
+//
+// URL parameters: seed=N (a fresh device whose new games start from N), game=MR1...
+// (a fresh device resuming that share string's game), fresh (a fresh device: nothing
+// saved, your own device's flash untouched), view=big (projector view), contrast=high,
+// clock=manual (tests: the clock moves only through window.microrobots.replay).
+// A bad parameter or a corrupt stored flash: the device's one-line notice, then defaults.
+
+import { loadMicroPython } from "./micropython.mjs";
+import { FILM_OFF, PIPS, litFilm, pipInk, screenRgb } from "./tables.js";
+
+const FRAME_MS = 20; // the firmware's frame: the page steps the device once per 20 ms
+const TAP_MS = 60; // a click or key shorter than this holds its button this long
+const MAX_SEED = 0x3fffffff;
+const STORAGE_KEY = "microrobots.flash.v1"; // {name: text} of every file on the flash
+const FLASH = "/flash";
+const HEAP = 512 * 1024;
+const KNOWN = ["seed", "game", "fresh", "view", "contrast", "clock"];
+const KEYS = {
+  ArrowUp: 0, ArrowDown: 1, ArrowLeft: 2, ArrowRight: 3,
+  Enter: 4, " ": 4, a: 4, Backspace: 5, Escape: 5, b: 5,
+};
+
+const $ = (id) => document.getElementById(id);
+const problems = [];
+const hook = { frames: [], stepTimes: [], status: "", ready: null };
+window.microrobots = hook;
+
+// -- the URL ----------------------------------------------------------------------------
+const params = new URLSearchParams(location.search);
+const clip = (text) => JSON.stringify(text.length > 24 ? text.slice(0, 24) + "…" : text);
+for (const key of params.keys()) {
+  if (!KNOWN.includes(key)) problems.push(`URL: unknown parameter ${clip(key)} (known: ${KNOWN.join(", ")}); ignored`);
+}
+function choice(name, allowed) {
+  const value = params.get(name);
+  if (value === null || allowed.includes(value)) return value;
+  problems.push(`URL ${name}=${clip(value)}: use ${allowed.join(" or ")}; ignored`);
+  return null;
+}
+let seed = null;
+if (params.has("seed")) {
+  const text = params.get("seed");
+  if (/^\d{1,10}$/.test(text) && Number(text) <= MAX_SEED) seed = Number(text);
+  else problems.push(`URL seed=${clip(text)}: not a whole number 0..${MAX_SEED}; a random seed instead`);
+}
+const game = params.get("game");
+const manual = choice("clock", ["manual"]) === "manual";
+const options = { big: choice("view", ["big", "normal"]) === "big", contrast: choice("contrast", ["high", "normal"]) === "high" };
+// A device of its own, whose flash is never saved: the same seed, the same game.
+const ephemeral = params.has("fresh") || params.has("seed") || game !== null || manual;
+if (seed === null) seed = crypto.getRandomValues(new Uint32Array(1))[0] & MAX_SEED;
+hook.seed = seed;
+hook.ephemeral = ephemeral;
+
+// -- the board ----------------------------------------------------------------------------
+const start = performance.now();
+let pixels = new Uint8Array(108);
+let writes = 0; // frames the firmware wrote to the LEDs
+let painted = true; // the canvas shows the last frame written
+let numbers = null;
+let mode = "starting";
+
+const board = {
+  held: 0,
+  clock: 0,
+  buttons: () => board.held,
+  show(grid) { pixels = new Uint8Array(grid); writes += 1; painted = false; },
+  tone: (freq) => sound.tone(freq),
+  now: () => board.clock,
+  seed: () => seed,
+};
+globalThis.microrobotsBoard = board;
+
+// Buttons held: from the key or pointer going down to its release, at least TAP_MS.
+const input = {
+  since: new Array(6).fill(null),
+  until: new Array(6).fill(null),
+  press(b) {
+    sound.unlock();
+    if (this.since[b] === null || this.until[b] !== null) this.since[b] = performance.now();
+    this.until[b] = null;
+    paintButtons();
+  },
+  release(b) {
+    if (this.since[b] !== null) this.until[b] = Math.max(performance.now(), this.since[b] + TAP_MS);
+  },
+  releaseAll() { for (let b = 0; b < 6; b++) this.release(b); },
+  mask(now) {
+    let m = 0;
+    for (let b = 0; b < 6; b++) {
+      if (this.since[b] === null) continue;
+      if (this.until[b] !== null && this.until[b] <= now) { this.since[b] = this.until[b] = null; continue; }
+      m |= 1 << b;
+    }
+    return m;
+  },
+};
+
+const sound = {
+  ctx: null, osc: null, gain: null, muted: false,
+  unlock() {
+    if (this.ctx || manual) return;
+    try {
+      this.ctx = new AudioContext();
+      this.osc = this.ctx.createOscillator();
+      this.gain = this.ctx.createGain();
+      this.osc.type = "square";
+      this.gain.gain.value = 0;
+      this.osc.connect(this.gain).connect(this.ctx.destination);
+      this.osc.start();
+    } catch (e) { this.ctx = null; }
+  },
+  tone(freq) {
+    if (!this.ctx) return;
+    const t = this.ctx.currentTime;
+    if (freq > 0 && !this.muted) {
+      this.osc.frequency.setValueAtTime(freq, t);
+      this.gain.gain.setValueAtTime(0.05, t);
+    } else this.gain.gain.setValueAtTime(0, t);
+  },
+};
+
+// -- the flash: MicroPython's in-memory files, kept in localStorage -------------------------
+let storage = null;
+let savedFlash = null; // the flash's files as last synced, as JSON text
+let savedSettings = null;
+function restoreFlash(mp) {
+  mp.FS.mkdirTree(FLASH);
+  if (ephemeral) return;
+  try {
+    storage = window.localStorage;
+    savedFlash = storage.getItem(STORAGE_KEY);
+  } catch (e) {
+    storage = null;
+    problems.push(`page storage: unavailable (${e.name}); nothing will be kept after this page`);
+    return;
+  }
+  const stored = savedFlash;
+  savedFlash = null;
+  if (stored === null) return;
+  let files;
+  try {
+    files = JSON.parse(stored);
+    if (typeof files !== "object" || files === null || Array.isArray(files)) throw new Error("not an object");
+    for (const [name, text] of Object.entries(files)) {
+      if (!/^[\w.-]+$/.test(name) || typeof text !== "string") throw new Error(`bad entry ${clip(name)}`);
+    }
+  } catch (e) {
+    // as the device does with a corrupt file: defaults now, replaced at the next save
+    problems.push(`page storage: corrupt or cut short (${e.message}); using defaults`);
+    return;
+  }
+  for (const [name, text] of Object.entries(files)) mp.FS.writeFile(`${FLASH}/${name}`, text);
+}
+
+function flashText(mp) {
+  const files = {};
+  for (const name of mp.FS.readdir(FLASH).sort()) {
+    if (name === "." || name === "..") continue;
+    files[name] = mp.FS.readFile(`${FLASH}/${name}`, { encoding: "utf8" });
+  }
+  return JSON.stringify(files);
+}
+
+// After every frame: the files as they are once the firmware's save (temp file, rename)
+// has finished, written to the page's storage in one setItem: whole or not at all.
+function syncFlash(mp, page) {
+  const text = flashText(mp);
+  if (text === savedFlash) return;
+  savedFlash = text;
+  const settings = JSON.parse(text)["settings.json"];
+  if (settings !== savedSettings) { // the arrangement, and so the dice's pips, may differ
+    savedSettings = settings;
+    numbers = JSON.parse(page.numbers());
+  }
+  if (!storage) return;
+  try { storage.setItem(STORAGE_KEY, text); } catch (e) {
+    storage = null;
+    setStatus(`page storage: full or refused (${e.name}); nothing more will be kept`);
+  }
+}
+
+// -- drawing ----------------------------------------------------------------------------------
+const canvas = $("grid");
+const ctx2d = canvas.getContext("2d");
+const css = (rgb) => `rgb(${rgb[0]},${rgb[1]},${rgb[2]})`;
+const mix = (a, b, k) => a.map((v, i) => Math.round(v * (1 - k) + b[i] * k));
+
+function paint() {
+  const size = Math.round(canvas.clientWidth * (window.devicePixelRatio || 1));
+  if (size <= 0) return;
+  if (canvas.width !== size) canvas.width = canvas.height = size;
+  const gap = size / 60;
+  const cell = (size - 7 * gap) / 6;
+  ctx2d.fillStyle = options.contrast ? "#000" : "rgb(12,12,14)";
+  ctx2d.fillRect(0, 0, size, size);
+  for (let i = 0; i < 36; i++) {
+    const x = gap + (i % 6) * (cell + gap), y = gap + Math.floor(i / 6) * (cell + gap);
+    const p = [pixels[3 * i], pixels[3 * i + 1], pixels[3 * i + 2]];
+    let face, edge, ink;
+    if (options.contrast) {
+      face = edge = screenRgb(p, "contrast");
+      ink = Math.max(...face) > 0 ? [0, 0, 0] : [90, 90, 96];
+    } else {
+      const lit = screenRgb(p);
+      face = litFilm(p);
+      edge = mix(face, FILM_OFF, 110 / 255); // brightest in the middle, as under a film
+      ink = pipInk(lit);
+    }
+    const glow = ctx2d.createRadialGradient(x + cell / 2, y + cell / 2, 0, x + cell / 2, y + cell / 2, cell / 2);
+    glow.addColorStop(0, css(face));
+    glow.addColorStop(1, css(edge));
+    ctx2d.fillStyle = glow;
+    ctx2d.beginPath();
+    ctx2d.roundRect(x, y, cell, cell, cell / 8);
+    ctx2d.fill();
+    if (!numbers) continue;
+    ctx2d.fillStyle = css(ink);
+    const inner = cell * 0.72, off = (cell - inner) / 2;
+    for (const [px, py] of PIPS[numbers[i]]) {
+      ctx2d.beginPath();
+      ctx2d.arc(x + off + px * inner, y + off + py * inner, cell * (options.contrast ? 0.085 : 0.07), 0, 2 * Math.PI);
+      ctx2d.fill();
+    }
+  }
+  painted = true;
+}
+
+function triples(grid) {
+  const out = [];
+  for (let i = 0; i < 108; i += 3) out.push([grid[i], grid[i + 1], grid[i + 2]]);
+  return out;
+}
+
+function paintButtons() {
+  const mask = input.mask(performance.now());
+  for (const el of document.querySelectorAll("[data-button]")) {
+    el.classList.toggle("held", (mask >> Number(el.dataset.button) & 1) === 1);
+  }
+}
+
+function setStatus(text) {
+  hook.status = text;
+  $("status").textContent = text;
+}
+
+function applyOptions() {
+  document.body.classList.toggle("big", options.big);
+  document.body.classList.toggle("contrast", options.contrast);
+  $("big").setAttribute("aria-pressed", String(options.big));
+  $("contrast").setAttribute("aria-pressed", String(options.contrast));
+  $("mute").setAttribute("aria-pressed", String(sound.muted));
+  $("mute").textContent = sound.muted ? "Sound off" : "Sound on";
+  painted = false;
+}
+
+function frameLoop() {
+  if (!painted) paint();
+  paintButtons();
+  requestAnimationFrame(frameLoop);
+}
+
+// -- controls -------------------------------------------------------------------------------
+function bindControls() {
+  window.addEventListener("keydown", (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const b = KEYS[e.key];
+    if (b !== undefined) {
+      e.preventDefault();
+      if (!e.repeat) input.press(b); // a held key is one long press, not many taps
+      return;
+    }
+    const k = e.key.toLowerCase();
+    if (k === "p") options.big = !options.big;
+    else if (k === "h") options.contrast = !options.contrast;
+    else if (k === "m") sound.muted = !sound.muted;
+    else return;
+    applyOptions();
+  });
+  window.addEventListener("keyup", (e) => {
+    const b = KEYS[e.key];
+    if (b !== undefined) { e.preventDefault(); input.release(b); }
+  });
+  window.addEventListener("blur", () => input.releaseAll());
+  for (const el of document.querySelectorAll("[data-button]")) {
+    const b = Number(el.dataset.button);
+    el.addEventListener("pointerdown", (e) => {
+      e.preventDefault();
+      try { el.setPointerCapture(e.pointerId); } catch (err) { /* a synthetic pointer */ }
+      input.press(b);
+    });
+    for (const type of ["pointerup", "pointercancel", "lostpointercapture"]) {
+      el.addEventListener(type, () => input.release(b));
+    }
+    el.addEventListener("contextmenu", (e) => e.preventDefault()); // long touch: no menu
+    el.addEventListener("keydown", (e) => { if (e.key === " " || e.key === "Enter") e.stopPropagation(); });
+  }
+  $("big").addEventListener("click", () => { options.big = !options.big; applyOptions(); });
+  $("contrast").addEventListener("click", () => { options.contrast = !options.contrast; applyOptions(); });
+  $("mute").addEventListener("click", () => { sound.muted = !sound.muted; sound.tone(0); applyOptions(); });
+  new ResizeObserver(() => { painted = false; }).observe(canvas);
+}
+
+// -- the firmware -----------------------------------------------------------------------------
+async function loadBundle() {
+  const response = await fetch("firmware.bin");
+  if (!response.ok) throw new Error(`firmware.bin: ${response.status} ${response.statusText}`);
+  const data = new Uint8Array(await response.arrayBuffer());
+  const length = new DataView(data.buffer).getUint32(0, true);
+  const index = JSON.parse(new TextDecoder().decode(data.subarray(4, 4 + length)));
+  const files = [];
+  let at = 4 + length;
+  for (const [path, size] of index) { files.push([path, data.subarray(at, at + size)]); at += size; }
+  return files;
+}
+
+function onConsole(line) {
+  hook.console = (hook.console || []).concat([line]).slice(-50);
+  if (line.trim()) setStatus(line);
+}
+
+async function boot() {
+  const [mp, files] = await Promise.all([
+    loadMicroPython({ heapsize: HEAP, stdout: onConsole, stderr: onConsole }),
+    loadBundle(),
+  ]);
+  for (const [path, data] of files) {
+    mp.FS.mkdirTree("/" + path.slice(0, path.lastIndexOf("/")));
+    mp.FS.writeFile("/" + path, data);
+  }
+  restoreFlash(mp);
+  mp.runPython('import sys\nsys.path[:0] = ["/firmware", "/page"]\nimport page');
+  const page = mp.pyimport("page");
+  if (game !== null) {
+    const problem = page.prepare(game);
+    if (problem) problems.push(problem);
+  }
+  page.boot(JSON.stringify(problems));
+  hook.runtime = page.runtime();
+  numbers = JSON.parse(page.numbers());
+  const step = page.step;
+  const once = () => {
+    const before = writes;
+    const t0 = performance.now();
+    step();
+    hook.stepTimes.push(performance.now() - t0);
+    if (hook.stepTimes.length > 3000) hook.stepTimes.splice(0, 1000);
+    if (writes !== before) {
+      mode = page.mode();
+      $("title").textContent = `Micro Robots — ${mode}`;
+      if (hook.record) hook.frames.push({ t: board.clock, mode, pixels: triples(pixels) });
+      if (hook.firstFrameMs === undefined) hook.firstFrameMs = performance.now();
+    }
+    syncFlash(mp, page);
+  };
+  hook.mode = () => mode;
+  hook.pixels = () => Array.from(pixels);
+  hook.flash = () => JSON.parse(flashText(mp));
+  if (manual) {
+    // Replay an events file deterministically, as tools.sim --headless does: the clock is
+    // the events' time, one frame per 20 ms, buttons from the file.
+    hook.record = true;
+    hook.replay = (eventsText, until) => {
+      const masks = JSON.parse(page.masks(eventsText));
+      if (!Array.isArray(masks)) throw new Error(masks.error);
+      let mask = board.held;
+      const runUntil = (t) => {
+        while (board.clock < t) { board.held = mask; once(); board.clock += FRAME_MS; }
+      };
+      for (const [t, m] of masks) { runUntil(t); mask = m; }
+      runUntil(until === undefined ? (masks.length ? masks[masks.length - 1][0] : 0) + 2000 : until);
+      board.held = mask;
+      return hook.frames;
+    };
+  } else {
+    const tick = () => {
+      board.clock = Math.floor(performance.now() - start);
+      board.held = input.mask(performance.now());
+      once();
+    };
+    tick();
+    setInterval(tick, FRAME_MS);
+  }
+  $("loading").hidden = true;
+}
+
+applyOptions();
+bindControls();
+requestAnimationFrame(frameLoop);
+setStatus("Starting the firmware…");
+hook.ready = boot().then(() => {
+  if (!hook.status || hook.status.startsWith("Starting")) setStatus("Ready: the menu. Arrows choose a quadrant, A (Enter) opens it.");
+  return true;
+}, (error) => {
+  $("loading").textContent = `The firmware could not start: ${error.message}`;
+  setStatus(`error: the page could not start the firmware (${error.message})`);
+  console.error(error);
+  return false;
+});

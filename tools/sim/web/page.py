@@ -1,0 +1,109 @@
+"""The web page's Python side: the firmware's Device on the page's board, in the browser.
+
+Runs inside MicroPython's WebAssembly port (bundled by build.py with the firmware and
+events.py) and, for the tests, under CPython. It never touches ``js``: the board is
+firmware/microrobots/hw/web.py, this module only boots the device and answers the page::
+
+    page.prepare(share)         # before boot: a share string's game onto the flash
+    page.boot(problems)         # main.Device on hw.backend(); problems become notices
+    page.step()                 # one frame (the page calls it every 20 ms)
+    page.mode(); page.numbers()   # for the page's title and the dice's pips
+    page.masks(events_text)       # an events file as [[ms, mask], ...] (JSON), to replay
+
+The flash is ``FLASH`` in the port's in-memory filesystem; the page restores it from
+its storage before boot and saves it back after every frame that changed it.
+"""
+
+import json
+import sys
+
+import events
+import main
+from microrobots import hw
+from microrobots.app import SETTINGS, check_settings
+from microrobots.board import Layout
+from microrobots.game import Game, GameError
+from microrobots.store import Store
+
+FLASH = "/flash/"
+
+device = None
+
+
+def prepare(share, root=FLASH):
+    """Put the game a share string (``MR1....``) describes onto the flash, so that the
+    device resumes it at boot; ``None`` or a one-line problem (the flash is left alone)."""
+    try:
+        game = Game.replay(share)
+    except GameError as e:
+        return "URL game: %s; starting as usual" % e
+    name = game.layout.name
+    if name is None:
+        return "URL game: a custom layout cannot be set on the device; starting as usual"
+    side, _, tiles = name.partition(":")
+    store = Store(root)
+    saved, _ = store.load("settings")
+    settings, _ = check_settings(saved if saved is not None else {})
+    settings["side"], settings["tiles"] = side, tiles
+    settings["expert"] = game.expert
+    if game.players == 1:
+        if game.difficulty > 6:
+            return "URL game: difficulty %d is more than the device offers (6)" % game.difficulty
+        settings["difficulty"] = game.difficulty
+        saved_game = {"mode": "solo", "game": game.to_dict(), "moves": []}
+    else:
+        settings["players"] = game.players
+        saved_game = {"mode": "referee", "game": game.to_dict()}
+    saved_game["seq"] = 1 << 20  # newer than any game on the flash: resumed at boot
+    if not (store.save("settings", settings) and store.save(saved_game["mode"], saved_game)):
+        return "URL game: %s" % store.error
+    return None
+
+
+def boot(problems="[]", root=FLASH):
+    """Start the device; ``problems`` (JSON: a list of lines about the URL or the page's
+    storage) are shown as the device shows a file it reset: on the console, and by the
+    grid's blinking border."""
+    global device
+    device = main.Device(hw.backend(), root + "config.json", root)
+    app = device.app
+    lines = [p for p in json.loads(problems) if p]
+    for line in lines:
+        print("notice:", line)
+    if lines and app is not None:
+        text = "; ".join(lines)
+        app.show_notice(text if not app.notice else app.notice + "; " + text, device.now)
+    return device
+
+
+def step():
+    device.step()
+
+
+def mode():
+    app = device.app
+    return app.mode if app is not None else "halted"
+
+
+def numbers():
+    """The die numbers of the device's arrangement, as JSON (for drawing the pips)."""
+    app = device.app
+    layout = app.layout if app is not None else Layout.from_tiles(SETTINGS["side"],
+                                                                  SETTINGS["tiles"])
+    return json.dumps([layout.number(i) for i in range(36)])
+
+
+def masks(text):
+    """An events file as the buttons held from each time on: JSON ``[[ms, mask], ...]``,
+    or ``{"error": "one line"}``."""
+    try:
+        lines = events.mask_lines(events.parse_events(text, "events"))
+    except events.EventsError as e:
+        return json.dumps({"error": str(e)})
+    return json.dumps([[int(x) for x in line.split()] for line in lines])
+
+
+def runtime():
+    return "%s %s on %s" % (sys.implementation.name,
+                            ".".join(str(v) for v in sys.implementation.version[:3]),
+                            sys.platform)
