@@ -344,6 +344,7 @@ async function boot() {
   numbers = JSON.parse(page.numbers());
   const step = page.step;
   const once = () => {
+    if (board.held && hook.status.startsWith("notice:")) setStatus(""); // a key dismisses it, as on the grid
     const before = writes;
     const t0 = performance.now();
     step();
