@@ -1,4 +1,4 @@
-"""tools/draw/colour.py: the one home of the tools' colours, and the web page's copy of it."""
+"""tools/draw/colour.py, LED to screen: the one home of the tools' colours, and the web page's copy."""
 
 import json
 import shutil
@@ -63,7 +63,7 @@ def test_pips_and_text_stand_out_from_their_cell(pixel):
 
 
 def test_the_page_tables_are_this_module(tmp_path):
-    """colours.js holds these numbers; run it in node and compare every colour."""
+    """The page's tables hold these numbers; run it in node and compare every colour."""
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is missing: the web page's colours cannot be run")

@@ -198,7 +198,7 @@ def text_ink(background):
 
 
 def js_module():
-    """The web page's ``tables.js`` (its colours part): these tables and constants, and the same formulas."""
+    """The colours of the web page's ``tables.js``: these tables and constants, and the same formulas."""
     def floats(values):
         return "[" + ",".join(repr(v) for v in values) + "]"
 

@@ -27,7 +27,7 @@ import sys
 import tempfile
 
 from tools import flash
-from tools.draw import colours, dice
+from tools.draw import colour, dice
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
@@ -58,9 +58,9 @@ def port_dir():
 
 
 def tables_js():
-    """colours.js from tools/draw/colours.py, and the pips of tools/draw/dice.py."""
+    """The colours from tools/draw/colour.py, and the pips of tools/draw/dice.py."""
     pips = {str(n): [list(p) for p in spots] for n, spots in dice.PIPS.items()}
-    return colours.js_module() + "export const PIPS = %s;\n" % json.dumps(pips)
+    return colour.js_module() + "export const PIPS = %s;\n" % json.dumps(pips)
 
 
 def firmware_bundle():
