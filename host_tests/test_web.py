@@ -40,7 +40,7 @@ def hook(page, expr):
     return page.evaluate("window.microrobots." + expr)
 
 
-def wait_for(page, condition, timeout=5000):
+def wait_for(page, condition, timeout=20000):  # generous: the machine may be busy
     page.wait_for_function("() => " + condition, timeout=timeout)
 
 

@@ -79,9 +79,10 @@ globalThis.microrobotsBoard = board;
 const input = {
   since: new Array(6).fill(null),
   until: new Array(6).fill(null),
+  polls: new Array(6).fill(0), // frames that saw it held: a tap lasts at least 3 (60 ms)
   press(b) {
     sound.unlock();
-    if (this.since[b] === null || this.until[b] !== null) this.since[b] = performance.now();
+    if (this.since[b] === null || this.until[b] !== null) { this.since[b] = performance.now(); this.polls[b] = 0; }
     this.until[b] = null;
     paintButtons();
   },
@@ -89,11 +90,16 @@ const input = {
     if (this.since[b] !== null) this.until[b] = Math.max(performance.now(), this.since[b] + TAP_MS);
   },
   releaseAll() { for (let b = 0; b < 6; b++) this.release(b); },
-  mask(now) {
+  // poll: a frame reads the buttons (the page may be slow: a tap is never lost)
+  mask(now, poll = false) {
     let m = 0;
     for (let b = 0; b < 6; b++) {
       if (this.since[b] === null) continue;
-      if (this.until[b] !== null && this.until[b] <= now) { this.since[b] = this.until[b] = null; continue; }
+      if (this.until[b] !== null && this.until[b] <= now && this.polls[b] >= 3) {
+        this.since[b] = this.until[b] = null;
+        continue;
+      }
+      if (poll) this.polls[b] += 1;
       m |= 1 << b;
     }
     return m;
@@ -380,7 +386,7 @@ async function boot() {
   } else {
     const tick = () => {
       board.clock = Math.floor(performance.now() - start);
-      board.held = input.mask(performance.now());
+      board.held = input.mask(performance.now(), true);
       once();
     };
     tick();
