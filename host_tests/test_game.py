@@ -8,7 +8,9 @@ from hypothesis import strategies as st
 
 from microrobots import solver as S
 from microrobots.board import Layout
-from microrobots.game import POOL, ROLLS, WIN_TOKENS, Game, GameError, penalty_recipient
+from microrobots.game import (
+    MAX_CLAIM, POOL, ROLLS, WIN_TOKENS, Game, GameError, penalty_recipient,
+)
 from microrobots.solver import Solver
 
 PERMS = ["".join(p) for p in itertools.permutations("ABCD")]
@@ -362,7 +364,7 @@ def test_bad_requests_are_refused():
     for player in (-1, 2, None):
         with pytest.raises(GameError):
             game.claim(player, 3, [])
-    for count in (-1, 256, "3"):
+    for count in (-1, MAX_CLAIM + 1, "3"):
         with pytest.raises(GameError):
             game.claim(0, count, [])
     assert game.to_dict()["decisions"] == "", "a refused request changes nothing"

@@ -10,7 +10,7 @@ from microrobots.solver import Solver
 from mpy import run
 
 SCRIPT = r"""
-import json
+import gc, json
 from microrobots.board import Layout
 from microrobots.solver import Solver
 for text in json.loads(%r):
@@ -29,6 +29,7 @@ for text in json.loads(%r):
                 v = s.check(a, b, p[1:] + [a], len(p) - 1)
                 rec["checks"].append([v.code, v.move])
     for key in ("dist", "paths", "walks", "checks"):  # small pieces keep the heap small
+        gc.collect()  # and a collection first: a 3.8 KB line needs room in one piece
         print(json.dumps(rec[key]))
 """
 

@@ -10,7 +10,8 @@ seating order, as in share strings. Bad input: exit code 2 and one line on stder
 
 ``--saved`` reads every form the firmware writes: the device's ``solo.json`` and
 ``referee.json`` (``{"format": 1, "data": {"mode": ..., "game": {...}}}``, the store's
-wrapper around the mode's save; solo adds the moves made in the round being played),
+wrapper around the mode's save; solo adds the moves made in the round being played: its
+last 100 positions as "trail", the count as "walked"; older saves wrote "moves"),
 the older ``game.json`` of the same form, the mode's save alone, or ``game.to_dict()``.
 """
 
@@ -45,10 +46,18 @@ def unwrap(data, path):
         raise UsageError("%s: not a saved game (the device keeps its games in solo.json "
                          "and referee.json)" % path)
     mode = data.get("mode")
-    moves = data.get("moves")
+    trail = data.get("trail")
+    moves = data.get("moves") if trail is None else trail
     if moves is not None and (not isinstance(moves, list) or not all(
             isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 36 for c in moves)):
-        raise UsageError("%s: moves must be a list of cells 0..35" % path)
+        raise UsageError("%s: %s must be a list of cells 0..35"
+                         % (path, "moves" if trail is None else "trail"))
+    if trail is not None:  # the walk's last positions: from the start, or a longer walk's end
+        walked = data.get("walked")
+        if not isinstance(walked, int) or isinstance(walked, bool) or walked < len(trail) - 1 \
+                or not trail:
+            raise UsageError("%s: walked must count the trail's moves at least" % path)
+        moves = trail[1:] if walked == len(trail) - 1 else [None] + trail  # None: not kept
     return data["game"], mode if isinstance(mode, str) else None, moves
 
 
@@ -71,8 +80,9 @@ def player_name(p):
 
 
 def rounds(final):
-    """One dict per round, replaying ``final``'s decisions on a fresh game."""
-    game = Game(final.layout, final.players, final.expert, final.seed, final.difficulty)
+    """One dict per round, replaying ``final``'s kept decisions from its base (a fresh
+    game unless a long game folded its oldest decisions, see docs/game.md)."""
+    game = final.rewound()
     tok = final.layout.token
     out = []
     for player, count, verdict in final.decisions():
@@ -128,7 +138,8 @@ def describe(final, rows, moves=None):
             where += " via " + tok(final.waypoint)
         playing = "being played"
         if moves:
-            playing += "; moves so far: " + " ".join(tok(c) for c in [final.start] + moves)
+            playing += "; moves so far: " + " ".join(
+                "..." if c is None else tok(c) for c in [final.start] + moves)
         lines.append("round %d: %s, optimum %d - %s" % (final.round, where, final.optimum(),
                                                          playing))
     return "\n".join(lines)
@@ -146,7 +157,8 @@ def main(argv=None):
         print(json.dumps({"share": final.share(), "rounds": rows, "over": final.over,
                           "winners": [player_name(p) for p in final.winners],
                           "state": final.to_dict(), "mode": mode,
-                          "moves": None if moves is None else [tok(c) for c in moves]}))
+                          "moves": None if moves is None else [
+                              None if c is None else tok(c) for c in moves]}))
     else:
         print(describe(final, rows, moves))
     return 0

@@ -36,7 +36,8 @@ from .solver import Solver
 
 # The game engine is imported here, at boot, although only the modes use it: compiling
 # it from source takes about 40 KB of room for a moment, which a heap fragmented by play
-# may no longer offer in one piece. It stays loaded; the modes come and go.
+# may no longer offer in one piece. It stays loaded; the modes come and go, and so does
+# gameload.py, the half that reads saved games back (see resume).
 
 # Keys a mode receives: the buttons of input.py (which defines the event encoding), and
 # A or B held.
@@ -217,6 +218,8 @@ class App:
         if saved is None:
             return False, problem
         ok, problem = self.get(name).resume(saved, now)
+        if sys.implementation.name == "micropython":
+            _unload("microrobots.gameload")  # needed again only at the next load
         if ok:
             self._stored[name] = True
         else:

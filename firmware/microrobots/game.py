@@ -20,35 +20,32 @@ the decisions, so ``undo`` replays all but the last decision and ``from_dict`` r
 them and refuses a saved state that disagrees with the replay.
 
 The rules, with the tie-break and our reading of "demonstration", are in the README ("The rules") and docs/game.md.
+Reading the text forms back (share strings, saved games, checked) is in gameload.py.
 """
 
-from .board import CELLS, Layout, LayoutError
+from .board import CELLS, Layout
 from .compat import const
 from .rng import MAX_SEED, XorShift32
-from .solver import (BELOW_OPTIMUM, CORRECT, ILLEGAL_MOVE, UNREACHABLE, WAYPOINT_MISSED, Solver,
-                     Verdict)
+from .solver import BELOW_OPTIMUM, CORRECT, ILLEGAL_MOVE, UNREACHABLE, Solver, Verdict
 
 FORMAT = "microrobots-game"  # to_dict()["format"]: what a saved game is
-VERSION = const(2)  # to_dict()["version"]: 2 records which move was illegal; 1 still loads
+# to_dict()["version"]: 2 records which move was illegal, counts up to 65535 and a folded
+# game's base; 1 still loads
+VERSION = const(2)
 SHARE_PREFIX = "MR2"  # share strings: format 2 (as version 2); "MR1" still loads
 _OLD_SHARE_PREFIX = "MR1"
 
 POOL = const(25)  # victory tokens at the start
 WIN_TOKENS = const(5)  # whoever holds this many wins at once
 MAX_PLAYERS = const(8)
-MAX_CLAIM = const(255)  # a claim is stored in one byte
+MAX_CLAIM = const(65535)  # a claim's count is stored in two bytes: a solo walk may be long
 MAX_DIFFICULTY = const(254)
 ROLLS = const(36)  # rolls per target (or waypoint) before a fallback; keeps a round bounded
 GIVE_UP = const(255)  # decision log: "nobody found a route"
+KEEP = const(32)  # the log keeps KEEP..2*KEEP-1 decisions; older ones fold into the base
 
 OUTCOME_LETTERS = "oictwb"  # decision text: verdict code 0..5 -> letter
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
-_STATE_KEYS = ("start", "target", "waypoint", "pool", "tokens", "winners", "over",
-               "score", "streak", "best_streak", "extra")
-_CONFIG_KEYS = ("format", "version", "layout", "players", "expert", "seed", "difficulty",
-                "decisions")
-
-
 class GameError(ValueError):
     """A request the game cannot take: a bad player, a claim after the end..."""
 
@@ -76,30 +73,6 @@ def _is_int(x):
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _digits(text):
-    """Only ASCII digits, at least one (str.isdigit also accepts a superscript 2)."""
-    if not text:
-        return False
-    for ch in text:
-        if not "0" <= ch <= "9":
-            return False
-    return True
-
-
-def _same(a, b):
-    """Equal and of the same types (so 1 != True != 1.0), lists element by element."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, list):
-        if len(a) != len(b):
-            return False
-        for i in range(len(a)):
-            if not _same(a[i], b[i]):
-                return False
-        return True
-    return a == b
-
-
 class Game:
     """One game of Micro Robots on ``layout`` (a board.Layout) for 1..8 ``players``.
 
@@ -113,7 +86,15 @@ class Game:
     (player indices; empty while the game runs), ``over``; solo statistics ``score``
     (rounds solved), ``streak``, ``best_streak``, ``extra`` (moves over the optimum,
     summed over solved rounds), ``last_extra``; this round's ``rerolls`` and ``notice``
-    (a sentence for the player when a custom layout forced rerolls, else None).
+    (a sentence for the player when a custom layout forced rerolls, else None);
+    ``folded``, the decisions folded into the base (see "Bounded memory" below).
+
+    Bounded memory: a solo game, or a classroom left running, never ends, so the game
+    keeps only its latest decisions: when 2 * KEEP are kept, the oldest KEEP are folded
+    into a *base* (the state after them: the generator's state, the start, tokens and
+    statistics) and dropped. ``undo`` reaches back to the base (KEEP decisions at least),
+    saved games and share strings carry the base, and every query stays as fast as in
+    a fresh game.
     """
 
     def __init__(self, layout, players=2, expert=False, seed=0, difficulty=0, solver=None):
@@ -134,20 +115,35 @@ class Game:
         self.seed = seed
         self.difficulty = difficulty
         self._rng = XorShift32(seed)
-        # Two bytes per decision, player | code << 3 (or GIVE_UP) and the count; an illegal
-        # move adds which move it was (1-based; 0: not recorded, an old save), see _entry.
+        # Three bytes per decision, player | code << 3 (or GIVE_UP) and the count (two
+        # bytes); an illegal move adds which move it was (1-based; 0: not recorded, an
+        # old save), see _entry.
         self._log = bytearray()
+        self._base = None  # the state the log starts from; None: the seed's first round
+        self._checkpoint = None  # the state after the first KEEP kept decisions
+        self.folded = 0
+        self.keep = KEEP  # decisions kept at least (tests lower it to fold often)
         self._reset()
 
     # -- rounds ---------------------------------------------------------------
     def _reset(self):
-        """The state before the first decision: fresh tokens, start rolled, round 1."""
-        self._rng.seed(self.seed)
-        self.pool = POOL
+        """The state before the first kept decision: the base, or fresh tokens, a rolled
+        start and round 1."""
         self._made = 0  # decisions in the log
-        self.tokens = [0] * self.players
         self.winners = []
         self.over = False
+        self._checkpoint = None
+        base = self._base
+        if base is not None:
+            (self.folded, self._rng.hi, self._rng.lo, self.start, self.pool, tokens,
+             self.score, self.streak, self.best_streak, self.extra, self.last_extra) = base
+            self.tokens = list(tokens)
+            self._roll_round()
+            return
+        self._rng.seed(self.seed)
+        self.folded = 0
+        self.pool = POOL
+        self.tokens = [0] * self.players
         self.score = 0
         self.streak = 0
         self.best_streak = 0
@@ -158,6 +154,23 @@ class Game:
         if self._dead_starts:
             text = "custom layout: the rolled start had no move; rerolled"
             self.notice = text if self.notice is None else text + "; " + self.notice
+
+    def _snapshot(self):
+        """This round's state before its rolls, as a base (see _reset)."""
+        return (self.folded + self._made, self._round_hi, self._round_lo, self.start,
+                self.pool, tuple(self.tokens), self.score, self.streak, self.best_streak,
+                self.extra, self.last_extra)
+
+    def _fold(self):
+        """Drop the oldest ``keep`` decisions: the state after them becomes the base."""
+        i = 0
+        for _ in range(self.keep):
+            i = self._entry(i)[3]
+        self._base = self._checkpoint
+        self.folded = self._base[0]
+        self._log = self._log[i:]
+        self._made -= self.keep
+        self._checkpoint = self._snapshot()
 
     def _roll_cell(self):
         """Two dice, a colour die and a number die: the one cell with that face."""
@@ -203,6 +216,8 @@ class Game:
 
     def _roll_round(self):
         """Roll this round's target (and waypoint) from ``start``; compute the optimum."""
+        self._round_hi = self._rng.hi  # a base taken in this round rolls it again from here
+        self._round_lo = self._rng.lo
         start = self.start
         dist = self.solver.distances(start)  # reused buffer: read before the next query
         want = self.difficulty
@@ -303,12 +318,13 @@ class Game:
     @property
     def round(self):
         """The round being played, from 1 (after the game ends: the last round played)."""
-        return self._made + (0 if self.over else 1)
+        return self.folded + self._made + (0 if self.over else 1)
 
     def decisions(self):
-        """Every decision so far: ``(player, count, verdict)``, a new solver.Verdict each
-        (its ``move`` names the illegal move; 0 when an old save did not record it);
-        ``(None, 0, None)`` when nobody found a route."""
+        """The kept decisions (those after the base; all of them when ``folded`` is 0):
+        ``(player, count, verdict)``, a new solver.Verdict each (its ``move`` names the
+        illegal move; 0 when an old save did not record it); ``(None, 0, None)`` when
+        nobody found a route."""
         out = []
         i = 0
         while i < len(self._log):
@@ -327,10 +343,20 @@ class Game:
         """
         log = self._log
         what = log[i]
+        count = log[i + 1] | log[i + 2] << 8
         if what != GIVE_UP and what >> 3 == ILLEGAL_MOVE:
-            move, end = _read_number(log, i + 2)
-            return what, log[i + 1], move, end
-        return what, log[i + 1], 0, i + 2
+            move, end = _read_number(log, i + 3)
+            return what, count, move, end
+        return what, count, 0, i + 3
+
+    def rewound(self):
+        """A new Game at this one's base: before the kept decisions (for replay tools)."""
+        game = Game(self.layout, self.players, self.expert, self.seed, self.difficulty,
+                    self.solver)
+        if self._base is not None:
+            game._base = self._base
+            game._reset()
+        return game
 
     # -- decisions ------------------------------------------------------------
     def _check_playing(self, player=0):
@@ -346,9 +372,7 @@ class Game:
         optimum: it fails at once). Returns a new Verdict (``ok``, ``code``, ``move``,
         ``reason``); the tokens move and the next round is rolled.
         """
-        self._check_playing(player)
-        if not _is_int(count) or not 0 <= count <= MAX_CLAIM:
-            raise GameError("a claim is 0 to %d moves, not %r" % (MAX_CLAIM, count))
+        self._check_count(player, count)
         if count < self._optimum:
             verdict = Verdict(BELOW_OPTIMUM)
         else:
@@ -358,6 +382,24 @@ class Game:
                                         self.waypoint).copy()
         self._decide(player | verdict.code << 3, count, verdict.move)
         return verdict
+
+    def solved(self, count):
+        """Solo: the robot reached the target (after the waypoint) in ``count`` moves that
+        the caller checked one by one; a correct claim for player 0.
+
+        For walks too long to keep in memory: nothing is checked but that such a walk
+        can exist (GameError if not). Returns the Verdict, as ``claim`` does.
+        """
+        self._check_count(0, count)
+        if not self.claim_possible(count):
+            raise GameError("no walk of %d moves reaches the target" % count)
+        self._decide(CORRECT << 3, count)
+        return Verdict(CORRECT)
+
+    def _check_count(self, player, count):
+        self._check_playing(player)
+        if not _is_int(count) or not 0 <= count <= MAX_CLAIM:
+            raise GameError("a claim is 0 to %d moves, not %r" % (MAX_CLAIM, count))
 
     def give_up(self):
         """Nobody found a route: returns an optimal one (cells, start first); no token moves."""
@@ -369,7 +411,8 @@ class Game:
     def _decide(self, what, count, move=0):
         log = self._log
         log.append(what)
-        log.append(count)
+        log.append(count & 0xFF)
+        log.append(count >> 8)
         if what != GIVE_UP and what >> 3 == ILLEGAL_MOVE:
             while move >= 128:
                 log.append(move & 127 | 128)
@@ -383,6 +426,10 @@ class Game:
         if not self.over:
             self.start = self.target
             self._roll_round()
+            if self._made == self.keep:
+                self._checkpoint = self._snapshot()
+            elif self._made >= 2 * self.keep:
+                self._fold()
 
     def _settle(self, player, code, count):
         """Move the tokens for a claim's outcome; end the game when a rule says so."""
@@ -421,7 +468,8 @@ class Game:
             self.winners = [p for p in range(self.players) if self.tokens[p] == most]
 
     def undo(self):
-        """Take back the last decision exactly; False when there is none."""
+        """Take back the last decision exactly; False when there is none (or only folded
+        ones: undo reaches back ``keep`` decisions at least)."""
         log = self._log
         if not log:
             return False
@@ -432,18 +480,18 @@ class Game:
         self._log = bytearray()
         self._reset()
         i = 0
-        while i < last:  # replay the others; most are two bytes
+        while i < last:  # replay the others; most are three bytes
             what = log[i]
             move = 0
             if what != GIVE_UP and what >> 3 == ILLEGAL_MOVE:
-                move, end = _read_number(log, i + 2)
+                move, end = _read_number(log, i + 3)
             else:
-                end = i + 2
-            self._decide(what, log[i + 1], move)
+                end = i + 3
+            self._decide(what, log[i + 1] | log[i + 2] << 8, move)
             i = end
         return True
 
-    # -- text forms -------------------------------------------------------------
+    # -- text forms (reading them back, checked: gameload.py) ------------------
     def decision_text(self):
         """The decisions as text: ``b4o`` is player b (1) claiming 4, correct; ``-`` gave up.
 
@@ -470,61 +518,15 @@ class Game:
         GameStateError names the first one that could not, with ``where`` in front.
         Decisions before it stay made.
         """
-        if not isinstance(text, str):
-            raise GameStateError("%s: decisions must be text, not %r" % (where, text))
-        i = 0
-        n = len(text)
-        k = 0
-        while i < n:
-            k += 1
-            if self.over:
-                raise GameStateError("%s: decision %d comes after the end of the game" % (where, k))
-            ch = text[i]
-            if ch == "-":
-                self._decide(GIVE_UP, 0)
-                i += 1
-                continue
-            player = ord(ch) - 97
-            if not 0 <= player < self.players:
-                raise GameStateError("%s: decision %d: %r is not %s" % (
-                    where, k, ch, "the one player, a" if self.players == 1
-                    else "one of the %d players" % self.players))
-            j = i + 1
-            while j < n and "0" <= text[j] <= "9":
-                j += 1
-            if j == i + 1 or j - i > 4:
-                raise GameStateError("%s: decision %d: bad move count" % (where, k))
-            count = int(text[i + 1:j])
-            code = OUTCOME_LETTERS.find(text[j]) if j < n else -1
-            if count > MAX_CLAIM or code < 0:
-                raise GameStateError("%s: decision %d: bad move count or outcome" % (where, k))
-            letter = text[j]
-            j += 1
-            move = 0
-            if code == ILLEGAL_MOVE:  # which move: 1 to one past the claim (none: an old save)
-                m = j
-                while j < n and "0" <= text[j] <= "9":
-                    j += 1
-                if j > m:
-                    move = int(text[m:j]) if j - m < 5 else 0
-                    if not 1 <= move <= count + 1:
-                        raise GameStateError("%s: decision %d: the illegal move must be 1 to %d,"
-                                             " not %s" % (where, k, count + 1, text[m:j]))
-            low = count < self._optimum
-            if (code == BELOW_OPTIMUM) != low or (
-                    code == CORRECT and not self.claim_possible(count)):
-                raise GameStateError("%s: decision %d: outcome %r cannot follow a claim of %d"
-                                     " (optimum %d)" % (where, k, letter, count, self._optimum))
-            if code == WAYPOINT_MISSED and self.waypoint is None:
-                raise GameStateError("%s: decision %d: no waypoint this round" % (where, k))
-            self._decide(player | code << 3, count, move)
-            i = j
+        return _text().apply(self, text, where)
 
     def share(self):
-        """A short text that replays this game: ``MR2.<players>[x][d<N>].<seed>.<layout>[.<decisions>]``.
+        """A short text that replays this game:
+        ``MR2.<players>[x][d<N>].<seed>.<layout>[.@<base>][.<decisions>]``.
 
         ``x`` marks expert play, ``d4`` a difficulty of 4; the layout is its name
-        (``black:CADB0312``) or 36 base-36 characters for a custom one.
+        (``black:CADB0312``) or 36 base-36 characters for a custom one. A game that
+        folded old decisions writes its base (see docs/game.md) before the kept ones.
         """
         opts = "%d%s%s" % (self.players, "x" if self.expert else "",
                            "d%d" % self.difficulty if self.difficulty else "")
@@ -533,46 +535,25 @@ class Game:
             lay = self.layout
             name = "".join(_BASE36[lay.colours[i] * 6 + lay.numbers[i] - 1] for i in range(CELLS))
         text = "%s.%s.%d.%s" % (SHARE_PREFIX, opts, self.seed, name)
+        b = self._base
+        if b is not None:
+            text += ".@%d:%04x%04x:%d:%d:%s:%d:%d:%d:%d:%d" % (
+                b[0], b[1], b[2], b[3], b[4], "".join(str(t) for t in b[5]), b[6], b[7], b[8],
+                b[9], b[10])
         decisions = self.decision_text()
         return text + "." + decisions if decisions else text
 
     @classmethod
     def replay(cls, text):
         """The game a ``share()`` string describes, replayed; GameStateError if it is bad."""
-        where = "share string"
-        if not isinstance(text, str):
-            raise GameStateError("%s: expected text, not %r" % (where, text))
-        parts = text.strip().split(".")
-        if parts[0] not in (SHARE_PREFIX, _OLD_SHARE_PREFIX) or not 4 <= len(parts) <= 5:
-            raise GameStateError("%s: expected %s.<players>.<seed>.<layout>[.<decisions>], got %r"
-                                 % (where, SHARE_PREFIX, text[:40]))
-        opts = parts[1]
-        j = 0
-        while j < len(opts) and "0" <= opts[j] <= "9":
-            j += 1
-        expert = opts[j:j + 1] == "x"
-        rest = opts[j + 1:] if expert else opts[j:]
-        if j != 1 or (rest and (rest[0] != "d" or not _digits(rest[1:]))):
-            raise GameStateError("%s: bad options %r (players, then x, then d<difficulty>)"
-                                 % (where, opts))
-        difficulty = int(rest[1:]) if rest else 0
-        if not _digits(parts[2]):
-            raise GameStateError("%s: bad seed %r" % (where, parts[2]))
-        layout = _share_layout(parts[3], where)
-        try:
-            game = cls(layout, int(opts[:j]), expert, int(parts[2]), difficulty)
-        except GameError as e:
-            raise GameStateError("%s: %s" % (where, e))
-        game.apply(parts[4] if len(parts) == 5 else "", where)
-        return game
+        return _text().replay(cls, text)
 
-    # -- saved games ------------------------------------------------------------
     def to_dict(self):
         """The game as a small JSON-friendly dict (see docs/game.md, "Saved games")."""
         name = self.layout.name
         if name is None:
             name = [self.layout.token(i) for i in range(CELLS)]
-        return {
+        d = {
             "format": FORMAT, "version": VERSION, "layout": name,
             "players": self.players, "expert": self.expert, "seed": self.seed,
             "difficulty": self.difficulty, "decisions": self.decision_text(),
@@ -581,53 +562,21 @@ class Game:
             "over": self.over, "score": self.score, "streak": self.streak,
             "best_streak": self.best_streak, "extra": self.extra,
         }
+        b = self._base
+        if b is not None:
+            d["base"] = {"round": b[0], "rng": [b[1], b[2]], "start": b[3], "pool": b[4],
+                         "tokens": list(b[5]), "score": b[6], "streak": b[7],
+                         "best_streak": b[8], "extra": b[9], "last_extra": b[10]}
+        return d
 
     @classmethod
     def from_dict(cls, d):
         """The game a ``to_dict()`` describes, or GameStateError (one line); never half-loaded.
 
-        The decisions are replayed from the configuration and every saved state field
-        must agree with the replay.
+        The decisions are replayed from the configuration (and the base, when a long
+        game folded its oldest decisions) and every saved state field must agree.
         """
-        where = "saved game"
-        if not isinstance(d, dict):
-            raise GameStateError("%s: expected a JSON object, not %s" % (where, type(d).__name__))
-        fmt = d.get("format")
-        if fmt != FORMAT:
-            raise GameStateError("%s: not a Micro Robots game (format %r)" % (where, fmt))
-        version = d.get("version")
-        if not _is_int(version) or version < 1:
-            raise GameStateError("%s: bad format version %r" % (where, version))
-        if version > VERSION:
-            raise GameStateError("%s: format version %d is newer than this firmware reads (%d)"
-                                 % (where, version, VERSION))
-        for key in _CONFIG_KEYS + _STATE_KEYS:
-            if key not in d:
-                raise GameStateError("%s: truncated, %r is missing" % (where, key))
-        if len(d) != len(_CONFIG_KEYS) + len(_STATE_KEYS):
-            for key in d:
-                if key not in _CONFIG_KEYS and key not in _STATE_KEYS:
-                    raise GameStateError("%s: unknown field %r" % (where, key))
-        layout = _saved_layout(d["layout"], where)
-        for key in ("players", "seed", "difficulty"):
-            if not _is_int(d[key]):
-                raise GameStateError("%s: %s must be an integer, not %r" % (where, key, d[key]))
-        if not isinstance(d["expert"], bool):
-            raise GameStateError("%s: expert must be true or false, not %r" % (where, d["expert"]))
-        try:
-            game = cls(layout, d["players"], d["expert"], d["seed"], d["difficulty"])
-        except GameError as e:
-            raise GameStateError("%s: %s" % (where, e))
-        game.apply(d["decisions"], where)
-        mine = game.to_dict()
-        if mine["decisions"] != d["decisions"]:
-            raise GameStateError("%s: decisions %r should be written %r"
-                                 % (where, d["decisions"][:40], mine["decisions"][:40]))
-        for key in _STATE_KEYS:
-            if not _same(d[key], mine[key]):
-                raise GameStateError("%s: %s is %r but its decisions give %r"
-                                     % (where, key, d[key], mine[key]))
-        return game
+        return _text().from_dict(cls, d)
 
 
 def _read_number(log, i):
@@ -643,46 +592,7 @@ def _read_number(log, i):
             return n, i
 
 
-def _share_layout(text, where):
-    if len(text) == CELLS and ":" not in text:
-        colours = bytearray(CELLS)
-        numbers = bytearray(CELLS)
-        seen = bytearray(CELLS)
-        for i in range(CELLS):
-            v = _BASE36.find(text[i])
-            if v < 0 or seen[v]:
-                raise GameStateError("%s: bad custom layout at cell %d" % (where, i))
-            seen[v] = 1
-            colours[i] = v // 6
-            numbers[i] = v % 6 + 1
-        return Layout(colours, numbers)
-    try:
-        layout = Layout.named(text)
-    except LayoutError as e:
-        raise GameStateError("%s: layout: %s" % (where, e))
-    if layout.name != text:
-        raise GameStateError("%s: layout %r should be written %r" % (where, text, layout.name))
-    return layout
+def _text():
+    from . import gameload  # imported when a game is loaded; app.py unloads it after
 
-
-def _saved_layout(value, where):
-    if isinstance(value, str):
-        layout = _share_layout(value, where) if ":" in value else None
-        if layout is None:
-            raise GameStateError("%s: layout %r is not a name like black:CADB0312" % (where, value))
-        return layout
-    if not isinstance(value, list) or len(value) != CELLS:
-        raise GameStateError("%s: layout must be a name or a list of 36 cells" % where)
-    for tok in value:
-        if not isinstance(tok, str):
-            raise GameStateError("%s: layout cell %r is not text" % (where, tok))
-    rows = [" ".join(value[r * 6:r * 6 + 6]) for r in range(6)]
-    try:
-        layout = Layout.parse("\n".join(rows))
-    except LayoutError as e:
-        raise GameStateError("%s: layout: %s" % (where, e))
-    for i in range(CELLS):
-        if layout.token(i) != value[i]:
-            raise GameStateError("%s: layout cell %d should be written %r"
-                                 % (where, i, layout.token(i)))
-    return layout
+    return gameload

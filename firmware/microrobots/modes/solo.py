@@ -7,7 +7,7 @@ and the waypoint flashes white).
 - D-pad: move the cursor (blinking cyan) along the robot's row or column.
 - A: move the robot to the cursor. A move must land on a cell of the same colour or the
   same number as the robot's cell; anything else flashes red and the robot stays.
-- B: take the last move back. With no move to take back: the score for a moment, three
+- B: take the last move back (up to walk.UNDO = 100 of them). With no move to take back: the score for a moment, three
   counts (frame.count): puzzles solved (green label), the current streak of puzzles
   solved in a row (blue label), the moves needed beyond the optimum in all of them
   (red label; 0 means every puzzle was solved perfectly).
@@ -28,6 +28,7 @@ from .. import frame as F
 from .. import palette as P
 from ..compat import const
 from ..game import Game, GameError
+from ..walk import Walk
 from . import Base, draw_hint, draw_round, step_cursor
 
 _ROLL = const(0)
@@ -52,16 +53,27 @@ class Mode(Base):
         self.replay = F.Replay()
         self.state = _PLAY
         self.t0 = 0
-        self.moves = []
-        self.robot = 0
+        self.walk = Walk()  # the robot's moves this round
         self.cursor = 0
-        self.seen = True  # the waypoint visited (or none)
         self.hint = False
         self.count = 0  # the last solved round: moves, optimum, target
         self.optimum = 0
         self.solved_at = 0
         self.stats_until = 0  # B with no move to take back shows the score until then
         self.gave_up = False  # the route replaying was asked for by giving up
+
+    @property
+    def robot(self):
+        return self.walk.robot
+
+    @property
+    def moves(self):
+        """The moves B can take back, as the cells they went to."""
+        return self.walk.moves()
+
+    def _new_walk(self):
+        g = self.game
+        self.walk.start(g.start, -1 if g.waypoint is None else g.waypoint)
 
     # -- life cycle -----------------------------------------------------------
     def reset(self):
@@ -85,9 +97,8 @@ class Mode(Base):
 
     def begin_round(self, now, with_start):
         g = self.game
-        self.moves = []
-        self.robot = self.cursor = g.start
-        self.seen = g.waypoint is None
+        self._new_walk()
+        self.cursor = g.start
         self.hint = False
         w = g.waypoint
         self.dice.start(now, self.app.layout, self.app.pal, g.start if with_start else -1,
@@ -97,8 +108,10 @@ class Mode(Base):
         self.save()
 
     def save(self):
-        self.app.save_game({"mode": "solo", "game": self.game.to_dict(),
-                            "moves": list(self.moves)})
+        saved = self.walk.to_saved()
+        saved["mode"] = "solo"
+        saved["game"] = self.game.to_dict()
+        self.app.save_game(saved)
 
     def resume(self, saved, now):
         try:
@@ -108,26 +121,14 @@ class Mode(Base):
         if game.layout != self.app.layout or game.players != 1:
             return False, "saved game: not a solo game on this layout"
         self.game = game
-        self.moves = []
-        self.robot = self.cursor = game.start
-        self.seen = game.waypoint is None
         self.hint = False
-        moves = saved.get("moves")
-        if isinstance(moves, list):
-            for cell in moves:
-                if not (isinstance(cell, int) and self.app.solver.is_move(self.robot, cell)):
-                    break
-                self._step(cell)
+        self.walk.restore(saved, game.start, -1 if game.waypoint is None else game.waypoint,
+                          self.app.solver.is_move)
         self.cursor = self.robot
         self.state = _PLAY
         return True, None
 
     # -- keys -----------------------------------------------------------------
-    def _step(self, cell):
-        self.moves.append(cell)
-        self.robot = cell
-        if cell == self.game.waypoint:
-            self.seen = True
 
     def key(self, key, now):
         st = self.state
@@ -150,26 +151,21 @@ class Mode(Base):
             b = self.cursor
             if a == b:
                 return
-            if not app.solver.is_move(a, b):
+            if not app.solver.is_move(a, b) or not self.walk.step(b):
                 self.flash.start(now, b)
                 app.beep(SOUND_REFUSE)
                 return
-            self._step(b)
             self.slide.start(now, a, b)
             app.beep(SOUND_MOVE)
             g = self.game
-            if b == g.target and self.seen:
+            if b == g.target and self.walk.seen:
                 self._solved(now)
                 return
             if b == g.target:  # on the target too early: point at the waypoint
                 self.flash.start(now + 300, g.waypoint, P.ROBOT_WHITE)
             self.save()
         elif key == B:
-            if self.moves:
-                self.moves.pop()
-                self.robot = self.moves[-1] if self.moves else self.game.start
-                self.seen = self.game.waypoint is None or self.game.waypoint in self.moves \
-                    or self.game.start == self.game.waypoint
+            if self.walk.undo():
                 self.cursor = self.robot
                 app.beep(SOUND_CLICK)
                 self.save()
@@ -183,13 +179,13 @@ class Mode(Base):
 
     def _solved(self, now):
         g = self.game
-        self.count = len(self.moves)
+        self.count = self.walk.count
         self.optimum = g.optimum()
         self.solved_at = g.target
         self.route = g.route()
         self.gave_up = False
-        g.claim(0, self.count, self.moves)
-        self.moves = []
+        g.solved(self.count)  # the walk was checked move by move, and may be long
+        self._new_walk()
         self.save()
         self.party.start(now + 500, self.solved_at)
         self.t0 = now
@@ -201,7 +197,7 @@ class Mode(Base):
         g = self.game
         self.solved_at = g.target
         self.route = g.give_up()  # the next round is rolled; the streak is 0
-        self.moves = []
+        self._new_walk()
         self.save()
         self.gave_up = True
         self.replay.start(now, self.route)
@@ -246,7 +242,7 @@ class Mode(Base):
         elif st == _PLAY:
             way = g.waypoint
             draw_round(frame, app, self.robot, g.target,
-                       -1 if way is None or self.seen else way, now)
+                       -1 if way is None or self.walk.seen else way, now)
             if self.hint:
                 draw_hint(frame, app, self.robot, now)
             if self.cursor != self.robot:

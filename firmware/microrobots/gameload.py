@@ -1,0 +1,299 @@
+"""Reading a game back from text, checked: decisions, share strings, saved games.
+
+``Game.apply``, ``Game.replay`` and ``Game.from_dict`` hand over to the functions here
+(game.py writes the text forms itself). Only loading a game needs them, at boot or when
+a mode comes back from the menu, so the app unloads this module afterwards: on a Pico
+its code would otherwise sit in the heap between two loads. The formats are described
+in docs/game.md.
+"""
+
+from .board import CELLS, Layout, LayoutError
+from .game import (
+    _BASE36, _OLD_SHARE_PREFIX, FORMAT, GIVE_UP, MAX_CLAIM, OUTCOME_LETTERS, POOL, SHARE_PREFIX,
+    VERSION, WIN_TOKENS, GameError, GameStateError, _is_int,
+)
+from .solver import BELOW_OPTIMUM, CORRECT, ILLEGAL_MOVE, WAYPOINT_MISSED
+
+_STATE_KEYS = ("start", "target", "waypoint", "pool", "tokens", "winners", "over",
+               "score", "streak", "best_streak", "extra")
+_BASE_KEYS = ("round", "rng", "start", "pool", "tokens", "score", "streak", "best_streak",
+              "extra", "last_extra")
+_CONFIG_KEYS = ("format", "version", "layout", "players", "expert", "seed", "difficulty",
+                "decisions")
+
+
+def _digits(text):
+    """Only ASCII digits, at least one (str.isdigit also accepts a superscript 2)."""
+    if not text:
+        return False
+    for ch in text:
+        if not "0" <= ch <= "9":
+            return False
+    return True
+
+
+def _same(a, b):
+    """Equal and of the same types (so 1 != True != 1.0), lists element by element."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return False
+        for i in range(len(a)):
+            if not _same(a[i], b[i]):
+                return False
+        return True
+    return a == b
+
+
+def apply(game, text, where="decisions"):
+    """Make the decisions written in ``text`` (as ``decision_text()`` writes them).
+
+    For replays and tools: ``apply(game, "b3o-")``. Each decision must be one that
+    could have happened (a claim's outcome agrees with its count and the optimum);
+    GameStateError names the first one that could not, with ``where`` in front.
+    Decisions before it stay made.
+    """
+    if not isinstance(text, str):
+        raise GameStateError("%s: decisions must be text, not %r" % (where, text))
+    i = 0
+    n = len(text)
+    k = 0
+    while i < n:
+        k += 1
+        if game.over:
+            raise GameStateError("%s: decision %d comes after the end of the game" % (where, k))
+        ch = text[i]
+        if ch == "-":
+            game._decide(GIVE_UP, 0)
+            i += 1
+            continue
+        player = ord(ch) - 97
+        if not 0 <= player < game.players:
+            raise GameStateError("%s: decision %d: %r is not %s" % (
+                where, k, ch, "the one player, a" if game.players == 1
+                else "one of the %d players" % game.players))
+        j = i + 1
+        while j < n and "0" <= text[j] <= "9":
+            j += 1
+        if j == i + 1 or j - i > 6:
+            raise GameStateError("%s: decision %d: bad move count" % (where, k))
+        _canonical(text, i + 1, j, where, k)
+        count = int(text[i + 1:j])
+        code = OUTCOME_LETTERS.find(text[j]) if j < n else -1
+        if count > MAX_CLAIM or code < 0:
+            raise GameStateError("%s: decision %d: bad move count or outcome" % (where, k))
+        letter = text[j]
+        j += 1
+        move = 0
+        if code == ILLEGAL_MOVE:  # which move: 1 to one past the claim (none: an old save)
+            m = j
+            while j < n and "0" <= text[j] <= "9":
+                j += 1
+            if j > m:
+                move = int(text[m:j]) if j - m <= len(str(count + 1)) else 0
+                if not 1 <= move <= count + 1:
+                    raise GameStateError("%s: decision %d: the illegal move must be 1 to %d,"
+                                         " not %s" % (where, k, count + 1, text[m:j]))
+                _canonical(text, m, j, where, k)
+        low = count < game._optimum
+        if (code == BELOW_OPTIMUM) != low or (
+                code == CORRECT and not game.claim_possible(count)):
+            raise GameStateError("%s: decision %d: outcome %r cannot follow a claim of %d"
+                                 " (optimum %d)" % (where, k, letter, count, game._optimum))
+        if code == WAYPOINT_MISSED and game.waypoint is None:
+            raise GameStateError("%s: decision %d: no waypoint this round" % (where, k))
+        game._decide(player | code << 3, count, move)
+        i = j
+
+
+def replay(cls, text):
+    """The game a ``share()`` string describes, replayed; GameStateError if it is bad."""
+    where = "share string"
+    if not isinstance(text, str):
+        raise GameStateError("%s: expected text, not %r" % (where, text))
+    parts = text.strip().split(".")
+    base = parts[4] if len(parts) > 4 and parts[4][:1] == "@" else None
+    if parts[0] not in (SHARE_PREFIX, _OLD_SHARE_PREFIX) or not 4 <= len(parts) <= (
+            6 if base else 5):
+        raise GameStateError("%s: expected %s.<players>.<seed>.<layout>[.<decisions>], got %r"
+                             % (where, SHARE_PREFIX, text[:40]))
+    opts = parts[1]
+    j = 0
+    while j < len(opts) and "0" <= opts[j] <= "9":
+        j += 1
+    expert = opts[j:j + 1] == "x"
+    rest = opts[j + 1:] if expert else opts[j:]
+    if j != 1 or (rest and (rest[0] != "d" or not _digits(rest[1:]))):
+        raise GameStateError("%s: bad options %r (players, then x, then d<difficulty>)"
+                             % (where, opts))
+    difficulty = int(rest[1:]) if rest else 0
+    if not _digits(parts[2]):
+        raise GameStateError("%s: bad seed %r" % (where, parts[2]))
+    layout = _share_layout(parts[3], where)
+    try:
+        game = cls(layout, int(opts[:j]), expert, int(parts[2]), difficulty)
+    except GameError as e:
+        raise GameStateError("%s: %s" % (where, e))
+    if base is not None:
+        fields = base[1:].split(":")
+        ok = len(fields) == 10 and len(fields[1]) == 8 and len(fields[4]) == game.players
+        for k in range(10):
+            ok = ok and (k == 1 or _digits(fields[k]))
+        if ok:
+            try:
+                rng = int(fields[1], 16)
+            except ValueError:
+                ok = False
+        if not ok:
+            raise GameStateError("%s: bad base %r" % (where, base[:40]))
+        set_base(game, int(fields[0]), [rng >> 16, rng & 0xFFFF], int(fields[2]),
+                       int(fields[3]), [int(t) for t in fields[4]], int(fields[5]),
+                       int(fields[6]), int(fields[7]), int(fields[8]), int(fields[9]),
+                       where)
+    apply(game, parts[-1] if len(parts) == (6 if base else 5) else "", where)
+    return game
+
+
+def set_base(game, folded, rng, start, pool, tokens, score, streak, best, extra, last,
+              where):
+    """Start this fresh game from a base read from a file or a share string; checks
+    what can be checked without its history (GameStateError)."""
+    ok = True
+    for v in (folded, start, pool, score, streak, best, extra, last):
+        ok = ok and _is_int(v) and v >= 0
+    ok = ok and isinstance(rng, list) and len(rng) == 2
+    ok = ok and isinstance(tokens, list) and len(tokens) == game.players
+    if ok:
+        for v in rng + tokens:
+            ok = ok and _is_int(v) and v >= 0
+    if not ok:
+        raise GameStateError("%s: base: a field has the wrong type or sign" % where)
+    why = None
+    if folded < 1:
+        why = "round must be 1 or more"
+    elif rng[0] > 0xFFFF or rng[1] > 0xFFFF or rng[0] == rng[1] == 0:
+        why = "bad generator state"
+    elif start >= CELLS or game.solver.degree(start) == 0:
+        why = "bad start cell %r" % start
+    elif max(tokens) >= WIN_TOKENS or (game.players == 1 and (pool != POOL or tokens[0])):
+        why = "bad tokens %r" % tokens
+    elif game.players > 1 and (pool == 0 or pool + sum(tokens) != POOL):
+        why = "pool %d and tokens %r do not add up to %d" % (pool, tokens, POOL)
+    elif not streak <= best <= score <= folded or last > extra:
+        why = "inconsistent statistics"
+    if why is not None:
+        raise GameStateError("%s: base: %s" % (where, why))
+    game._base = (folded, rng[0], rng[1], start, pool, tuple(tokens), score, streak, best,
+                  extra, last)
+    game._log = bytearray()
+    game._reset()
+
+
+def from_dict(cls, d):
+    """The game a ``to_dict()`` describes, or GameStateError (one line); never half-loaded.
+
+    The decisions are replayed from the configuration (and the base, when a long
+    game folded its oldest decisions) and every saved state field must agree.
+    """
+    where = "saved game"
+    if not isinstance(d, dict):
+        raise GameStateError("%s: expected a JSON object, not %s" % (where, type(d).__name__))
+    fmt = d.get("format")
+    if fmt != FORMAT:
+        raise GameStateError("%s: not a Micro Robots game (format %r)" % (where, fmt))
+    version = d.get("version")
+    if not _is_int(version) or version < 1:
+        raise GameStateError("%s: bad format version %r" % (where, version))
+    if version > VERSION:
+        raise GameStateError("%s: format version %d is newer than this firmware reads (%d)"
+                             % (where, version, VERSION))
+    based = version >= 2 and "base" in d
+    for key in _CONFIG_KEYS + _STATE_KEYS:
+        if key not in d:
+            raise GameStateError("%s: truncated, %r is missing" % (where, key))
+    if len(d) != len(_CONFIG_KEYS) + len(_STATE_KEYS) + based:
+        for key in d:
+            if key not in _CONFIG_KEYS and key not in _STATE_KEYS and not (
+                    based and key == "base"):
+                raise GameStateError("%s: unknown field %r" % (where, key))
+    layout = _saved_layout(d["layout"], where)
+    for key in ("players", "seed", "difficulty"):
+        if not _is_int(d[key]):
+            raise GameStateError("%s: %s must be an integer, not %r" % (where, key, d[key]))
+    if not isinstance(d["expert"], bool):
+        raise GameStateError("%s: expert must be true or false, not %r" % (where, d["expert"]))
+    try:
+        game = cls(layout, d["players"], d["expert"], d["seed"], d["difficulty"])
+    except GameError as e:
+        raise GameStateError("%s: %s" % (where, e))
+    if based:
+        b = d["base"]
+        if not isinstance(b, dict) or len(b) != len(_BASE_KEYS):
+            raise GameStateError("%s: base must be an object of %d fields"
+                                 % (where, len(_BASE_KEYS)))
+        for key in _BASE_KEYS:
+            if key not in b:
+                raise GameStateError("%s: base: %r is missing" % (where, key))
+        set_base(game, b["round"], b["rng"], b["start"], b["pool"], b["tokens"],
+                       b["score"], b["streak"], b["best_streak"], b["extra"],
+                       b["last_extra"], where)
+    apply(game, d["decisions"], where)  # in canonical form, or refused
+    mine = game.to_dict()
+    for key in _STATE_KEYS:
+        if not _same(d[key], mine[key]):
+            raise GameStateError("%s: %s is %r but its decisions give %r"
+                                 % (where, key, d[key], mine[key]))
+    return game
+
+
+def _canonical(text, i, j, where, k):
+    """Digits ``text[i:j]`` as decision_text() writes them: no leading zero."""
+    if text[i] == "0" and j > i + 1:
+        raise GameStateError("%s: decision %d: %r should be written %r"
+                             % (where, k, text[i:j], str(int(text[i:j]))))
+
+
+def _share_layout(text, where):
+    if len(text) == CELLS and ":" not in text:
+        colours = bytearray(CELLS)
+        numbers = bytearray(CELLS)
+        seen = bytearray(CELLS)
+        for i in range(CELLS):
+            v = _BASE36.find(text[i])
+            if v < 0 or seen[v]:
+                raise GameStateError("%s: bad custom layout at cell %d" % (where, i))
+            seen[v] = 1
+            colours[i] = v // 6
+            numbers[i] = v % 6 + 1
+        return Layout(colours, numbers)
+    try:
+        layout = Layout.named(text)
+    except LayoutError as e:
+        raise GameStateError("%s: layout: %s" % (where, e))
+    if layout.name != text:
+        raise GameStateError("%s: layout %r should be written %r" % (where, text, layout.name))
+    return layout
+
+
+def _saved_layout(value, where):
+    if isinstance(value, str):
+        layout = _share_layout(value, where) if ":" in value else None
+        if layout is None:
+            raise GameStateError("%s: layout %r is not a name like black:CADB0312" % (where, value))
+        return layout
+    if not isinstance(value, list) or len(value) != CELLS:
+        raise GameStateError("%s: layout must be a name or a list of 36 cells" % where)
+    for tok in value:
+        if not isinstance(tok, str):
+            raise GameStateError("%s: layout cell %r is not text" % (where, tok))
+    rows = [" ".join(value[r * 6:r * 6 + 6]) for r in range(6)]
+    try:
+        layout = Layout.parse("\n".join(rows))
+    except LayoutError as e:
+        raise GameStateError("%s: layout: %s" % (where, e))
+    for i in range(CELLS):
+        if layout.token(i) != value[i]:
+            raise GameStateError("%s: layout cell %d should be written %r"
+                                 % (where, i, layout.token(i)))
+    return layout
