@@ -40,15 +40,11 @@ to full screen brightness: hue only, for a projector in a bright classroom.
 """
 
 
-import argparse
 import functools
 import json
 import math
-import os
-import sys
 
-FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
-    __file__)))), "firmware")
+from tools import cli  # also puts firmware/ on sys.path
 
 
 def _lab(r, g, b):
@@ -81,8 +77,6 @@ def led_lab(rgb):
     gamma)."""
     global _GAMMA
     if _GAMMA is None:
-        if FIRMWARE not in sys.path:
-            sys.path.insert(0, FIRMWARE)
         from microrobots.display import gamma_table
 
         _GAMMA = gamma_table()
@@ -276,18 +270,18 @@ def rgb_to_256(rgb):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m tools.draw.colour",
-                                description="Write the screen-colour tables for the web page.")
+    p = cli.Parser(prog="python -m tools.draw.colour",
+                   description="Write the screen-colour tables for the web page.")
     p.add_argument("--js", required=True, metavar="FILE", help="the JavaScript module to write")
-    args = p.parse_args(argv)
     try:
-        with open(args.js, "w") as f:
-            f.write(js_module())
+        args = p.parse_args(argv)
+        cli.write_atomically(args.js, js_module())
+    except cli.UsageError as e:
+        return cli.fail("colours", e)
     except OSError as e:
-        print("colours: %s: cannot write (%s)" % (args.js, e.strerror), file=sys.stderr)
-        return 2
+        return cli.fail("colours", "%s: cannot write (%s)" % (args.js, e.strerror or e))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)

@@ -29,14 +29,11 @@ and kept on the board, so that solving many deals on one board pays for it once.
 
 import functools
 import os
-import sys
 import time
 
-FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "firmware")
-if FIRMWARE not in sys.path:  # `python -m tools.ricochet` from a fresh clone
-    sys.path.insert(0, FIRMWARE)
+from tools import cli  # noqa: F401 - puts firmware/ on sys.path
 
-from microrobots.ricochet import (  # noqa: E402
+from microrobots.ricochet import (
     ABSENT, ACROSS, ALONG, CELLS, CLEAR, ROBOT_COUNT, STEP, TURNED, UNMOVED, VORTEX, Board,
     after_move)
 

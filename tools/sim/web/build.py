@@ -16,21 +16,19 @@ firmware.bin: a little-endian uint32 N, N bytes of JSON ``[[path, size], ...]``,
 the files' bytes in that order. A bad or missing piece: one line, exit status 2.
 """
 
-import argparse
 import http.server
 import json
 import os
 import shutil
 import struct
 import subprocess
-import sys
 import tempfile
 
-from tools import flash
+from tools import cli, flash
+from tools.cli import ROOT
 from tools.draw import colour, dice
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 OUT = os.path.join(ROOT, "build", "web")
 PACKAGE = "@micropython/micropython-webassembly-pyscript"
 PORT_FILES = ("micropython.mjs", "micropython.wasm")
@@ -131,17 +129,16 @@ def server(directory, port=0):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m tools.sim.web.build",
-                                description="Build the web page (and serve it).")
+    p = cli.Parser(prog="python -m tools.sim.web.build",
+                   description="Build the web page (and serve it).")
     p.add_argument("--out", default=OUT, help="where the site goes (default build/web)")
     p.add_argument("--serve", action="store_true", help="then serve it on 127.0.0.1")
     p.add_argument("--port", type=int, default=8000, help="port to serve on (default 8000)")
-    args = p.parse_args(argv)
     try:
+        args = p.parse_args(argv)
         out = build(os.path.abspath(args.out))
-    except BuildError as e:
-        print("web: %s" % e, file=sys.stderr)
-        return 2
+    except (BuildError, cli.UsageError) as e:
+        return cli.fail("web", e)
     size = sum(os.path.getsize(os.path.join(out, f)) for f in os.listdir(out))
     print("built %s (%d KB)" % (os.path.relpath(out, ROOT), size // 1024))
     if not args.serve:
@@ -149,8 +146,7 @@ def main(argv=None):
     try:
         httpd = server(out, args.port)
     except OSError as e:
-        print("web: cannot serve on 127.0.0.1:%d (%s)" % (args.port, e.strerror), file=sys.stderr)
-        return 2
+        return cli.fail("web", "cannot serve on 127.0.0.1:%d (%s)" % (args.port, e.strerror or e))
     print("serving the page at http://127.0.0.1:%d/  (Ctrl-C stops)" % httpd.server_port,
           flush=True)
     try:
@@ -163,4 +159,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)

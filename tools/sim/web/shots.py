@@ -8,10 +8,9 @@ shows, in the page. Chromium draws text and curves with its own antialiasing, so
 files are reproducible in content, not byte for byte across browser versions.
 """
 
-import argparse
 import os
-import sys
 
+from tools import cli
 from tools.draw import images
 from tools.sim.web import browser as web
 
@@ -28,8 +27,7 @@ def take(out):
         for name, script, query, viewport in SHOTS:
             path = os.path.join(images.IMAGES, script + ".events")
             seed, until = images.spec(path)
-            with open(path) as f:
-                events = f.read()
+            events = cli.read_text(path, "events file")
             page, problems = web.open_page(browser, url, "?clock=manual&seed=%d%s" % (seed, query),
                                            viewport)
             page.evaluate("([text, until]) => { window.microrobots.replay(text, until); }",
@@ -47,19 +45,21 @@ def take(out):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m tools.sim.web.shots",
-                                description="Screenshots of the web page for the README.")
+    p = cli.Parser(prog="python -m tools.sim.web.shots",
+                   description="Screenshots of the web page for the README.")
     p.add_argument("--out", default=os.path.join(images.IMAGES, "web"),
                    help="folder (default docs/images/web)")
-    args = p.parse_args(argv)
+    try:
+        args = p.parse_args(argv)
+    except cli.UsageError as e:
+        return cli.fail("web-images", e)
     why = web.missing()
     if why:
-        print("web-images: %s" % why, file=sys.stderr)
-        return 2
+        return cli.fail("web-images", why)
     for path in take(args.out):
         print("wrote %s" % os.path.relpath(path))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)
