@@ -92,6 +92,21 @@ def test_two_quick_taps_of_one_key_are_two_presses():
     assert b.mask(2000) == 1
 
 
+def test_a_late_loop_still_sends_every_press_and_release_at_its_time():
+    """The play loop may come round late on a busy machine: the changes in between are
+    all reported, each at its own time, so the release between two taps is never lost."""
+    b = T.Buttons()
+    b.press("down", 1000, T.TAP_MS)
+    b.press("down", 1000, T.TAP_MS)
+    b.press("a", 1010, T.TAP_MS)
+    got = b.changes(999, 1400)  # one late turn of the loop
+    gap = T.TAP_MS + T.Buttons.GAP_MS
+    assert got == [(1000, 2), (1010, 18), (1060, 16), (1070, 0), (1000 + gap, 2),
+                   (1000 + gap + T.TAP_MS, 0)]
+    assert b.changes(1000, 1100) == [(1010, 18), (1060, 16), (1070, 0)]  # after 1000 only
+    assert b.changes(1400, 2000) == []
+
+
 def test_a_held_key_repeating_fills_a_short_queue_only():
     b = T.Buttons()
     taken = [b.press("up", 3000 + 33 * k, T.TAP_MS) for k in range(30)]  # a second of repeat

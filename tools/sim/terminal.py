@@ -150,6 +150,22 @@ class Buttons:
         waiting.append([start, start + ms])
         return True
 
+    def changes(self, after, until):
+        """``[(t, mask)]``: every change of the buttons held in ``after < t <= until``,
+        in time order. The play loop sends them all, each at its own time, so that a
+        release between two queued presses reaches the firmware even when the loop came
+        round too late to see it (a busy machine)."""
+        times = sorted({t for presses in self.presses for p in presses for t in p
+                        if after < t <= until})
+        out = []
+        last = self.mask(after)
+        for t in times:
+            m = self.mask(t)
+            if m != last:
+                out.append((t, m))
+                last = m
+        return out
+
     def mask(self, now):
         m = 0
         for k, presses in enumerate(self.presses):
@@ -550,6 +566,9 @@ def play(args, stdin_fd, out):
                     buttons.press(button, now, TAP_MS if kind == "tap" else HOLD_MS)
             if quit_now:
                 break
+            for t, mask in buttons.changes(sent_t, now):  # also those between two turns
+                driver.send("%d %d" % (t, mask))  # of a late loop: each at its own time
+                sent_t, sent_mask = t, mask
             mask = buttons.mask(now)
             if mask != sent_mask or now - sent_t >= TICK_MS:
                 driver.send("%d %d" % (now, mask))
