@@ -8,7 +8,11 @@ Nothing here may reboot the device in a loop:
 - a bad ``config.json`` prints one line on the serial console (again every 10 s) and
   shows a red X on the grid, wired by the default configuration; the device then idles;
 - an exception in the app prints its traceback and shows an orange X; releasing any
-  button restarts the app (settings and the saved game are kept).
+  button restarts the app. Settings are kept, and so is the saved game, unless it was
+  being played (or, when the app could not even start, it was the file read last): then
+  that file is set aside as NAME.bad.json (kept, never loaded again), the console says
+  so and the restarted app shows the notice, so a saved state never replays into a
+  crash loop.
 """
 
 import gc
@@ -101,6 +105,7 @@ class Device:
         self._said_at = 0
         self.app = None
         self._take_line = None
+        self._notice = None  # a saved game set aside by fail(): the next app shows it
         self._App = App
         self.tones = ()
         if self.problem is not None:
@@ -121,6 +126,12 @@ class Device:
             gc.collect()
             self.app = App(self.store, seed=self.hw.seed(), now=self.now)
             self._take_line = getattr(self.app, "take_line", None)
+            if self._notice is not None and hasattr(self.app, "show_notice"):
+                notice = self._notice
+                if self.app.notice:
+                    notice += "; " + self.app.notice
+                self.app.show_notice(notice, self.now)
+            self._notice = None
             notice = getattr(self.app, "notice", None)
             if notice:  # a saved file was reset to defaults: say so on the console too
                 print("notice:", notice)
@@ -134,9 +145,32 @@ class Device:
     def fail(self, error):
         print("error: the app stopped (%s); release a button to restart it" % type(error).__name__)
         log_exception(error)
+        self._set_aside(error)
         self.app = None
         self._failed_at = self.now
         self._halt(APP_ERROR)
+
+    def _set_aside(self, error):
+        """Keep the saved game that was live when the app stopped out of the way."""
+        app = self.app
+        if app is not None:
+            live = getattr(app, "live_game", None)
+            name = live() if live is not None else None
+        else:  # the app stopped while starting: the file it read last
+            name = self.store.loaded
+        if name is None:
+            return
+        try:
+            kept = self.store.set_aside(name)
+        except Exception:  # noqa: BLE001 - a store that cannot: nothing more to do
+            return
+        if kept is None:
+            return
+        self._notice = "%s: the app stopped with it (%s); kept as %s" % (
+            self.store.path(name), type(error).__name__, kept)
+        if kept == self.store.path(name):  # the flash refused the rename
+            self._notice += " (%s)" % self.store.error
+        print("notice:", self._notice)
 
     def _halt(self, color):
         self.player.stop()

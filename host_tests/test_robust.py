@@ -167,3 +167,212 @@ def test_replay_reads_a_long_walk_from_solo_json(tmp_path, capsys):
     assert replay.main(["--saved", str(tmp_path / "solo.json")]) == 0
     last = capsys.readouterr().out.splitlines()[-1]
     assert "moves so far: %s ... %s %s" % (tok(a), tok(a), tok(b)) in last
+
+
+# -- a saved state that stops the app is set aside, never replayed into a crash loop -------
+def device(tmp_path, App=None):
+    import main
+    from microrobots.hw.fake import Hardware
+
+    return main.Device(Hardware, config_path=str(tmp_path / "none.json"),
+                       root=str(tmp_path) + "/", App=App)
+
+
+def press(d, button, ms=60):
+    from microrobots.input import BUTTON_NAMES
+
+    d.hw.pressed = 1 << BUTTON_NAMES.index(button)
+    d.run(ms // 20)
+    d.hw.pressed = 0
+    d.run(5)
+
+
+def test_a_game_that_stops_the_app_is_set_aside_and_the_restart_reaches_the_menu(
+        tmp_path, monkeypatch, capsys):
+    from microrobots.modes import solo as solo_module
+
+    s = Session(seed=5, state=str(tmp_path))
+    enter(s, "solo")
+    s.settle()
+    solo = s.app.current
+    route = solo.game.route()
+    s.move(route[0], route[1])
+    plain = solo_module.Mode.render
+
+    def poisoned(self, now, frame):  # a bug that shows with two moves made
+        if self.walk.count >= 2:
+            raise ZeroDivisionError("poisoned state")
+        plain(self, now, frame)
+
+    monkeypatch.setattr(solo_module.Mode, "render", poisoned)
+    s.move(route[1], route[0])  # the move is saved, then the frame raises
+    d = s.driver.device
+    assert d.app is None, "the orange X"
+    bad = tmp_path / "solo.bad.json"
+    assert not (tmp_path / "solo.json").exists() and bad.exists()
+    assert json.loads(bad.read_text())["data"]["walked"] == 2  # kept as it was, not lost
+    out = capsys.readouterr().out
+    assert "error: the app stopped (ZeroDivisionError)" in out
+    assert "solo.json: the app stopped with it (ZeroDivisionError); kept as %s" % bad in out
+    s.wait(1200)
+    s.tap("up")  # a release restarts the app: the menu, not the poisoned game again
+    assert d.app is not None and d.app.mode == "menu"
+    assert "kept as %s" % bad in d.app.notice
+    s.wait(3000)
+    assert d.app is not None and d.app.mode == "menu"
+    # Power off and on: the same. The set-aside file itself still stops the app when put
+    # back, on its very first frame, and is set aside again - never a loop.
+    again = Session(seed=5, state=str(tmp_path))
+    again.wait(500)
+    assert again.driver.device.app.mode == "menu"
+    bad.rename(tmp_path / "solo.json")
+    third = Session(seed=5, state=str(tmp_path))
+    third.wait(100)
+    assert third.driver.device.app is None and bad.exists()
+    third.wait(1200)
+    third.tap("a")
+    assert third.driver.device.app.mode == "menu"
+    third.tap("a")  # solo: a new game, which plays
+    third.settle()
+    assert third.app.mode == "solo" and third.app.current.walk.count == 0
+    third.wait(1000)
+    assert third.driver.device.app is not None
+
+
+def test_a_saved_game_whose_loading_raises_is_set_aside_without_stopping(
+        tmp_path, monkeypatch):
+    from microrobots import walk
+
+    s = Session(seed=5, state=str(tmp_path))
+    enter(s, "solo")
+    s.settle()
+    route = s.app.current.game.route()
+    s.move(route[0], route[1])
+    saved = (tmp_path / "solo.json").read_text()
+
+    def broken(self, *args):
+        raise KeyError("trail")
+
+    monkeypatch.setattr(walk.Walk, "restore", broken)
+    again = Session(seed=5, state=str(tmp_path))
+    again.wait(200)
+    d = again.driver.device
+    assert d.app is not None and d.app.mode == "menu"
+    assert "solo: the saved game cannot be played (KeyError); kept as " in d.app.notice
+    assert (tmp_path / "solo.bad.json").read_text() == saved
+
+
+def test_an_app_that_cannot_start_sets_aside_the_file_it_read_last(tmp_path, capsys):
+    (tmp_path / "referee.json").write_text('{"format": 1, "data": {"poison": true}}')
+
+    class Fussy:
+        """Stops when it finds the poison, as an app with a bug on load would."""
+
+        def __init__(self, store, seed=0, now=0):
+            store.load("settings")
+            data, _ = store.load("referee")
+            if data is not None and data.get("poison"):
+                raise KeyError("poison")
+            self.brightness = 5
+            self.notice = None
+
+        def handle(self, event, now):
+            pass
+
+        def render(self, now, frame):
+            pass
+
+        def take_sound(self):
+            return 0
+
+        def show_notice(self, text, now):
+            self.notice = text
+
+    d = device(tmp_path, App=Fussy)
+    assert d.app is None
+    assert (tmp_path / "referee.bad.json").exists() and not (tmp_path / "referee.json").exists()
+    d.run(60)
+    press(d, "b")
+    assert d.app is not None and "referee.json: the app stopped with it (KeyError)" in d.app.notice
+
+
+def test_refused_and_corrupt_saved_files_are_kept_aside_not_deleted(tmp_path):
+    newer = {"format": 1, "data": {"mode": "solo", "seq": 2, "trail": [0], "walked": 0,
+                                   "game": {"format": "microrobots-game", "version": 99}}}
+    (tmp_path / "solo.json").write_text(json.dumps(newer))
+    (tmp_path / "referee.json").write_text('{"format": 1, "data": {"mode": "ref')
+    s = Session(seed=1, state=str(tmp_path))
+    s.wait(100)
+    notice = s.app.notice
+    assert s.app.mode == "menu"
+    assert "newer than this firmware" in notice and "corrupt" in notice
+    assert json.loads((tmp_path / "solo.bad.json").read_text()) == newer
+    assert (tmp_path / "referee.bad.json").read_text().endswith('"mode": "ref')
+    assert not (tmp_path / "solo.json").exists() and not (tmp_path / "referee.json").exists()
+
+
+def test_a_crash_with_no_game_live_restarts_once_per_release(tmp_path, capsys):
+    class Crashes:
+        starts = 0
+
+        def __init__(self, store, seed=0, now=0):
+            type(self).starts += 1
+            self.brightness = 5
+
+        def live_game(self):
+            return None
+
+        def handle(self, event, now):
+            pass
+
+        def render(self, now, frame):
+            raise RuntimeError("always")
+
+        def take_sound(self):
+            return 0
+
+    d = device(tmp_path, App=Crashes)
+    d.run(200)  # 4 s: no button, no restart
+    assert Crashes.starts == 1 and d.app is None
+    for k in range(3):
+        d.run(60)
+        press(d, "a")
+        assert Crashes.starts == 2 + k and d.app is None
+    assert sorted(p.name for p in tmp_path.iterdir()) == [], "nothing to set aside"
+
+
+# -- store.set_aside --------------------------------------------------------------------
+def test_set_aside_renames_over_an_older_bad_file_and_survives_power_cuts():
+    from fakefs import FakeFs, PowerCut
+    from microrobots.store import Store
+
+    before = {"solo.json": b"NEW", "solo.bad.json": b"OLD", "solo.tmp": b"TMP"}
+    for fat in (False, True):
+        store = Store("", FakeFs(before, fat=fat))
+        assert store.set_aside("solo") == "solo.bad.json"
+        assert store.fs.files == {"solo.bad.json": b"NEW"}
+        assert store.load("solo") == (None, None) and store.set_aside("solo") is None
+        for budget in range(8):
+            fs = FakeFs(before, budget=budget, fat=fat)
+            try:
+                Store("", fs).set_aside("solo")
+            except PowerCut:
+                pass
+            assert b"NEW" in fs.files.values(), (fat, budget, fs.files)
+
+
+def test_a_file_the_flash_will_not_rename_is_hidden_until_a_new_save():
+    from fakefs import FakeFs
+    from microrobots.store import Store
+
+    class Stuck(FakeFs):
+        def rename(self, old, new):
+            raise OSError(5)
+
+    store = Store("", Stuck({"solo.json": b'{"format": 1, "data": {"a": 1}}'}))
+    assert store.set_aside("solo") == "solo.json" and "not set aside" in store.error
+    assert store.load("solo") == (None, None), "not loaded again this boot"
+    assert store.fs.files["solo.json"], "and not deleted"
+    store.fs.files["solo.json"] = b'{"format": 1, "data": {"a": 2}}'
+    store._hidden = ()  # (a reboot)
+    assert store.load("solo") == ({"a": 2}, None)

@@ -20,7 +20,10 @@ puzzle (``solo.json``) and a refereed game (``referee.json``) after every decisi
 boot the app returns to the one saved last; the other resumes when its mode is chosen.
 A missing or corrupt file gives the defaults and a visible notice: the grid's border
 blinks orange until a button is pressed (for 30 s at most); ``app.notice`` holds the
-one-line reason for the console.
+one-line reason for the console. A bad file is never deleted: it is set aside as
+``NAME.bad.json`` (store.set_aside), and so is a saved game whose loading raised; a game
+that stops the app later is set aside by main.Device (``app.live_game()`` names it), so
+the device never replays a saved state into a crash loop.
 """
 
 import gc
@@ -168,8 +171,7 @@ class App:
             problem = _join(problem, bad)
             seq = saved.get("seq") if isinstance(saved, dict) else None
             if saved is not None and not isinstance(seq, int):
-                problem = _join(problem, "%s: not a saved game" % name)
-                self.remove_game(name)
+                problem = _join(problem, self._set_aside(name, "%s: not a saved game" % name))
             elif saved is not None and seq >= self._seq:
                 self._seq = seq + 1
                 last = name
@@ -187,10 +189,27 @@ class App:
 
     # -- persistence ----------------------------------------------------------
     def _load(self, name):
-        """``(data, problem)``: data None when the file is missing or bad."""
+        """``(data, problem)``: data None when the file is missing or bad (a bad file is
+        set aside)."""
         if self.store is None:
             return None, None
-        return self.store.load(name)
+        data, problem = self.store.load(name)
+        if problem is not None:
+            problem = self._set_aside(name, problem)
+        return data, problem
+
+    def _set_aside(self, name, problem):
+        """Keep file ``name`` out of the way (NAME.bad.json); ``problem`` plus where it went."""
+        set_aside = getattr(self.store, "set_aside", None)
+        kept = set_aside(name) if set_aside is not None else None
+        if kept is not None:
+            problem = "%s; kept as %s" % (problem, kept)
+        return problem
+
+    def live_game(self):
+        """The name of the saved game being played (its file), or None (main.Device sets
+        it aside when the app stops while it is live)."""
+        return self.mode if self.mode in GAMES else None
 
     def save_settings(self):
         if self.store is not None:
@@ -213,17 +232,23 @@ class App:
 
     def resume(self, name, now):
         """Load mode ``name``'s saved game into it: ``(resumed, problem)``. A bad file is
-        removed (its problem becomes the notice)."""
+        set aside (its problem becomes the notice), as is one whose loading raised."""
         saved, problem = self._load(name)
         if saved is None:
             return False, problem
-        ok, problem = self.get(name).resume(saved, now)
+        mode = self.get(name)
+        try:
+            ok, problem = mode.resume(saved, now)
+        except Exception as error:  # noqa: BLE001 - a saved game must not stop the app
+            mode.reset()
+            ok, problem = False, "%s: the saved game cannot be played (%s)" % (
+                name, type(error).__name__)
         if sys.implementation.name == "micropython":
             _unload("microrobots.gameload")  # needed again only at the next load
         if ok:
             self._stored[name] = True
         else:
-            self.remove_game(name)
+            problem = self._set_aside(name, problem or "%s: not resumed" % name)
         return ok, problem
 
     def show_notice(self, text, now):

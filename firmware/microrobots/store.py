@@ -11,6 +11,7 @@ and is deleted, the old file winning::
     data, problem = store.load("settings")  # (None, None) when there is no file yet
     store.save("settings", {"brightness": 5})
     store.remove("game")
+    store.set_aside("solo")                 # solo.json -> solo.bad.json: kept, not loaded
 
 ``load`` never raises: a corrupt, truncated, unreadable or foreign file gives
 ``(None, "settings.json: ...")``, one line for the app to show while it uses defaults.
@@ -52,6 +53,8 @@ class Store:
         self.root = root
         self.fs = fs if fs is not None else PosixFs()
         self.error = None  # why the last save failed, one line
+        self.loaded = None  # the name of the file load() read last (data or not)
+        self._hidden = ()  # names set aside whose file could not be renamed (until reboot)
 
     def path(self, name):
         return self.root + name + ".json"
@@ -61,8 +64,11 @@ class Store:
 
         A missing file is not a problem: ``(None, None)``.
         """
+        if name in self._hidden:
+            return None, None
         target = self.path(name)
         temp = self.root + name + ".tmp"
+        self.loaded = name
         try:
             text = self._read(target)
             leftover = self._read(temp)
@@ -82,6 +88,8 @@ class Store:
         target = self.path(name)
         temp = self.root + name + ".tmp"
         fs = self.fs
+        if name in self._hidden:  # a new file replaces the one that could not be set aside
+            self._hidden = tuple(n for n in self._hidden if n != name)
         try:
             text = json.dumps({"format": FORMAT, "data": data})
             f = fs.open(temp, "w")
@@ -107,6 +115,35 @@ class Store:
                 self.fs.remove(path)
             except OSError:
                 pass
+
+    def set_aside(self, name):
+        """Keep the file ``name`` as ``name.bad.json`` (replacing an older one there), so
+        that it is never loaded again but not lost; the path it is kept under, or None
+        when there is no such file.
+
+        For a saved state that stopped the app (main.Device) or that the app refused.
+        When the flash refuses the rename the file keeps its path (returned; ``error``
+        says why), but load() finds nothing under that name until the next boot or
+        save: the app never loops on it.
+        """
+        target = self.path(name)
+        bad = self.path(name + ".bad")
+        fs = self.fs
+        try:
+            fs.remove(self.root + name + ".tmp")  # a newer copy of the same state, if any
+        except OSError:
+            pass
+        try:
+            if self._read(target) is None:
+                return None
+            self._replace(target, bad)
+        except Exception as error:  # noqa: BLE001 - never stop here: hide the name instead
+            if name not in self._hidden:
+                self._hidden = self._hidden + (name,)
+            self.error = "%s: not set aside (%s); not loaded until the next boot" % (
+                target, _why(error))
+            return target
+        return bad
 
     def _read(self, path):
         """The file's text, or None if it does not exist."""
