@@ -126,11 +126,8 @@ class Device:
             gc.collect()
             self.app = App(self.store, seed=self.hw.seed(), now=self.now)
             self._take_line = getattr(self.app, "take_line", None)
-            if self._notice is not None and hasattr(self.app, "show_notice"):
-                notice = self._notice
-                if self.app.notice:
-                    notice += "; " + self.app.notice
-                self.app.show_notice(notice, self.now)
+            if self._notice and hasattr(self.app, "show_notice"):  # a game set aside by fail
+                self.app.show_notice(self._notice, self.now)
             self._notice = None
             notice = getattr(self.app, "notice", None)
             if notice:  # a saved file was reset to defaults: say so on the console too
@@ -145,32 +142,18 @@ class Device:
     def fail(self, error):
         print("error: the app stopped (%s); release a button to restart it" % type(error).__name__)
         log_exception(error)
-        self._set_aside(error)
+        # The saved game being played, or the file read last if the app could not start:
+        # set aside (NAME.bad.json), so that the restart does not replay it into a loop.
+        live = getattr(self.app, "live_game", None)
+        name = live() if live else self.store.loaded if self.app is None else None
+        kept = self.store.set_aside(name) if name else None
+        if kept:
+            self._notice = "%s: the app stopped with it (%s); kept as %s" % (
+                self.store.path(name), type(error).__name__, kept)
+            print("notice:", self._notice)
         self.app = None
         self._failed_at = self.now
         self._halt(APP_ERROR)
-
-    def _set_aside(self, error):
-        """Keep the saved game that was live when the app stopped out of the way."""
-        app = self.app
-        if app is not None:
-            live = getattr(app, "live_game", None)
-            name = live() if live is not None else None
-        else:  # the app stopped while starting: the file it read last
-            name = self.store.loaded
-        if name is None:
-            return
-        try:
-            kept = self.store.set_aside(name)
-        except Exception:  # noqa: BLE001 - a store that cannot: nothing more to do
-            return
-        if kept is None:
-            return
-        self._notice = "%s: the app stopped with it (%s); kept as %s" % (
-            self.store.path(name), type(error).__name__, kept)
-        if kept == self.store.path(name):  # the flash refused the rename
-            self._notice += " (%s)" % self.store.error
-        print("notice:", self._notice)
 
     def _halt(self, color):
         self.player.stop()
