@@ -11,7 +11,7 @@ from tools.ricochet.cli import deal
 pytestmark = pytest.mark.skipif(not kernel.AVAILABLE, reason="numba is not installed")
 
 # (seed, silver, clear): four robots, five, the transparent robot, both; vortex deals among them
-SEEDS = [(s, s % 3 == 0, s % 2 == 1) for s in range(0, 16)] + [(25, False, True), (57, True, False)]
+SEEDS = [(s, s % 3 == 0, s % 2 == 1) for s in range(0, 12)] + [(25, False, True), (57, True, False)]
 
 
 @pytest.mark.parametrize("rule", [True, False], ids=["ricochet-rule", "no-ricochet-rule"])
@@ -34,7 +34,7 @@ def test_compiled_search_is_the_python_search_move_for_move(rule):
 
 
 def test_a_full_table_costs_positions_never_the_optimum(monkeypatch):
-    monkeypatch.setattr(kernel, "TABLE_BITS", 6)  # 64 slots: replaced all the time
+    monkeypatch.setattr(kernel, "TABLE_BITS", 3)  # 8 buckets, 56 positions: replaced all the time
     for seed in (3, 7, 57, 146):
         faces, robots, target = deal(seed, silver=seed % 2 == 1, clear=True)
         board = rr.Board(faces)

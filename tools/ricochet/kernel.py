@@ -5,13 +5,13 @@ tables) and runs the same depth-first search over the same moves in the same ord
 the same pruning, in machine code. Two things differ, neither in what is found:
 
 - slides walk cell by cell over a 256-byte occupancy grid instead of masking bitboards;
-- the transposition table is a fixed array of 2**TABLE_BITS slots (``TABLE_BITS`` = 22:
-  40 MB) instead of a dict that grows without end. A position's key is one 64-bit word:
-  the target robot's and the transparent robot's cell and ricochet state, then the
-  interchangeable robots' (cell, state) values sorted, 10 bits each (at most 60 bits). A slot holds a key
-  and the moves that were left when it was searched; a new position goes into the first
-  free slot of its bucket of four, or replaces the one with the fewest moves left. Until
-  the table is full it holds what the dict holds, so both search the same positions
+- the transposition table is a fixed array of 2**TABLE_BITS buckets (32 MB) instead of a
+  dict that grows without end. A position's key is one 64-bit word: the target robot's
+  and the transparent robot's cell and ricochet state, then the interchangeable robots'
+  (cell, state) values sorted, 10 bits each (at most 60 bits). A bucket is one cache line
+  of seven keys and the moves that were left when each was searched; a new position goes
+  into its bucket's first free slot, or replaces the key with the fewest moves left. Until
+  a bucket is full the table holds what the dict holds, so both search the same positions
   (a test compares the node counts); after that the kernel may search a position twice,
   never skip one it must search.
 
@@ -27,8 +27,7 @@ try:
 except ImportError:  # pragma: no cover - the pure-Python search runs instead
     AVAILABLE = False
 
-TABLE_BITS = 22
-BUCKET = 4
+TABLE_BITS = 19  # buckets: 2**19 of 64 bytes, 32 MB, 3.7 million positions
 UNREACHABLE = 999
 
 # columns of the search stack: the node's moves left, bound, robots to try (1 with no
@@ -68,30 +67,40 @@ if AVAILABLE:
         return key
 
     @njit(cache=True)
-    def _probe(keys, rems, key):
-        """(slot, moves left stored or -1): the key's slot, else the slot to replace."""
-        mask = np.uint64(keys.shape[0] - 1)
-        h = (key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - TABLE_BITS)
-        base = np.int64(h & mask & ~np.uint64(BUCKET - 1))
-        victim = base
-        low = 1 << 30
-        for s in range(base, base + BUCKET):
-            r = rems[s]
-            if r < 0:
-                if low >= 0:  # the first free slot, unless the key is further on
-                    victim = s
-                    low = -1
-                continue
-            if keys[s] == key:
-                return s, np.int64(r)
-            if low >= 0 and r < low:
+    def _seen(table, key, nrem):
+        """The transposition table: True when ``key`` was searched with at least ``nrem``
+        moves left; else records it with ``nrem`` and returns False. A bucket is one
+        64-byte cache line: seven keys, then a word of their moves left plus one, a byte
+        each (0: free). Keys fill a bucket from the front; in a full one the key with the
+        fewest moves left makes room."""
+        mask = np.uint64((table.shape[0] >> 3) - 1)  # a power of two: no division
+        h = key * np.uint64(0x9E3779B97F4A7C15)
+        h ^= h >> np.uint64(37)  # the product's high bits depend on all the key's bits
+        base = np.int64((h & mask) << np.uint64(3))
+        rw = table[base + 7]
+        victim = -1
+        low = 256
+        for j in range(7):
+            r = np.int64((rw >> np.uint64(8 * j)) & np.uint64(0xFF))
+            if r == 0:
+                victim = j
+                break
+            if table[base + j] == key:
+                if r - 1 >= nrem:
+                    return True
+                victim = j
+                break
+            if r < low:
                 low = r
-                victim = s
-        return victim, np.int64(-1)
+                victim = j
+        shift = np.uint64(8 * victim)
+        table[base + victim] = key
+        table[base + 7] = (rw & ~(np.uint64(0xFF) << shift)) | (np.uint64(nrem + 1) << shift)
+        return False
 
     @njit(cache=True)
     def _dfs(bound, h_root, P, F, n, is_clear, elig, role, single, heur, walls, occ, goal,
-             closer, reach, after, keys, rems, path, counter, budget, st, cand):
+             closer, reach, after, table, path, counter, budget, st, cand):
         """solver.py's recursive dfs, with the recursion turned into a loop over an explicit
         stack (numba's calls with many array arguments cost more than the work): ``st``
         holds per ply the node's values and where its move loop stands; ``cand`` the
@@ -245,14 +254,10 @@ if AVAILABLE:
                 # the transposition table, then down into the child
                 P[i] = q
                 F[i] = g
-                key = _key(P, F, role, n, vals)
-                slot, stored = _probe(keys, rems, key)
-                if stored >= nrem:
+                if _seen(table, _key(P, F, role, n, vals), nrem):
                     P[i] = p
                     F[i] = f
                     continue
-                keys[slot] = key
-                rems[slot] = nrem
                 occ[q] = 1
                 path[ply, 0] = i
                 path[ply, 1] = d
@@ -303,8 +308,7 @@ class Kernel:
         self.reach = reach if reach is not None else np.zeros((4, 256, 256), dtype=np.bool_)
         self.after = np.array(after, dtype=np.int64)
         table_bits = table_bits or TABLE_BITS
-        self.keys = np.zeros(1 << table_bits, dtype=np.uint64)
-        self.rems = np.full(1 << table_bits, -1, dtype=np.int8)
+        self.table = np.zeros(8 << table_bits, dtype=np.uint64)  # 2**bits buckets
         self.path = np.zeros((64, 3), dtype=np.int64)
         self.st = np.zeros((65, 14), dtype=np.int64)
         self.cand = np.zeros((64, 16, 2), dtype=np.int64)
@@ -314,7 +318,7 @@ class Kernel:
         """1 found (see ``moves``), 0 none within ``bound``, -1 ``budget`` positions searched."""
         return _dfs(bound, h, self.P, self.F, self.n, self.is_clear, self.elig, self.role,
                     self.single, self.heur, self.walls, self.occ, self.goal, self.closer,
-                    self.reach, self.after, self.keys, self.rems, self.path, self.counter,
+                    self.reach, self.after, self.table, self.path, self.counter,
                     budget, self.st, self.cand)
 
     @property
