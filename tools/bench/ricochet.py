@@ -26,10 +26,10 @@ import sys
 import time
 from collections import deque
 
-from microrobots import ricochet as rr
+from tools.cli import ROOT  # also puts firmware/ on sys.path
 from tools.ricochet import solver
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from microrobots import ricochet as rr
 
 # (game ID, where it came from): four robots, then with the transparent robot.
 # 2634*: the four-robot deal of seed 2634 with the transparent robot put on (0,15).
