@@ -50,7 +50,7 @@ def test_auto_hands_over_to_the_compiled_search_only_for_long_deals(monkeypatch)
     faces, robots, target = deal(25, clear=True)
     board = rr.Board(faces)
     assert solver.solve(board, robots, target, engine="auto").engine == "python"
-    monkeypatch.setattr(solver, "HANDOVER", 10)
+    monkeypatch.setattr(solver, "HANDOVER", 5)
     long = solver.solve(board, robots, target, engine="auto")
     assert long.engine == "python, then numba"
     assert long.count == solver.solve(board, robots, target, engine="python").count

@@ -285,12 +285,14 @@ def tables(board):
 
 
 # Which search runs: "python" (this module, the reference), "numba" (kernel.py, the same
-# search compiled) or "auto": this module first, and the compiled search when a deal needs
-# more than HANDOVER positions: loading numba and the cached machine code costs about
-# 0.4 s, what the pure-Python search needs for some 100,000 positions, so a short deal
-# never waits for it.
+# search compiled) or "auto": this module first, and the compiled search once the deal
+# looks long. Loading numba and the cached machine code costs about 0.4 s, what the
+# pure-Python search needs for some 150,000 positions: "auto" hands over when the next
+# bound's search is expected to exceed HANDOVER positions (each bound searches about as
+# many positions as the last times the growth from the one before), or after
+# 3 * HANDOVER in all, so that a short deal never waits for numba.
 ENGINE = os.environ.get("RICOCHET_ENGINE", "auto")
-HANDOVER = 100_000
+HANDOVER = 150_000
 
 
 def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, engine=None):
@@ -311,8 +313,9 @@ def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, e
     if engine == "auto":
         started = time.perf_counter()
         first = _solve(board, robots, target, max_moves,
-                       min(HANDOVER, node_limit or HANDOVER), ricochet, False)
-        if not first.out_of_budget or (node_limit and node_limit <= HANDOVER):
+                       min(3 * HANDOVER, node_limit or 3 * HANDOVER), ricochet, False,
+                       handover=HANDOVER)
+        if not first.out_of_budget or (node_limit and node_limit <= first.nodes):
             return first
         result = _solve(board, robots, target, max_moves, node_limit, ricochet, True)
         result.seconds = time.perf_counter() - started
@@ -328,7 +331,7 @@ def kernel_available():
     return importlib.util.find_spec("numba") is not None
 
 
-def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled):
+def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, handover=None):
     started = time.perf_counter()
     tab = tables(board)
     goal = board.targets[target]
@@ -529,6 +532,11 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled):
                     count = bound
                     break
                 depths.append((bound, nodes - before, time.perf_counter() - started))
+                if handover and len(depths) >= 2:  # is the next bound worth compiling for?
+                    last, prev = depths[-1][1], depths[-2][1]
+                    if last * max(1.5, last / max(prev, 1)) > handover:
+                        out_of_budget = True
+                        break
         except _Budget:
             out_of_budget = True
     moves = [(order[i], d, k) for i, d, k in reversed(path)] if count is not None else []
