@@ -226,17 +226,16 @@ def report(out=None, bfs_limit=True):
             if "error" in auto:
                 print("  %-15s %s" % (game, auto["error"]), file=out)
                 continue
+            note = "" if ref.get("finished") else "  BFS stopped at %d states" % ref.get("states", 0)
             if py and py.get("nodes") != auto["nodes"]:
-                origin += " (python: %d positions)" % py.get("nodes", 0)
+                note += "  (python alone: %d positions)" % py.get("nodes", 0)
             print("  %-15s %-11s %-15s %5s %9d %7.3f %7.3f %7.0f %-8s | %7s %7s | %5s %6.1f %7.0f%s"
                   % (game, origin, rr.target_name(target), auto["moves"], auto["nodes"],
                      auto["seconds"], auto["cpu"], auto["peak_mb"],
                      "py+numba" if "then" in auto["engine"] else auto["engine"],
                      fmt(py.get("seconds"), "%.3f"), fmt(py.get("cpu"), "%.3f"),
                      ref["moves"] if ref.get("finished") else "-",
-                     ref.get("seconds", 0), ref.get("peak_mb", 0),
-                     "" if ref.get("finished") else "  BFS stopped at %d states" % ref.get("states", 0)),
-                  file=out)
+                     ref.get("seconds", 0), ref.get("peak_mb", 0), note), file=out)
             out.flush()
 
 
