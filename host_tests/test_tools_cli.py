@@ -293,3 +293,39 @@ def test_the_simulators_flash_must_be_a_folder(tmp_path, capsys):
 
     with pytest.raises(cli.UsageError, match="flash: cannot hold the device's flash"):
         terminal.play(Args, 0, None)
+
+
+def test_paths_parsers_and_sys_path_have_one_home():
+    """ROOT and FIRMWARE, putting firmware/ on sys.path, and the one-line argparse parser
+    live in tools/cli.py: a tool imports them (tools/sim/driver.py, which also runs inside
+    MicroPython, finds firmware/ itself). Code in strings run by another interpreter is
+    not looked at."""
+    import ast
+
+    alone = {"tools/cli.py", "tools/sim/driver.py"}
+    offenders = []
+    for folder, _, files in os.walk(os.path.join(ROOT, "tools")):
+        for name in files:
+            path = os.path.join(folder, name)
+            here = os.path.relpath(path, ROOT)
+            if not name.endswith(".py") or here in alone:
+                continue
+            with open(path, encoding="utf-8") as f:
+                tree = ast.parse(f.read(), path)
+            for node in ast.walk(tree):
+                text = ast.unparse(node) if isinstance(node, (ast.Call, ast.ClassDef)) else ""
+                if isinstance(node, ast.Call) and text.startswith(("sys.path.insert(",
+                                                                   "sys.path.append(")):
+                    offenders.append("%s:%d: %s (import tools.cli)" % (here, node.lineno, text))
+                elif isinstance(node, ast.Call) and text.startswith("argparse.ArgumentParser("):
+                    offenders.append("%s:%d: argparse.ArgumentParser (use cli.Parser)"
+                                     % (here, node.lineno))
+                elif isinstance(node, ast.ClassDef) and any(
+                        ast.unparse(b).endswith("ArgumentParser") for b in node.bases):
+                    offenders.append("%s:%d: class %s (use cli.Parser)"
+                                     % (here, node.lineno, node.name))
+                elif (isinstance(node, ast.Call) and text.startswith("os.path.dirname(")
+                      and "__file__" in text and text.count("os.path.dirname(") >= 3):
+                    offenders.append("%s:%d: the checkout's path (use cli.ROOT)"
+                                     % (here, node.lineno))
+    assert offenders == []

@@ -17,7 +17,8 @@ Grouped by purpose, as firmware/microrobots/ is::
                 exit 2), write_atomically, --layout/--tiles/--side and dice names
                 (add_layout_options, layout_from_args, cell), plural, micropython_binary
 
-A command imports what it shares from cli.py, never a sibling's private helpers.
+A command imports what it shares from cli.py (ROOT, FIRMWARE on sys.path, Parser), never a
+sibling's private helpers; host_tests/test_tools_cli.py checks both.
 
 overlay.py, render.py, wiring.py and images.py here only keep the short commands
 (``python -m tools.overlay``, ...) working; their code is in draw/.

@@ -17,7 +17,6 @@ Wall-clock times depend on the machine and on what else runs on it; positions se
 do not (for a given engine), so compare those first.
 """
 
-import argparse
 import json
 import os
 import resource
@@ -26,6 +25,7 @@ import sys
 import time
 from collections import deque
 
+from tools import cli
 from tools.cli import ROOT  # also puts firmware/ on sys.path
 from tools.ricochet import solver
 
@@ -240,11 +240,14 @@ def report(out=None, bfs_limit=True):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m tools.bench.ricochet")
+    parser = cli.Parser(prog="python -m tools.bench.ricochet")
     parser.add_argument("--deal", help="one game ID, in this process, as JSON")
     parser.add_argument("--engine", default="auto", choices=("auto", "python", "numba"))
     parser.add_argument("--bfs", action="store_true", help="the BFS reference instead")
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except cli.UsageError as e:
+        return cli.fail("bench ricochet", e)
     if args.deal:
         print(json.dumps(one_deal(args.deal, args.engine, args.bfs)))
     else:
@@ -253,4 +256,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)
