@@ -190,7 +190,7 @@ def test_mpy_header_decoding_matches_what_the_board_reports():
 
 def test_flash_installs_compiled_modules_and_keeps_the_boards_own_files(board, capsys):
     os.makedirs(os.path.join(board.path, "microrobots"))
-    own = {"settings.json": b'{"brightness": 3}', "game.json": b"{}",
+    own = {"settings.json": b'{"brightness": 3}', "solo.json": b"{}", "referee.json": b"{}",
            "microrobots/board.py": b"# an older source install\n",
            "notes.txt": b"mine", "lib/other.py": b"x = 1\n"}
     for rel, data in own.items():
