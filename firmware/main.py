@@ -25,6 +25,7 @@ except Exception as error:  # noqa: BLE001 - shown as a failed app below, not a 
     app_module = error
 
 from microrobots import hw  # noqa: E402
+from microrobots.compat import TICKS_MAX, ticks_add, ticks_diff  # noqa: E402
 from microrobots.display import Display  # noqa: E402
 from microrobots.input import NO_EVENT, RELEASE, Buttons  # noqa: E402
 from microrobots.sound import Player  # noqa: E402
@@ -96,13 +97,16 @@ class Device:
             self.hw = Hardware(config)
         self.display = Display(config, write=self.hw.show)
         self.buttons = Buttons()
+        self.buttons.reset(self.hw.ticks_ms() & TICKS_MAX)
         self.store = Store(root)
         self.player = Player(self.hw)
         self.frame = bytearray(108)
-        self.now = 0
         self._last = self.hw.ticks_ms()
-        self._failed_at = 0
-        self._said_at = 0
+        # The app's clock: compat's ticks, moved on by what the board's own ticks_diff
+        # measures each frame (a board whose ticks wrap elsewhere still gives these).
+        self.now = self._last & TICKS_MAX
+        self._failed_at = self.now
+        self._said_at = self.now  # the problem is said at once, then every 10 s
         self.app = None
         self._take_line = None
         self._notice = None  # a saved game set aside by fail(): the next app shows it
@@ -165,7 +169,7 @@ class Device:
         """One frame."""
         board = self.hw
         t = board.ticks_ms()
-        self.now += board.ticks_diff(t, self._last)
+        self.now = ticks_add(self.now, board.ticks_diff(t, self._last))
         self._last = t
         now = self.now
         buttons = self.buttons
@@ -203,10 +207,10 @@ class Device:
             restart = restart or event >> 3 == RELEASE
             event = self.buttons.next_event()
         if self.problem is not None:
-            if now - self._said_at >= REPEAT_MESSAGE_MS:
+            if ticks_diff(now, self._said_at) >= REPEAT_MESSAGE_MS:
                 self._said_at = now
                 print(self.problem)
-        elif restart and now - self._failed_at >= RESTART_AFTER_MS:
+        elif restart and ticks_diff(now, self._failed_at) >= RESTART_AFTER_MS:
             self.start_app()
 
     def run(self, frames=-1):

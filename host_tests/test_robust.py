@@ -137,9 +137,9 @@ def test_solo_takes_back_100_moves_of_a_long_walk_and_keeps_them_through_a_reboo
     solo2 = again.app.current
     assert again.app.mode == "solo" and solo2.walk.count == 140 and solo2.moves == solo.moves
     again.tap("b", 100)
-    assert solo2.walk.count == 40 and solo2.robot == a and solo2.stats_until == 0
+    assert solo2.walk.count == 40 and solo2.robot == a and not solo2.stats
     again.tap("b")  # nothing more to take back: the score shows
-    assert solo2.walk.count == 40 and solo2.stats_until > 0
+    assert solo2.walk.count == 40 and solo2.stats
     robot = a
     for cell in route[1:]:
         again.move(robot, cell)

@@ -33,7 +33,7 @@ from . import frame as F
 from . import palette as P
 from . import game as _game  # noqa: F401 - see below
 from .board import Layout, LayoutError
-from .compat import const
+from .compat import const, ticks_diff
 from .input import A, B, DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP  # noqa: F401
 from .solver import Solver
 
@@ -68,6 +68,7 @@ TONES = (
 
 MODES = ("menu", "solo", "referee", "classroom", "settings")
 
+_NOTICE_MS = const(30000)  # a notice blinks on the grid this long, or until a key
 SETTINGS_FILE = "settings"
 GAMES = ("solo", "referee")  # a game in progress of each is saved in a file of that name
 
@@ -145,7 +146,8 @@ class App:
         self.sound = 0
         self.line = None  # a line for the serial console, until main.py takes it
         self.notice = None  # one line for the console when a file was reset (main prints it)
-        self._notice_until = -1
+        self._noticing = False  # the notice blinks on the grid (30 s from _notice_at)
+        self._notice_at = now
         self._long = 0  # bit per button: held long since pressed (its release is no tap)
         data, problem = self._load(SETTINGS_FILE)
         self.settings, bad = check_settings(data if data is not None else {})
@@ -254,7 +256,8 @@ class App:
     def show_notice(self, text, now):
         """A file was reset to defaults: say so on the console and on the grid."""
         self.notice = text
-        self._notice_until = now + 30000
+        self._noticing = True
+        self._notice_at = now
 
     # -- settings -------------------------------------------------------------
     def _apply_layout(self):
@@ -366,8 +369,7 @@ class App:
             key = button
         else:
             return
-        if self._notice_until >= 0:
-            self._notice_until = -1  # any key dismisses the notice
+        self._noticing = False  # any key dismisses the notice
         if key == LONG_B and self.mode != "menu":
             self.current.leave(now)
             self.go("menu", now)
@@ -378,9 +380,10 @@ class App:
     def render(self, now, frame):
         """Draw the current mode at ``now`` into ``frame``; allocates nothing."""
         self.current.render(now, frame)
-        if self._notice_until >= 0:
-            if now >= self._notice_until:
-                self._notice_until = -1
+        if self._noticing:
+            t = ticks_diff(now, self._notice_at)
+            if t < 0 or t >= _NOTICE_MS:
+                self._noticing = False
             elif F.blink(now, 800):
                 for i in range(36):
                     if i < 6 or i >= 30 or i % 6 == 0 or i % 6 == 5:

@@ -39,3 +39,47 @@ else:
 # Viper annotation names. Under MicroPython the compiler reads them as types;
 # under CPython they only need to exist.
 ptr8 = ptr16 = ptr32 = uint = None
+
+
+# -- time: milliseconds on a clock that wraps ---------------------------------------------
+# The firmware's times (``now`` everywhere) are ticks in 0 .. 2**30 - 1 that wrap around
+# every 2**30 ms (12.4 days), MicroPython's ticks_ms() period on the rp2 port: a number
+# of ms since boot would become a heap-allocated big int after 12.4 days and every frame
+# would then allocate. Add and compare times only through these two functions; two
+# times compare correctly while they are less than 2**29 ms (6.2 days) apart.
+TICKS_MAX = const(0x3FFFFFFF)  # the largest tick; the period is TICKS_MAX + 1
+_TICKS_HALF = const(0x20000000)
+
+
+def ticks_add(ticks, delta):
+    """The tick ``delta`` ms after ``ticks`` (``delta`` may be negative, |delta| < 2**29).
+
+    Every intermediate value stays within a Pico's small ints (-2**30 .. 2**30 - 1), so
+    nothing is allocated on any port.
+    """
+    if delta >= 0:
+        t = ticks - TICKS_MAX + delta - 1  # ticks - 2**30 + delta, in -2**30 .. 2**29
+        return t + TICKS_MAX + 1 if t < 0 else t
+    t = ticks + delta
+    return t + TICKS_MAX + 1 if t < 0 else t
+
+
+def ticks_diff(later, earlier):
+    """``later - earlier`` in ms, signed, for two ticks less than 2**29 ms apart."""
+    d = later - earlier  # -2**30 < d < 2**30
+    if d >= _TICKS_HALF:
+        return d - TICKS_MAX - 1
+    if d < -_TICKS_HALF:
+        return d + TICKS_MAX + 1
+    return d
+
+
+if sys.implementation.name == "micropython":
+    import time as _time
+
+    # rp2 (and every 32-bit port) has these built in, with this very period: the same
+    # arithmetic in C. The 64-bit unix port's period is 2**62, so there the functions
+    # above stay (the tests run them there and under CPython).
+    if hasattr(_time, "ticks_add") and _time.ticks_add(0, -1) == TICKS_MAX:
+        ticks_add = _time.ticks_add  # noqa: F811
+        ticks_diff = _time.ticks_diff  # noqa: F811

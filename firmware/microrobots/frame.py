@@ -17,7 +17,7 @@ is already in the frame and returns True while the animation still runs.
 """
 
 from . import palette as P
-from .compat import const
+from .compat import const, ticks_add, ticks_diff
 
 CELLS = const(36)
 COUNT_MAX = const(99)  # count() shows larger numbers as 99
@@ -82,6 +82,21 @@ def dim(frame, level):
 
 
 # -- time patterns -------------------------------------------------------------------
+_AHEAD_MS = const(60000)  # animations start at most this far in the future
+_LONG_AGO = const(0x10000000)
+
+
+def since(now, t0):
+    """ms from tick ``t0`` to tick ``now`` (negative while ``t0`` is still to come).
+
+    Times are ticks that wrap (compat.ticks_diff); a ``t0`` so old (6.2 days) that it
+    seems more than a minute ahead reads as long ago, so an animation left unfinished
+    while its mode was away never comes back to life.
+    """
+    t = ticks_diff(now, t0)
+    return t if t > -_AHEAD_MS else _LONG_AGO
+
+
 def blink(now, period=500):
     """True for the first half of every ``period`` ms."""
     return now % period < period // 2
@@ -247,7 +262,9 @@ class DiceRoll:
             self.count += 1
 
     def render(self, now, frame):
-        t = now - self.t0
+        t = since(now, self.t0)
+        if t < 0:
+            t = 0
         k = t // ROLL_MS
         if k >= self.count:
             return False
@@ -310,8 +327,8 @@ class Slide:
             return False
         step = _step(a, b)
         n = (b - a) // step
-        k = (now - self.t0) // _SPEED
-        if k >= n:
+        k = since(now, self.t0) // _SPEED
+        if k < 0 or k >= n:
             return False
         put_rgb(frame, a + k * step, P.ROBOT_WHITE)
         return True
@@ -340,17 +357,19 @@ class Replay:
 
     def running(self, now):
         """True until the route has played and held."""
-        return self.n > 0 and now - self.t0 < (self.n - 1) * HOP_MS + _HOLD
+        return self.n > 0 and since(now, self.t0) < (self.n - 1) * HOP_MS + _HOLD
 
     def moves_shown(self, now):
         """How many moves of the route have been played by ``now``."""
-        m = (now - self.t0) // HOP_MS
-        return min(self.n - 1, m)
+        m = since(now, self.t0) // HOP_MS
+        return min(self.n - 1, max(m, 0))
 
     def render(self, now, frame):
         if self.n == 0:
             return False
-        t = now - self.t0
+        t = since(now, self.t0)
+        if t < 0:
+            t = 0
         moves = self.n - 1
         m = t // HOP_MS
         m = min(m, moves)
@@ -362,7 +381,7 @@ class Replay:
             s = self.slide
             s.a = a
             s.b = b
-            s.t0 = self.t0 + m * HOP_MS
+            s.t0 = ticks_add(self.t0, m * HOP_MS)
             if not s.render(now, frame):
                 put_rgb(frame, b, P.ROBOT_WHITE)
             return True
@@ -400,7 +419,7 @@ class Wave:
 
     def render(self, now, frame):
         if self.step_ms > 0:
-            self.layer = (now - self.t0) // self.step_ms
+            self.layer = since(now, self.t0) // self.step_ms
         layer = self.layer
         for i in range(CELLS):
             d = self.dist[i]
@@ -422,9 +441,11 @@ class Celebrate:
         self.t0 = now
 
     def render(self, now, frame):
-        t = now - self.t0
+        t = since(now, self.t0)
         if t >= _CELEBRATE:
             return False
+        if t < 0:
+            return True  # still to come
         r0 = self.cell // 6
         c0 = self.cell % 6
         wave = t // _RING
@@ -449,17 +470,24 @@ class Flash:
 
     def __init__(self):
         self.cell = -1
-        self.t0 = -10000
+        self.t0 = 0
+        self.on = False
         self.rgb = P.REFUSE
 
     def start(self, now, cell=-1, rgb=P.REFUSE):
         self.cell = cell
         self.t0 = now
+        self.on = True
         self.rgb = rgb
 
     def render(self, now, frame):
-        t = now - self.t0
-        if t >= _FLASH or t < 0:
+        if not self.on:
+            return False
+        t = since(now, self.t0)
+        if t >= _FLASH:
+            self.on = False
+            return False
+        if t < 0:
             return False
         if t % 240 < 140:
             if self.cell >= 0:

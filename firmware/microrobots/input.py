@@ -23,7 +23,7 @@ auto-repeats: REPEAT after ``repeat_delay_ms`` (400 ms), then every ``repeat_ms`
 at most one per poll (a late poll never bursts). RELEASE always follows, LONG or not.
 """
 
-from .compat import const
+from .compat import const, ticks_add, ticks_diff
 
 UP = const(0)
 DOWN = const(1)
@@ -48,6 +48,7 @@ LONG_MS = const(600)
 REPEAT_DELAY_MS = const(400)
 REPEAT_MS = const(120)
 QUEUE_SIZE = const(16)
+_STALE_MS = const(0x10000000)  # a level this old (3.1 days) stays "long ago" (see poll)
 
 
 def event(kind, button):
@@ -95,7 +96,7 @@ class Buttons:
         """Forget every button and event (e.g. after the app restarts)."""
         self.state = 0  # the debounced mask: bit set = held down
         for b in range(BUTTONS):
-            self._changed[b] = now - self.debounce_ms
+            self._changed[b] = ticks_add(now, -self.debounce_ms)
             self._long_done[b] = False
         self._head = 0
         self._count = 0
@@ -105,12 +106,18 @@ class Buttons:
         return bool(self.state >> button & 1)
 
     def poll(self, now, pressed_mask):
-        """Take the raw levels at time ``now`` (ms); queue the events they cause."""
+        """Take the raw levels at time ``now`` (ticks, see compat.ticks_add); queue the
+        events they cause."""
         state = self.state
         for b in range(BUTTONS):
             bit = 1 << b
             held = state & bit
-            since = now - self._changed[b]
+            since = ticks_diff(now, self._changed[b])
+            if since < 0 or since >= _STALE_MS:
+                # Ticks compare only within 2**29 ms: a button left alone for days would
+                # read as changed in the future, and be locked out for days more.
+                since = _STALE_MS
+                self._changed[b] = ticks_add(now, -_STALE_MS)
             if (pressed_mask & bit) != held and since >= self.debounce_ms:
                 self._changed[b] = now
                 state ^= bit
@@ -119,12 +126,13 @@ class Buttons:
                 else:
                     self._put(PRESS << 3 | b)
                     self._long_done[b] = False
-                    self._next_repeat[b] = now + self.repeat_delay_ms
+                    self._next_repeat[b] = ticks_add(now, self.repeat_delay_ms)
             elif held:
-                if self.repeat_mask & bit and now >= self._next_repeat[b]:
+                if self.repeat_mask & bit and ticks_diff(now, self._next_repeat[b]) >= 0:
                     self._put(REPEAT << 3 | b)
-                    due = self._next_repeat[b] + self.repeat_ms
-                    self._next_repeat[b] = due if due > now else now + self.repeat_ms
+                    due = ticks_add(self._next_repeat[b], self.repeat_ms)
+                    self._next_repeat[b] = due if ticks_diff(due, now) > 0 else ticks_add(
+                        now, self.repeat_ms)
                 if not self._long_done[b] and since >= self.long_ms:
                     self._long_done[b] = True
                     self._put(LONG << 3 | b)

@@ -7,6 +7,9 @@ timed to the frame (20 ms); the short clicks of a handheld need no better.
 """
 
 
+from .compat import ticks_add, ticks_diff
+
+
 class Player:
     def __init__(self, hardware):
         self.hw = hardware
@@ -29,7 +32,7 @@ class Player:
         self.hw.quiet()
 
     def update(self, now):
-        if self._index < len(self._steps) and now >= self._until:
+        if self._index < len(self._steps) and ticks_diff(now, self._until) >= 0:
             self._index += 1
             self._start(self._until)
 
@@ -39,4 +42,4 @@ class Player:
             return
         freq, ms = self._steps[self._index]
         self.hw.tone(freq)
-        self._until = at + ms
+        self._until = ticks_add(at, ms)

@@ -8,7 +8,10 @@ It runs unchanged under CPython (``tools.sim`` imports it) and inside MicroPytho
 Options: ``--seed N`` (the number the hardware gives for new games, default 1234),
 ``--state DIR`` (the device's flash: settings.json, solo.json, referee.json and an
 optional config.json live there; without it nothing is saved), ``--until MS`` (at end of input,
-keep running until this time), ``--tones`` (also report the buzzer).
+keep running until this time), ``--tones`` (also report the buzzer), ``--clock MS`` (the
+tick the device's clock starts from, 0..2**30-1: e.g. a few seconds before the ticks
+wrap, as on a Pico after 12.4 days; times in the input and output count from the start
+either way).
 
 Protocol — input, one line each, read as they come (a live front end can stream):
 
@@ -40,7 +43,7 @@ import sys
 
 FRAME_MS = 20
 _NOWHERE = "/nonexistent-microrobots-sim/"  # the flash without --state
-_HELP = "usage: driver.py [--seed N] [--state DIR] [--until MS] [--tones]"
+_HELP = "usage: driver.py [--seed N] [--state DIR] [--until MS] [--tones] [--clock MS]"
 
 
 def _firmware_path():
@@ -78,11 +81,11 @@ class SimHardware(_FakeHardware):
 
     def tone(self, freq):
         if self.sim_tones:
-            self.sim_out('{"t": %d, "tone": %d}' % (self.now, max(freq, 0)))
+            self.sim_out('{"t": %d, "tone": %d}' % (self.elapsed, max(freq, 0)))
 
     def quiet(self):
         if self.sim_tones:
-            self.sim_out('{"t": %d, "tone": 0}' % self.now)
+            self.sim_out('{"t": %d, "tone": 0}' % self.elapsed)
 
 
 class SimDevice(firmware_main.Device):
@@ -93,7 +96,7 @@ class SimDevice(firmware_main.Device):
         super().__init__(Hardware, config_path, root)
 
     def console(self, line):
-        self.sim_out('{"t": %d, "console": %s}' % (self.now, _quote(line)))
+        self.sim_out('{"t": %d, "console": %s}' % (self.hw.elapsed, _quote(line)))
 
 
 def frame_line(t, mode, written):
@@ -119,7 +122,7 @@ def _quote(text):
 class Driver:
     """The device, a mask of held buttons and a clock. ``out(line)`` receives output."""
 
-    def __init__(self, out, seed=1234, state=None, tones=False):
+    def __init__(self, out, seed=1234, state=None, tones=False, clock=0):
         self.out = out
         root = _NOWHERE  # no files: loads find nothing, saves fail quietly
         if state:
@@ -128,6 +131,7 @@ class Driver:
         SimHardware.sim_seed = seed
         SimHardware.sim_out = staticmethod(out)
         SimHardware.sim_tones = tones
+        SimHardware.start = clock
         self.device = SimDevice(out, SimHardware, config_path, root)
         self.mask = 0
         self._writes = -1
@@ -135,12 +139,13 @@ class Driver:
 
     @property
     def now(self):
-        return self.device.hw.now
+        """ms since the start (the device's own clock is ticks, which may wrap)."""
+        return self.device.hw.elapsed
 
     def run_until(self, t):
         """Run frames while the next frame starts before ``t``."""
         dev = self.device
-        while dev.hw.now < t:
+        while dev.hw.elapsed < t:
             dev.hw.pressed = self.mask
             dev.run(1)
             self._report()
@@ -152,10 +157,10 @@ class Driver:
         if disp.writes != self._writes:
             self._writes = disp.writes
             mode = app.mode if app is not None else "halted"
-            self.out(frame_line(dev.now, mode, disp.written))
+            self.out(frame_line(dev.hw.elapsed, mode, disp.written))
         if app is not None and app.notice and not self._noticed:
             self._noticed = True
-            self.out('{"t": %d, "notice": %s}' % (dev.now, _quote(app.notice)))
+            self.out('{"t": %d, "notice": %s}' % (dev.hw.elapsed, _quote(app.notice)))
 
     def feed(self, line):
         """Take one input line; False when it says quit. Raises UsageError."""
@@ -193,7 +198,7 @@ class Driver:
 
 
 def parse_args(argv):
-    opts = {"seed": 1234, "state": None, "until": -1, "tones": False}
+    opts = {"seed": 1234, "state": None, "until": -1, "tones": False, "clock": 0}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -201,7 +206,7 @@ def parse_args(argv):
             opts["tones"] = True
             i += 1
             continue
-        if a not in ("--seed", "--state", "--until") or i + 1 >= len(argv):
+        if a not in ("--seed", "--state", "--until", "--clock") or i + 1 >= len(argv):
             raise UsageError("bad option %r; %s" % (a, _HELP))
         v = argv[i + 1]
         if a == "--state":
@@ -213,6 +218,8 @@ def parse_args(argv):
         i += 2
     if opts["seed"] > 0x3FFFFFFF:
         raise UsageError("--seed must be 0..%d" % 0x3FFFFFFF)
+    if opts["clock"] > 0x3FFFFFFF:
+        raise UsageError("--clock must be 0..%d" % 0x3FFFFFFF)
     return opts
 
 
@@ -220,7 +227,7 @@ def run(argv, lines, out):
     """The whole driver: options, then input ``lines`` (an iterable); returns the exit code."""
     try:
         opts = parse_args(argv)
-        drv = Driver(out, opts["seed"], opts["state"], opts["tones"])
+        drv = Driver(out, opts["seed"], opts["state"], opts["tones"], opts["clock"])
         for line in lines:
             if not drv.feed(line):
                 break

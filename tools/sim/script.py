@@ -21,12 +21,13 @@ TAP_MS = 60
 
 
 class Session:
-    """The device under a scripted player. ``frames`` collects the driver's frame lines."""
+    """The device under a scripted player. ``frames`` collects the driver's frame lines;
+    ``clock`` is the tick the device's clock starts from (see the driver's --clock)."""
 
-    def __init__(self, seed=1234, state=None, start=100):
+    def __init__(self, seed=1234, state=None, start=100, clock=0):
         self.frames = []
         self.lines = []
-        self.driver = simdriver.Driver(self._out, seed, state)
+        self.driver = simdriver.Driver(self._out, seed, state, clock=clock)
         self.t = start
         self.events = []
 

@@ -2,18 +2,28 @@
 
 The backend under CPython, and the stand-in tests and the simulator drive: set
 ``pressed`` (a mask like ``pressed_mask()`` returns), read ``shown`` (the last bytes
-written, a copy) and ``writes``; ``sleep_ms`` advances ``now`` instead of waiting.
+written, a copy) and ``writes``; ``sleep_ms`` advances the clock instead of waiting.
+
+The clock is a MicroPython ticks_ms() clock: ``now`` runs from ``start`` and wraps to 0
+after TICKS_MAX, as a Pico's does after 12.4 days, so tests can start it just before the
+wrap (a subclass with ``start = TICKS_MAX - 5000``); ``elapsed`` counts the ms since the
+fake was built, without wrapping.
 """
+
+from ..compat import TICKS_MAX, ticks_add, ticks_diff
 
 
 class Hardware:
+    start = 0  # the first tick
+
     def __init__(self, config):
         self.config = config
         self.pressed = 0
         self.shown = None
         self.writes = 0
         self.tones = []  # (now, freq): every tone() and quiet() (freq 0)
-        self.now = 0
+        self.now = self.start & TICKS_MAX
+        self.elapsed = 0
 
     def pressed_mask(self):
         return self.pressed
@@ -32,10 +42,11 @@ class Hardware:
         return self.now
 
     def ticks_diff(self, later, earlier):
-        return later - earlier
+        return ticks_diff(later, earlier)
 
     def sleep_ms(self, ms):
-        self.now += ms
+        self.now = ticks_add(self.now, ms)
+        self.elapsed += ms
 
     def seed(self):
         return 1234

@@ -108,10 +108,10 @@ class Mode(Base):
             self.wave.render(now, frame)
             F.target(frame, g.target, app.pal, app.layout.colours[g.target], now)
             F.robot(frame, g.start, app.pal, app.layout.colours[g.start], now)
-            if not self.paused and now - self.t0 >= _AUTO_MS:
+            if not self.paused and F.since(now, self.t0) >= _AUTO_MS:
                 self._next(now)
         else:
             F.board(frame, app.layout, app.pal, 60)
             self.replay.render(now, frame)
-            if not self.paused and not self.replay.running(now) and now - self.t0 >= _AUTO_MS:
+            if not self.paused and not self.replay.running(now) and F.since(now, self.t0) >= _AUTO_MS:
                 self._next(now)

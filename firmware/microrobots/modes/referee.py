@@ -40,7 +40,7 @@ from ..app import (
 )
 from .. import frame as F
 from .. import palette as P
-from ..compat import const
+from ..compat import const, ticks_add
 from ..game import Game, GameError
 from ..solver import BELOW_OPTIMUM, ILLEGAL_MOVE, TARGET_MISSED, WAYPOINT_MISSED, WRONG_COUNT
 from . import Base, draw_round, step_cursor
@@ -138,7 +138,7 @@ class Mode(Base):
             return False, "saved game: not a refereed game on this layout"
         self.game = game
         self.state = _OVER if game.over else _BOARD
-        self.t0 = now - 10000
+        self.t0 = ticks_add(now, -10000)
         return True, None
 
     # -- keys -----------------------------------------------------------------
@@ -153,7 +153,7 @@ class Mode(Base):
         if st == _WHY:
             if key == A or key == B:  # understood: the scores, then the next round
                 self.state = _RESULT
-                self.t0 = now - _VERDICT_MS
+                self.t0 = ticks_add(now, -_VERDICT_MS)
             return
         if st == _UNDO:
             if key == B:
@@ -371,16 +371,16 @@ class Mode(Base):
         elif st == _SCORES:
             page = 0
             if F.score_pages(g.players) > 1:
-                page = (now - self.t0) // _PAGE_MS % 2
+                page = F.since(now, self.t0) // _PAGE_MS % 2
             F.scores(frame, g.tokens, g.players, page, g.pool)
         elif st == _UNDO:
-            if now - self.t0 >= _UNDO_MS:
+            if F.since(now, self.t0) >= _UNDO_MS:
                 self.state = self.back
             now_shown = F.blink(now, 800)
             tokens = g.tokens if now_shown else self.undo_tokens
             page = 0
             if F.score_pages(g.players) > 1:
-                page = (now - self.t0) // (2 * _PAGE_MS) % 2
+                page = F.since(now, self.t0) // (2 * _PAGE_MS) % 2
             F.scores(frame, tokens, g.players, page, g.pool if now_shown else self.undo_pool)
         elif st == _COUNT:
             F.fill(frame, 0, 0, 0)
@@ -398,7 +398,7 @@ class Mode(Base):
                 F.cursor(frame, self.cursor, app.pal, app.layout.colours[self.cursor], now)
         elif st == _RESULT:
             rgb = P.GOOD if self.ok else P.REFUSE
-            t = now - self.t0
+            t = F.since(now, self.t0)
             if t < _VERDICT_MS:  # the whole grid flashes the verdict twice
                 F.fill(frame, 0, 0, 0)
                 if t % 400 < 250:
@@ -429,7 +429,7 @@ class Mode(Base):
             F.board(frame, app.layout, app.pal, 50)
             if self.party.render(now, frame):
                 return
-            page = (now - self.t0) // _PAGE_MS % 2 if g.players > 6 else 0
+            page = F.since(now, self.t0) // _PAGE_MS % 2 if g.players > 6 else 0
             F.scores(frame, g.tokens, g.players, page, -1)
             if F.blink(now, 500):
                 for p in g.winners:
@@ -450,14 +450,14 @@ class Mode(Base):
         legal = self.bad - 1 if code == ILLEGAL_MOVE else replay.n - 1
         hops = legal * F.HOP_MS
         period = hops + (_END_MS + _WHY_HOLD_MS if code == WRONG_COUNT else _WHY_HOLD_MS)
-        t = (now - self.t0) % period
+        t = F.since(now, self.t0) % period
         if code == WRONG_COUNT and t >= hops + _END_MS:
             self._counts(frame, self.shown, P.REFUSE)
             return
         F.board(frame, app.layout, pal, 70)
         route = replay.route
         if t < hops:  # the legal moves slide, leaving their trail
-            replay.t0 = now - t
+            replay.t0 = ticks_add(now, -t)
             replay.render(now, frame)
             return
         for k in range(legal):

@@ -205,7 +205,7 @@ class Mode(Base):
             if k == q or self.state == _MATCH:
                 _draw_tile(frame, app.pal, self.tiles, code[k] - 65, code[4 + k] - 48, k,
                            255 if k == q else 40)
-        t = now - self.t0
+        t = F.since(now, self.t0)
         if self.state == _SHUFFLE and t < _LETTER_MS:  # the board: 1..4 gold cells, A..D
             top = _CORNERS[q]
             n = code[q] - 64

@@ -26,7 +26,7 @@ from ..app import (
 )
 from .. import frame as F
 from .. import palette as P
-from ..compat import const
+from ..compat import const, ticks_add
 from ..game import Game, GameError
 from ..walk import Walk
 from . import Base, draw_hint, draw_round, step_cursor
@@ -59,7 +59,8 @@ class Mode(Base):
         self.count = 0  # the last solved round: moves, optimum, target
         self.optimum = 0
         self.solved_at = 0
-        self.stats_until = 0  # B with no move to take back shows the score until then
+        self.stats = False  # B with no move to take back shows the score for a moment
+        self.stats_at = 0  # from then
         self.gave_up = False  # the route replaying was asked for by giving up
 
     @property
@@ -142,7 +143,7 @@ class Mode(Base):
         app = self.app
         hint = self.hint
         self.hint = False
-        self.stats_until = 0
+        self.stats = False
         if key <= RIGHT:
             self.cursor = step_cursor(self.robot, self.cursor, key)
             app.beep(SOUND_CLICK)
@@ -162,7 +163,7 @@ class Mode(Base):
                 self._solved(now)
                 return
             if b == g.target:  # on the target too early: point at the waypoint
-                self.flash.start(now + 300, g.waypoint, P.ROBOT_WHITE)
+                self.flash.start(ticks_add(now, 300), g.waypoint, P.ROBOT_WHITE)
             self.save()
         elif key == B:
             if self.walk.undo():
@@ -170,7 +171,8 @@ class Mode(Base):
                 app.beep(SOUND_CLICK)
                 self.save()
             else:  # nothing to take back: the score for a moment
-                self.stats_until = now + _STATS_MS
+                self.stats = True
+                self.stats_at = now
         elif key == LONG_A:
             if hint:  # held again while the hint shows: give up
                 self._give_up(now)
@@ -187,7 +189,7 @@ class Mode(Base):
         g.solved(self.count)  # the walk was checked move by move, and may be long
         self._new_walk()
         self.save()
-        self.party.start(now + 500, self.solved_at)
+        self.party.start(ticks_add(now, 500), self.solved_at)
         self.t0 = now
         self.state = _SOLVED
         self.app.beep(SOUND_GOOD if self.count == self.optimum else SOUND_MOVE)
@@ -234,7 +236,9 @@ class Mode(Base):
             if self.dice.render(now, frame):
                 return
             self.state = st = _PLAY
-        if st == _PLAY and now < self.stats_until:
+        if self.stats and F.since(now, self.stats_at) >= _STATS_MS:
+            self.stats = False
+        if st == _PLAY and self.stats:
             F.fill(frame, 0, 0, 0)
             F.count(frame, g.score, 0, P.GOOD)
             F.count(frame, g.streak, 2, P.STREAK)
@@ -254,7 +258,7 @@ class Mode(Base):
         elif st == _SOLVED:
             at = self.solved_at
             draw_round(frame, app, at, at, -1, now)
-            if now < self.party.t0:
+            if F.since(now, self.party.t0) < 0:
                 if self.slide.render(now, frame):
                     F.put_die(frame, at, app.pal, app.layout.colours[at], P.BACKGROUND)
             elif not self.party.render(now, frame):
@@ -264,7 +268,7 @@ class Mode(Base):
             F.fill(frame, 0, 0, 0)
             F.count(frame, self.count, 0, P.GOOD if self.count == self.optimum else P.REFUSE)
             F.count(frame, self.optimum, 3, P.OPTIMUM)
-            if now - self.t0 >= _SCORE_MS:
+            if F.since(now, self.t0) >= _SCORE_MS:
                 self.state = _REPLAY
                 self.t0 = now
                 self.replay.start(now, self.route)
