@@ -147,20 +147,21 @@ class Driver:
         dev = self.device
         while dev.hw.elapsed < t:
             dev.hw.pressed = self.mask
+            start = dev.hw.elapsed  # the frame's time
             dev.run(1)
-            self._report()
+            self._report(start)
 
-    def _report(self):
+    def _report(self, t):
         dev = self.device
         disp = dev.display
         app = dev.app
         if disp.writes != self._writes:
             self._writes = disp.writes
             mode = app.mode if app is not None else "halted"
-            self.out(frame_line(dev.hw.elapsed, mode, disp.written))
+            self.out(frame_line(t, mode, disp.written))
         if app is not None and app.notice and not self._noticed:
             self._noticed = True
-            self.out('{"t": %d, "notice": %s}' % (dev.hw.elapsed, _quote(app.notice)))
+            self.out('{"t": %d, "notice": %s}' % (t, _quote(app.notice)))
 
     def feed(self, line):
         """Take one input line; False when it says quit. Raises UsageError."""
