@@ -14,3 +14,25 @@ for path in (ROOT, os.path.join(ROOT, "firmware")):
 settings.register_profile("default", max_examples=150, deadline=None)
 settings.register_profile("ci", max_examples=100, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+
+# -- the emulated board (test_rp2040.py) ----------------------------------------------------
+# Its sessions take minutes of emulation, so they start in a background process as soon as
+# the tests are collected (tools/rp2040/checks.py) and test_rp2040.py runs last, judging
+# what that process wrote: the emulator works beside the rest of the suite.
+def pytest_collection_modifyitems(session, config, items):
+    board = [item for item in items if item.fspath.basename == "test_rp2040.py"]
+    if not board:
+        return
+    items[:] = [item for item in items if item.fspath.basename != "test_rp2040.py"] + board
+    import rp2040_background
+
+    rp2040_background.start()
+
+
+def pytest_unconfigure(config):
+    import sys
+
+    background = sys.modules.get("rp2040_background")
+    if background is not None:
+        background.stop()

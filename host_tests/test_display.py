@@ -83,6 +83,14 @@ def test_gamma_table_shape():
     assert list(gamma_table(1.0)) == list(range(256))
 
 
+def test_gamma_table_is_the_formula_in_double_precision():
+    # The firmware keeps the table as bytes so that a Pico's single-precision floats
+    # cannot round an entry differently from the host (the emulated board showed it).
+    formula = [0] + [max(1, int(255 * (v / 255) ** 2.6 + 0.5)) for v in range(1, 256)]
+    assert list(gamma_table()) == formula
+    assert list(gamma_table(2.2)) != formula
+
+
 def frame_of(*cells):
     frame = bytearray(108)
     for cell, (r, g, b) in cells:

@@ -6,6 +6,8 @@ Grouped by purpose, as firmware/microrobots/ is::
                 the headless runner, the scripted player, the terminal front end (make play)
     bench/      make bench: one module per subject, and the reference solver they compare with
     ricochet/   Ricochet Robots with the transparent robot: the command and its optimal solver
+    rp2040/     the firmware on an emulated Pico (rp2040py): what make flash writes, booted
+                from the MicroPython image, buttons as GPIO, LEDs read off the WS2812 pin
     draw/       pictures and prints: tile films, the wiring diagram, PNG renders of the device,
                 the README's images, and the dice and colours they all share
     solve.py    optimal routes and claim checks         boards.py   every arrangement, analysed

@@ -1,0 +1,110 @@
+"""The firmware on an emulated RP2040 (rp2040py), booted from the MicroPython v1.28.0 image
+with exactly the tree ``make flash`` writes: buttons as GPIO levels, the LEDs read back off
+the WS2812 data pin.
+
+The image comes from ``PICO_FIRMWARE`` or ``shared/pico/`` beside the checkout; without
+one these tests skip with one line saying so. The board work (minutes of emulation) runs
+once, in the background, from the moment the tests are collected
+(tools/rp2040/checks.py, started by conftest.py); these tests run last and judge it.
+"""
+
+import base64
+import json
+
+import pytest
+import rp2040_background
+
+from tools.rp2040 import image
+from tools.rp2040.session import lockstep
+
+FIRMWARE, WHY = image.find_firmware()
+pytestmark = pytest.mark.skipif(FIRMWARE is None, reason=WHY or "")
+
+MODES = ("menu", "solo", "referee", "classroom", "settings")
+KB = 1024
+
+
+@pytest.fixture(scope="module")
+def tour():
+    t = rp2040_background.result("tour")
+    assert "error" not in t, t.get("error")
+    return t
+
+
+@pytest.fixture(scope="module")
+def bad_config():
+    return rp2040_background.result("bad_config")
+
+
+def frames_of(boot):
+    return [(ms, base64.b64decode(f)) for ms, f in boot["frames"]]
+
+
+def files_of(tour):
+    return {k: base64.b64decode(v) for k, v in tour["files_at_reset"].items()}
+
+
+def saved(files, name):
+    return json.loads(files[name + ".json"])["data"]
+
+
+def test_boots_into_the_menu_with_nothing_wrong_on_the_console(tour):
+    first = tour["boots"][0]
+    assert first["records"][0]["mode"] == MODES.index("menu")
+    assert tour["boot_ms"] < 2000  # emulated ms from power-on to the first frame
+    lines = [x for x in tour["console"].splitlines() if x.strip()]
+    # A freshly flashed board has no settings yet, and says so once; nothing else.
+    assert lines == ["notice: settings: none saved yet, using the defaults"], lines
+    assert tour["console_after_reset"].strip() == ""
+    menu = frames_of(first)[0][1]
+    assert any(menu[0:9]) and any(menu[3 * 21:3 * 21 + 3])  # solo and settings quadrants lit
+
+
+def test_every_mode_shows_the_host_firmwares_frames_frame_by_frame(tour):
+    boot = tour["boots"][0]
+    records = boot["records"]
+    assert {MODES[r["mode"]] for r in records} == set(MODES)
+    frames = frames_of(boot)
+    assert len(frames) == records[-1]["writes"] >= 100
+    mismatch = lockstep(records, frames, boot["seed"], tour["config"])
+    assert mismatch is None, str(mismatch)
+
+
+def test_settings_and_the_game_survive_a_reset(tour):
+    files = files_of(tour)
+    assert saved(files, "settings")["brightness"] == 6  # changed in the tour's last mode
+    assert saved(files, "settings")["games"] == 3  # solo, referee, classroom
+    assert {"solo.json", "referee.json"} <= set(files)
+    assert not any(name.endswith(".tmp") for name in files)
+    assert tour["resumed"]
+    again = tour["boots"][1]
+    # The referee's game was saved last: the board comes back to it, on the same layout
+    # and scores, at the saved brightness - as the host firmware does from those files.
+    assert again["records"][0]["mode"] == MODES.index("referee")
+    mismatch = lockstep(again["records"], frames_of(again), again["seed"], tour["config"],
+                        state=files)
+    assert mismatch is None, str(mismatch)
+
+
+def test_heap_after_boot_and_with_each_mode_and_nothing_allocated_per_frame(tour):
+    assert 16 * KB < tour["heap_after_boot"] < 96 * KB
+    readings = {}
+    for mode, what, value in tour["readings"]:
+        assert value is not None, "the probe did not answer %s in %s" % (what, mode)
+        readings[mode, what] = value
+    for mode in MODES:
+        assert readings[mode, "allocated"] == 0, "%s allocates per frame" % mode
+        assert 16 * KB < readings[mode, "heap"] < 128 * KB
+
+
+def test_a_bad_config_shows_the_red_x_and_names_the_key(bad_config):
+    bad = bad_config
+    assert "config.json: unknown key 'led_pn' (did you mean 'led_pin'?)" in bad["console"]
+    frame = base64.b64decode(bad["frames"][-1][1])
+    cross = {7 * k for k in range(6)} | {5 * k + 5 for k in range(6)}
+    for cell in range(36):
+        r, g, b = frame[3 * cell:3 * cell + 3]
+        if cell in cross:
+            assert r > 0 and g == 0 and b == 0, cell
+        else:
+            assert r == g == b == 0, cell

@@ -1,0 +1,74 @@
+"""The emulated-board harness's own parts that need no emulator (tools/rp2040/)."""
+
+import os
+import subprocess
+
+from littlefs import LittleFS, UserContext
+
+from tools.rp2040 import image, probe
+from tools.rp2040.session import grid_frames, tour
+
+
+def test_grid_frames_follow_the_configured_wiring():
+    config = {"matrix": "strip", "led_count": 36, "order": "serpentine",
+              "origin": "top-left", "rotation": 0, "window": [1, 1]}
+    pixels = [(led, 0, 0) for led in range(36)]
+    (_, frame), = grid_frames([(0.0, pixels)], config)
+    assert [frame[3 * cell] for cell in range(12)] == [0, 1, 2, 3, 4, 5, 11, 10, 9, 8, 7, 6]
+
+
+def test_flash_images_round_trip_and_read_what_the_board_wrote():
+    files = {"main.py": b"print(1)\n", "microrobots/app.mpy": bytes(range(256)) * 9}
+    assert image.read_files(image.build_image(files)) == files
+    # MicroPython 1.28 writes littlefs 2.1: such an image reads back too
+    _, size, count = 0, 4096, 352
+    ctx = UserContext(buffsize=size * count)
+    fs = LittleFS(context=ctx, block_size=size, block_count=count, prog_size=256,
+                  disk_version=0x00020001)
+    with fs.open("settings.json", "w") as f:
+        f.write('{"format": 1}')
+    fs.unmount()
+    assert image.read_files(bytes(ctx.buffer)) == {"settings.json": b'{"format": 1}'}
+
+
+def test_the_flash_tree_is_what_make_flash_writes():
+    tree = image.flash_tree()
+    assert tree["main.py"] == open(os.path.join(image.ROOT, "firmware", "main.py"), "rb").read()
+    mpys = [p for p in tree if p.endswith(".mpy")]
+    assert "microrobots/app.mpy" in mpys and not any(p.endswith(".py") and p != "main.py"
+                                                     for p in tree)
+    assert all(tree[p][:1] == b"M" for p in mpys)  # .mpy files
+
+
+def test_the_probe_is_valid_micropython_and_keeps_the_shipped_main(tmp_path):
+    tree = probe.probed({"main.py": b"shipped"})
+    assert tree[probe.PROBED_MAIN] == b"shipped"
+    src = tmp_path / "main.py"
+    src.write_bytes(tree["main.py"])
+    from tools import flash
+
+    proc = subprocess.run([flash.mpy_cross_path(), "-march=armv6m", str(src)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_the_firmware_image_is_found_or_named_as_missing(tmp_path, monkeypatch):
+    monkeypatch.setenv("PICO_FIRMWARE", str(tmp_path / "nope.uf2"))
+    path, why = image.find_firmware()
+    assert path is None and "PICO_FIRMWARE" in why and "nope.uf2" in why
+    monkeypatch.delenv("PICO_FIRMWARE")
+    repo = tmp_path / "work" / "repo"
+    repo.mkdir(parents=True)
+    assert image.find_firmware(str(repo))[0] is None
+    assert "PICO_FIRMWARE" in image.find_firmware(str(repo))[1]
+    uf2 = tmp_path / "work" / "shared" / "pico" / "micropython-v1.28.0-RPI_PICO.uf2"
+    uf2.parent.mkdir(parents=True)
+    uf2.write_bytes(b"UF2")
+    assert image.find_firmware(str(repo)) == (str(uf2), None)
+
+
+def test_the_tour_visits_every_mode_with_quiet_stretches():
+    edges, length, quiet = tour(1234)
+    assert [q[0] for q in quiet] == ["menu", "solo", "referee", "classroom", "settings"]
+    assert all(a < b for _, a, b in quiet) and 4000 < length < 9000
+    assert edges == sorted(edges, key=lambda e: (e[0], e[2]))

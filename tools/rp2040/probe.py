@@ -1,0 +1,250 @@
+"""The probe: what the harness adds to the flashed tree to see inside the running firmware.
+
+The tree ``make flash`` writes stays as it is, but for one rename: the shipped ``main.py``
+becomes ``firmware_main.py`` (the same bytes) and the probe takes its place as ``main.py``.
+(Not ``boot.py``: MicroPython 1.28 starts USB only after ``boot.py`` returns, so a probe
+there would silence the serial console.) The probe imports the shipped code as a module,
+builds the same ``Device`` on the same hardware backend and calls the same
+``Device.run()``. Around the shipped code it wraps a few calls: ``Device.step`` (the
+frame's work), ``hw.pressed_mask`` (the buttons the frame read), ``display.show``,
+``store.save`` and ``store.write`` (their share of the frame's time) and ``Game.claim``.
+Each wrapper costs a few microseconds of emulated time, included in the frame's figure.
+
+Records go into one preallocated ``array('i')`` that the harness reads straight out of the
+emulated SRAM (found by two magic words), so the probe prints nothing and allocates
+nothing per frame. The harness also writes a command word into it: "collect the garbage
+and report the heap in use", answered between two frames.
+
+Layout (32-bit words): a header of ``HEADER`` words, then a ring of ``RING`` records of
+``FIELDS`` words each (see ``FIELD_NAMES``).
+"""
+
+import struct
+
+MAGIC = (0x2D525042, 0x1B0B0E77)  # < 2**30: small ints on the board, never a big int
+HEADER = 48
+SLOTS = 16  # answers to commands: values at ANSWERS, the command's number at DONE
+ANSWERS = 16
+DONE = ANSWERS + SLOTS
+RING = 160
+FIELD_NAMES = ("now", "mask", "step_us", "writes", "mode", "t_us", "show_us", "save_us",
+               "saves", "claim_us")
+FIELDS = len(FIELD_NAMES)
+# header words
+H_STAGE, H_FRAMES, H_ORIGIN, H_BASE, H_BOOT, H_SEED, H_CMD = range(2, 9)
+H_MASK, H_SHOW, H_SAVE, H_SAVES, H_CLAIM = range(11, 16)
+STAGE_NAMES = {0: "not started", 1: "importing", 2: "running", 9: "probe failed"}
+CMD_HEAP = 1  # collect, report the heap in use
+CMD_WINDOW = 2  # collect, stop the collector, start counting the bytes allocated
+CMD_WINDOW_END = 3  # report the bytes allocated since CMD_WINDOW, collector on again
+
+SOURCE = """\
+# main.py: the emulated-board harness's probe (tools/rp2040/probe.py), not firmware.
+import gc
+import time
+from array import array
+
+_H = %(header)d
+_RING = %(ring)d
+_F = %(fields)d
+buf = array("i", [0] * (_H + _RING * _F))
+buf[0] = %(m1)d
+buf[1] = %(m2)d
+buf[2] = 1
+window = array("i", [0])
+
+
+def _probe():
+    gc.collect()
+    buf[5] = gc.mem_alloc()
+    import firmware_main as fw
+    from microrobots import hw
+    from microrobots import game as _game
+    from microrobots.app import MODES
+
+    modes = {}
+    for i in range(len(MODES)):
+        modes[MODES[i]] = i
+    dev = fw.Device(hw.backend())
+    buf[4] = getattr(dev, "_last", -1)
+    gc.collect()
+    buf[6] = gc.mem_alloc() - buf[5]
+    buf[7] = dev.app.seed if dev.app is not None else -1
+    board = dev.hw
+    read = board.pressed_mask
+
+    def pressed():
+        m = read()
+        buf[11] = m
+        return m
+
+    board.pressed_mask = pressed
+    display = dev.display
+    show = display.show
+
+    def timed_show(frame):
+        t = time.ticks_us()
+        r = show(frame)
+        buf[12] += time.ticks_diff(time.ticks_us(), t)
+        return r
+
+    display.show = timed_show
+    store = dev.store
+    save = store.save
+
+    def timed_save(name, data):
+        t = time.ticks_us()
+        r = save(name, data)
+        buf[13] += time.ticks_diff(time.ticks_us(), t)
+        buf[14] += 1
+        return r
+
+    store.save = timed_save
+    write = getattr(store, "write", None)
+
+    def timed_write(name, text):
+        t = time.ticks_us()
+        r = write(name, text)
+        buf[13] += time.ticks_diff(time.ticks_us(), t)
+        buf[14] += 1
+        return r
+
+    if write is not None:
+        store.write = timed_write
+    claim = _game.Game.claim
+
+    def timed_claim(self, *args):
+        t = time.ticks_us()
+        r = claim(self, *args)
+        buf[15] += time.ticks_diff(time.ticks_us(), t)
+        return r
+
+    _game.Game.claim = timed_claim
+    step = fw.Device.step
+
+    def timed_step():
+        buf[12] = 0
+        buf[13] = 0
+        buf[14] = 0
+        buf[15] = 0
+        t = time.ticks_us()
+        step(dev)
+        u = time.ticks_diff(time.ticks_us(), t)
+        n = buf[3]
+        i = _H + (n %% _RING) * _F
+        buf[i] = dev.now
+        buf[i + 1] = buf[11]
+        buf[i + 2] = u
+        buf[i + 3] = display.writes
+        app = dev.app
+        buf[i + 4] = -1 if app is None else modes.get(app.mode, 99)
+        buf[i + 5] = t
+        buf[i + 6] = buf[12]
+        buf[i + 7] = buf[13]
+        buf[i + 8] = buf[14]
+        buf[i + 9] = buf[15]
+        buf[3] = n + 1
+        cmd = buf[8] & 255
+        if cmd:  # between two frames, never inside one's timing
+            seq = buf[8] >> 8
+            if cmd == 1:
+                gc.collect()
+                v = gc.mem_alloc() - buf[5]
+            elif cmd == 2:
+                gc.collect()
+                gc.disable()
+                window[0] = gc.mem_alloc()
+                v = 0
+            else:
+                v = gc.mem_alloc() - window[0]
+                gc.enable()
+            buf[%(answers)d + seq %% %(slots)d] = v
+            buf[%(done)d + seq %% %(slots)d] = seq
+            buf[8] = 0
+
+    dev.step = timed_step
+    buf[2] = 2
+    dev.run()
+
+
+try:
+    _probe()
+except Exception as e:
+    buf[2] = 9
+    import sys
+    sys.print_exception(e)
+"""
+
+
+PROBED_MAIN = "firmware_main.py"
+
+
+def probed(tree):
+    """A copy of the flash tree ``tree`` with the probe as main.py (see the docstring)."""
+    out = dict(tree)
+    out[PROBED_MAIN] = out["main.py"]
+    out["main.py"] = source().encode()
+    return out
+
+
+def source():
+    """The probe's ``main.py``."""
+    return SOURCE % {"header": HEADER, "ring": RING, "fields": FIELDS, "m1": MAGIC[0],
+                     "m2": MAGIC[1], "answers": ANSWERS, "slots": SLOTS, "done": DONE}
+
+
+class ProbeReader:
+    """Reads the probe's records out of an emulated Pico's SRAM."""
+
+    def __init__(self, pico):
+        self.pico = pico
+        self.address = None
+        self.read = 0  # records taken so far
+        self.lost = 0
+        self.seq = 0
+
+    def find(self):
+        if self.address is None:
+            self.address = self.pico.find_ram(struct.pack("<2i", *MAGIC))
+        return self.address is not None
+
+    def header(self):
+        return struct.unpack("<%di" % HEADER, self.pico.ram(self.address, 4 * HEADER))
+
+    @property
+    def stage(self):
+        return self.header()[H_STAGE] if self.find() else 0
+
+    def take(self):
+        """The records written since the last call, oldest first, as dicts."""
+        if not self.find():
+            return []
+        frames = self.header()[H_FRAMES]
+        if frames - self.read > RING:
+            self.lost += frames - self.read - RING
+            self.read = frames - RING
+        out = []
+        size = 4 * FIELDS
+        base = self.address + 4 * HEADER
+        raw = self.pico.ram(base, size * RING)
+        for n in range(self.read, frames):
+            k = (n % RING) * size
+            rec = dict(zip(FIELD_NAMES, struct.unpack("<%di" % FIELDS, raw[k:k + size])))
+            rec["frame"] = n
+            out.append(rec)
+        self.read = frames
+        return out
+
+    def command(self, cmd):
+        """Send ``cmd`` (CMD_*); returns a callable that gives None until the board has
+        done it, after its next frame, then the figure it reported."""
+        self.seq += 1
+        seq = self.seq
+        self.pico.write_ram(self.address + 4 * H_CMD, struct.pack("<i", seq << 8 | cmd))
+
+        def answer():
+            h = self.header()
+            k = seq % SLOTS
+            return h[ANSWERS + k] if h[DONE + k] == seq else None
+
+        return answer

@@ -1,0 +1,297 @@
+"""A session on the emulated board: the flashed tree booted, buttons pressed, frames read.
+
+    s = BoardSession(firmware_uf2)            # the tree make flash writes, plus the probe
+    s.boot()                                  # until the app runs (the probe says so)
+    s.play(edges, start=s.now + 200)          # tools.sim events (parse_events) from that now
+    s.run_to(s.now + 3000)                    # emulated time, in the board's own ms
+    s.records                                 # one dict per frame (probe.FIELD_NAMES)
+    records, frames, seed = s.boot_data(0)
+    lockstep(records, frames, seed, s.config) # the host firmware, fed the board's now and
+                                              # buttons frame by frame: None if all equal
+
+Times: the board's ``now`` (ms since the firmware's Device started, what the app sees) is
+the unit of scripts and records; ``Pico`` works in emulated ms since power-on.
+"""
+
+import json
+import tempfile
+
+from tools.cli import FIRMWARE, ROOT  # noqa: F401 - tools.cli puts firmware/ on sys.path
+
+from . import image, probe
+from .pico import Pico
+BUTTON_NAMES = ("up", "down", "left", "right", "a", "b")
+READ_EVERY_MS = 1000  # the probe's ring holds 160 frames: read well within 3 s
+
+
+def _config(files):
+    """The board's configuration as main.py will see it (defaults if missing or bad)."""
+    from microrobots import config
+
+    text = files.get("config.json")
+    if text is None:
+        return config.defaults()
+    try:
+        return config.load(text.decode())
+    except config.ConfigError:
+        return config.defaults()
+
+
+class BoardSession:
+    """The emulated Pico with the firmware and (``probed``) the probe; see the docstring.
+
+    ``files``: extra files for the board's flash ({path: bytes}), e.g. a config.json.
+    """
+
+    def __init__(self, firmware, files=None, probed=True):
+        files = dict(files or {})
+        tree = image.flash_tree()
+        tree.update(files)
+        if probed:
+            tree = probe.probed(tree)
+        self.config = _config(files)
+        cfg = self.config
+        self.pico = Pico(firmware, image.build_image(tree), led_pin=cfg["led_pin"],
+                         color_order=cfg["color_order"],
+                         buttons=[cfg["buttons"][n] for n in BUTTON_NAMES])
+        self.probed = probed
+        self.reader = probe.ProbeReader(self.pico) if probed else None
+        self.records = []
+        self.header = None
+        self.boots = []  # (records index, LED frames index, probe header) of each boot
+        self._leds_at_reset = 0
+
+    # -- booting -----------------------------------------------------------------------
+    def boot(self, limit_ms=4000):
+        """Run until the probe reports the app running; False if it never did."""
+        if not self.probed:
+            raise ValueError("boot() waits for the probe; use pico.run_until instead")
+        pico = self.pico
+        ok = pico.run_until(lambda: self.reader.stage >= 2, pico.ms + limit_ms)
+        self.header = self.reader.header() if self.reader.find() else None
+        # LED frames from the power-on or the reset on belong to this boot: the first may
+        # latch before the probe's "running" is seen here
+        self.boots.append((len(self.records), self._leds_at_reset, self.header))
+        return ok and self.header[probe.H_STAGE] == 2
+
+    def reset(self):
+        """The RUN pin: the board restarts from its flash (saved files kept)."""
+        self._collect()
+        self._leds_at_reset = len(self.pico.leds)
+        self.pico.reset()
+        self.reader = probe.ProbeReader(self.pico)
+        self.header = None
+
+    @property
+    def seed(self):
+        return self.header[probe.H_SEED]
+
+    @property
+    def heap_after_boot(self):
+        """Bytes in use after boot (after a collection), the probe's own excluded."""
+        return self.header[probe.H_BOOT]
+
+    # -- time --------------------------------------------------------------------------
+    @property
+    def now(self):
+        """The board's ``now`` at its last recorded frame."""
+        self._collect()
+        return self.records[-1]["now"] if self._current() else 0
+
+    def _current(self):
+        return self.records[self.boots[-1][0]:] if self.boots else []
+
+    def board_ms(self, now):
+        """The emulated ms (since power-on) at which the board's ``now`` is ``now``."""
+        pico = self.pico
+        offset = pico.ms - pico.board_us() / 1000.0
+        return self.header[probe.H_ORIGIN] + now + offset
+
+    def _collect(self):
+        if self.reader is not None and self.reader.find():
+            self.records.extend(self.reader.take())
+
+    def run_to(self, now):
+        """Run until the board's ``now`` has reached ``now``."""
+        end = self.board_ms(now)
+        while self.pico.ms < end:
+            self.pico.run_until_ms(min(end, self.pico.ms + READ_EVERY_MS))
+            self._collect()
+        if self.reader.lost:
+            raise RuntimeError("the probe's ring overflowed: %d frames lost" % self.reader.lost)
+
+    def at(self, now, fn, *args):
+        """Call ``fn(*args)`` inside the emulation when the board's ``now`` is ``now``."""
+        self.pico.at_ms(self.board_ms(now), fn, *args)
+
+    # -- input -------------------------------------------------------------------------
+    def play(self, edges, start=0):
+        """Schedule button edges ``(ms, button, down)`` (tools.sim.headless.parse_events),
+        their times counted from the board's ``now`` = ``start``."""
+        mask = self.pico.mask
+        for t, b, down in edges:
+            mask = mask | 1 << b if down else mask & ~(1 << b)
+            self.at(start + t, self.pico.set_buttons, mask)
+
+    def command(self, now, cmd):
+        """Send a probe command when the board's ``now`` is ``now``; the returned list gets
+        the board's answer appended (after the next frame, once collected)."""
+        box = []
+
+        def send():
+            box.append(self.reader.command(cmd))
+
+        self.at(now, send)
+        return box
+
+    @staticmethod
+    def answer(box):
+        return box[0]() if box else None
+
+    # -- output ------------------------------------------------------------------------
+    def boot_data(self, boot):
+        """``(records, LED frames in grid order, seed)`` of boot number ``boot``."""
+        start, led_start, header = self.boots[boot]
+        end = self.boots[boot + 1][0] if boot + 1 < len(self.boots) else len(self.records)
+        led_end = self.boots[boot + 1][1] if boot + 1 < len(self.boots) else len(self.pico.leds)
+        frames = grid_frames(self.pico.leds[led_start:led_end], self.config)
+        return self.records[start:end], frames, header[probe.H_SEED]
+
+    def files(self):
+        """The board's filesystem now: {path: bytes}."""
+        return image.read_files(self.pico.flash_image())
+
+
+class Mismatch:
+    """Where the board and the host firmware first disagree."""
+
+    def __init__(self, frame, now, why):
+        self.frame = frame
+        self.now = now
+        self.why = why
+
+    def __str__(self):
+        return "frame %d (now %d ms): %s" % (self.frame, self.now, self.why)
+
+
+def grid_frames(leds, config):
+    """LED frames ``[(ms, [(r, g, b), ...]), ...]`` as latched -> ``[(ms, bytes(108))]`` in
+    grid order (R, G, B per cell), through ``config``'s wiring."""
+    from microrobots.display import led_map
+
+    cells = led_map(config)
+    out = []
+    for ms, pixels in leds:
+        frame = bytearray(108)
+        if len(pixels) >= config["led_count"]:
+            for cell, led in enumerate(cells):
+                frame[3 * cell:3 * cell + 3] = bytes(pixels[led][:3])
+        out.append((ms, bytes(frame)))
+    return out
+
+
+def lockstep(records, board, seed, config, state=None):
+    """Run the host firmware (CPython, fake pins) frame by frame at the board's recorded
+    ``now`` with the buttons the board read, comparing every LED frame the board wrote
+    (``board``: grid_frames of that boot) with the one the host writes. None when all
+    agree, else a ``Mismatch``. ``state``: the host's flash, {name: bytes} as the board had
+    it at that boot (default: nothing saved, a freshly flashed board).
+    """
+    import main as firmware_main
+
+    from tools.sim.driver import SimHardware
+
+    root = tempfile.mkdtemp(prefix="mr-lockstep-") + "/"
+    try:
+        for name, data in (state or {}).items():
+            if "/" not in name and not name.endswith((".py", ".mpy")):
+                with open(root + name, "wb") as f:
+                    f.write(data)
+        if "config.json" not in (state or {}) and config != _config({}):
+            with open(root + "config.json", "w") as f:
+                json.dump(config, f)
+        SimHardware.sim_seed = seed
+        SimHardware.sim_out = _ignore
+        SimHardware.sim_tones = False
+        dev = firmware_main.Device(SimHardware, root + "config.json", root)
+        disp = dev.display
+        written = disp.writes
+        for k, rec in enumerate(records):
+            if rec["frame"] != k:
+                return Mismatch(k, rec["now"], "the probe lost frames before this one")
+            dev.hw.now = rec["now"]
+            dev.hw.pressed = rec["mask"]
+            dev.step()
+            if disp.writes - written != rec["writes"]:
+                return Mismatch(k, rec["now"], "the board has written %d frames, the host %d"
+                                % (rec["writes"], disp.writes - written))
+            n = rec["writes"]
+            if n and (k == 0 or records[k - 1]["writes"] != n):
+                if n > len(board):
+                    return Mismatch(k, rec["now"], "the LED line carried %d frames, the "
+                                    "firmware wrote %d" % (len(board), n))
+                if bytes(disp.written) != board[n - 1][1]:
+                    return Mismatch(k, rec["now"], "LED frame %d differs: board %s, host %s"
+                                    % (n, list(board[n - 1][1]), list(disp.written)))
+        return None
+    finally:
+        import shutil
+
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _ignore(line):
+    pass
+
+
+def tour(seed, quiet_ms=300):
+    """A short scripted visit of every mode, made closed-loop on the host with ``seed``
+    (the board's): ``(edges, length_ms, quiet)``. ``quiet`` lists ``(mode, from, to)``:
+    stretches where no button changes, for heap and allocation readings.
+
+    The menu; solo (dice skipped, the cursor, the first move of an optimal route); the
+    referee (dice skipped, player 1 claims one move: below the optimum, it fails at once;
+    the verdict); the classroom (dice skipped, a wave layer); settings (brightness up one:
+    saved); back to the menu by holding B (B in settings).
+    """
+    from tools.sim import headless
+    from tools.sim.script import Session
+
+    s = Session(seed=seed, start=0)
+    quiet = []
+
+    def rest(mode, ms=quiet_ms):
+        quiet.append((mode, s.t + 40, s.t + ms - 40))
+        s.wait(ms)
+
+    rest("menu")
+    s.tap("a")  # solo
+    s.settle()
+    rest("solo")
+    route = s.app.current.game.route()
+    s.move(route[0], route[1])
+    s.hold("b", 650)
+    s.tap("right")
+    s.tap("a")  # referee
+    s.settle()
+    rest("referee")
+    s.tap("a")  # claim: player 1 ...
+    s.tap("a")  # ... one move ...
+    s.tap("a")  # ... confirmed
+    s.wait(200)
+    s.hold("b", 650)
+    s.tap("down")
+    s.tap("left")
+    s.tap("a")  # classroom
+    s.tap("a")  # skip the dice: the wave
+    rest("classroom")
+    s.hold("b", 650)
+    s.tap("right")
+    s.tap("a")  # settings
+    s.tap("down", 2)
+    s.tap("right")  # brightness 6
+    rest("settings")
+    s.tap("b")
+    s.wait(200)
+    edges = headless.parse_events(s.events_text(), "tour")
+    return edges, s.t, quiet
