@@ -8,6 +8,11 @@ The MicroPython compiler recognises ``@micropython.viper`` and ``const(...)`` by
 compile time, so the names must be spelled exactly so in the importing module. Under
 CPython ``micropython.viper`` is a no-op decorator and the viper type names are plain
 placeholders that make annotations evaluate.
+
+``kernels(text, names)`` compiles hot loops written once as text (kernels.py): viper
+(native machine code) where the port has a native emitter, plain Python where it has none
+(CircuitPython, the WebAssembly port), a no-op decorator under CPython. Every runtime runs
+the same code.
 """
 
 import sys
@@ -83,3 +88,34 @@ if sys.implementation.name == "micropython":
     if hasattr(_time, "ticks_add") and _time.ticks_add(0, -1) == TICKS_MAX:
         ticks_add = _time.ticks_add  # noqa: F811
         ticks_diff = _time.ticks_diff  # noqa: F811
+
+
+_kernels = None  # every kernel, compiled at the first call
+
+
+def kernels(text, names):
+    """The functions called ``names`` from the kernels ``kernels.<text>`` (functions
+    decorated ``@micropython.viper``), in that order. The first call compiles all of
+    kernels.py's texts at once and unloads that module again on MicroPython (one compile,
+    early, keeps the heap from fragmenting). Where the decorator is refused ("invalid
+    micropython decorator": no native emitter) the same text is compiled without it."""
+    global _kernels
+    if _kernels is None:
+        from . import kernels as texts
+
+        source = texts.SOLVER + texts.DISPLAY
+        texts = None
+        scope = {"micropython": micropython, "ptr8": ptr8, "ptr16": ptr16, "ptr32": ptr32,
+                 "uint": uint}
+        try:
+            exec(source, scope)
+        except SyntaxError:
+            exec(source.replace("@micropython.viper\n", ""), scope)
+        source = None
+        if sys.implementation.name != "cpython":
+            sys.modules.pop(__name__[:-6] + "kernels", None)
+            package = sys.modules.get(__name__[:-7])
+            if package is not None and hasattr(package, "kernels"):
+                delattr(package, "kernels")
+        _kernels = scope
+    return tuple(_kernels[name] for name in names)

@@ -23,12 +23,13 @@ whole (``v * cap // total``, integer math), so colours keep their hue. Brightnes
 below the cap; the cap only bites on big bright frames.
 
 ``written`` keeps the last values written, in grid order (R, G, B per cell), for the
-simulator and tests. ``show`` allocates nothing.
+simulator and tests. ``show`` allocates nothing. Its loops over the 108 channels are one
+kernel (see ``kernels.py``): viper machine code on a Pico, plain Python elsewhere.
 """
 
 from array import array
 
-from .compat import const
+from .compat import const, kernels
 
 CELLS = const(36)
 FRAME_BYTES = const(108)
@@ -44,7 +45,8 @@ _RGB = "RGB"
 # gamma_table(GAMMA) as computed in double precision. Kept as bytes, not computed at boot:
 # the Pico's MicroPython has single-precision floats, whose powf rounds some entries one
 # step up (the emulated board's LEDs then differed from the simulator's), and 255 pow()
-# calls cost boot time. host_tests/test_display.py checks it against the formula.
+# calls cost boot time. A bytes literal: a tuple of 256 ints would stay in the module's
+# constants on the heap. host_tests/test_display.py checks it against the formula.
 GAMMA_TABLE = (
     b"\x00\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01"
     b"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x02\x02\x02\x02\x02\x02\x02\x02"
@@ -59,6 +61,17 @@ GAMMA_TABLE = (
     b"\xae\xb0\xb2\xb4\xb6\xb8\xba\xbc\xbf\xc1\xc3\xc5\xc7\xca\xcc\xce\xd1\xd3\xd5\xd7\xda\xdc"
     b"\xdf\xe1\xe3\xe6\xe8\xeb\xed\xf0\xf2\xf5\xf7\xfa\xfc\xff"
 )
+
+
+# The hot loop of show(), kernels.DISPLAY compiled by compat.kernels: viper on MicroPython, the same text
+# as plain Python where there is no native emitter (CircuitPython, WebAssembly) or under
+# CPython. One source, so every runtime writes the same LED values.
+# _show: each channel through the brightness-and-gamma table; if the sum exceeds ``cap``,
+# every channel times cap // sum (the power cap); then, unless nothing changed (-1), the
+# frame into ``written`` and, in wiring order, into the LED buffer. Returns the sum
+# written, plus 65536 when the cap scaled it. One kernel, not three: native code costs
+# heap, and this one runs every frame.
+(_show,) = kernels("DISPLAY", ("_show",))
 
 
 def led_map(config):
@@ -146,36 +159,16 @@ class Display:
 
     def show(self, frame):
         """Write ``frame`` if the LEDs would change; return True if written."""
-        lut = self._lut
-        nxt = self._next
-        total = 0
-        for i in range(FRAME_BYTES):
-            v = lut[frame[i]]
-            nxt[i] = v
-            total += v
-        cap = self.cap
-        capped = total > cap
-        if capped:
-            # Scale the whole frame: sum(v * cap // total) <= cap * total // total = cap.
-            whole = total
-            total = 0
-            for i in range(FRAME_BYTES):
-                v = nxt[i] * cap // whole
-                nxt[i] = v
-                total += v
-        if not self._fresh and nxt == self.written:
+        done = _show(frame, self._lut, self._next, self.written, self.buf, self._dest,
+                     self.cap, 1 if self._fresh else 0)
+        if done < 0:
             return False
         self._fresh = False
-        written = self.written
-        buf = self.buf
-        dest = self._dest
-        for i in range(FRAME_BYTES):
-            v = nxt[i]
-            written[i] = v
-            buf[dest[i]] = v
+        total = done & 65535
+        capped = done > 65535
         self.total = total
         self.capped = capped
         self.writes += 1
         if self.write is not None:
-            self.write(buf)
+            self.write(self.buf)
         return True

@@ -8,11 +8,11 @@ Everything is array-based. A Solver allocates its buffers once; ``distances``,
 ``distance``, ``walk_exists`` and ``check`` then allocate nothing on the heap under
 MicroPython (host_tests assert it). The hot loops are ``@micropython.viper`` functions
 on the Pico and plain Python under CPython and CircuitPython: the same source, the same
-code path (see _KERNELS).
+code path (see kernels.py).
 """
 
 from .board import CELLS, SIZE
-from .compat import const, micropython, ptr8
+from .compat import const, kernels
 
 UNREACHABLE = const(255)  # distances() marks cells the robot can never reach with it
 _MAX_DEGREE = const(10)  # 5 other cells in the row + 5 in the column
@@ -65,91 +65,11 @@ class Verdict:
         return "<Verdict %s>" % self.reason
 
 
-# The two search kernels, as source text compiled at import. On MicroPython they become
+# The two search kernels (kernels.SOLVER), compiled at import. On MicroPython they become
 # viper (native machine code, ~100x faster); CircuitPython has no native emitters and
 # refuses the decorator, so there they are compiled as plain Python; CPython runs them
 # with a no-op decorator. One text, so every runtime runs the same code path.
-_KERNELS = '''
-@micropython.viper
-def _bfs(nb: ptr8, degree: ptr8, start: int, dist: ptr8, queue: ptr8):
-    """Breadth-first distances from ``start`` over the 36 cells."""
-    i = 0
-    while i < 36:
-        dist[i] = 255
-        i += 1
-    dist[start] = 0
-    queue[0] = start
-    head = 0
-    tail = 1
-    while head < tail:
-        cell = int(queue[head])
-        head += 1
-        d = int(dist[cell]) + 1
-        base = cell * 10
-        end = base + int(degree[cell])
-        while base < end:
-            n = int(nb[base])
-            if int(dist[n]) == 255:
-                dist[n] = d
-                queue[tail] = n
-                tail += 1
-            base += 1
-
-
-@micropython.viper
-def _walk_bfs(nb: ptr8, degree: ptr8, start: int, via: int, dist: ptr8, queue: ptr8):
-    """Shortest walks over states (cell, waypoint seen, length parity).
-
-    State s = cell + 36 * seen + 72 * parity. ``via`` < 0 means no waypoint
-    (every state counts as seen).
-    """
-    i = 0
-    while i < 144:
-        dist[i] = 255
-        i += 1
-    s = start
-    if via < 0 or start == via:
-        s += 36
-    dist[s] = 0
-    queue[0] = s
-    head = 0
-    tail = 1
-    while head < tail:
-        s = int(queue[head])
-        head += 1
-        d = int(dist[s]) + 1
-        if d > 254:
-            d = 254  # cannot happen with 144 states; keeps the byte from wrapping
-        cell = s % 36
-        seen = (s // 36) % 2
-        flip = 72 - (s // 72) * 72  # parity of the next state
-        base = cell * 10
-        end = base + int(degree[cell])
-        while base < end:
-            n = int(nb[base])
-            if seen or n == via:
-                t = n + 36 + flip
-            else:
-                t = n + flip
-            if int(dist[t]) == 255:
-                dist[t] = d
-                queue[tail] = t
-                tail += 1
-            base += 1
-'''
-
-
-def _compile_kernels(source):
-    scope = {"micropython": micropython, "ptr8": ptr8}
-    try:
-        exec(source, scope)
-    except SyntaxError:  # "invalid micropython decorator": no native emitter here
-        exec(source.replace("@micropython.viper\n", ""), scope)
-    return scope["_bfs"], scope["_walk_bfs"]
-
-
-_bfs, _walk_bfs = _compile_kernels(_KERNELS)
-del _KERNELS  # 2 KB of text the Pico need not keep
+_bfs, _walk_bfs = kernels("SOLVER", ("_bfs", "_walk_bfs"))
 
 
 class Solver:

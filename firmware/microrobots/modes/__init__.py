@@ -39,8 +39,10 @@ def step_cursor(robot, cursor, key):
     LEFT/RIGHT move along the robot's row (snapping back to it from the column), UP/DOWN
     along its column; the cursor stops at the grid's edge.
     """
-    r, c = divmod(cursor, 6)
-    rr, rc = divmod(robot, 6)
+    r = cursor // 6  # not divmod: its tuples would allocate at every press
+    c = cursor % 6
+    rr = robot // 6
+    rc = robot % 6
     if key == LEFT or key == RIGHT:
         if r != rr:
             r, c = rr, rc
