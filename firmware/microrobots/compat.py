@@ -103,7 +103,7 @@ def kernels(text, names):
     if _kernels is None:
         from . import kernels as texts
 
-        source = texts.SOLVER + texts.DISPLAY
+        source = texts.SOLVER + texts.DISPLAY + texts.FRAME
         texts = None
         scope = {"micropython": micropython, "ptr8": ptr8, "ptr16": ptr16, "ptr32": ptr32,
                  "uint": uint}

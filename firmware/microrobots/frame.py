@@ -11,21 +11,38 @@ as Roman numerals without subtraction (gold 1, green 5, sky blue 10, magenta 50;
 palette.py): 27 is X X V I I. A number that needs more than five symbols continues on
 the next row.
 
+The loops over all 36 cells that run every frame (``board``, the celebration's rings)
+are kernels: viper machine code on a Pico, the same text as plain Python elsewhere
+(see ``kernels.py``). ``Backdrop`` keeps a drawn frame for as long as what it shows does not
+change, so that a screen redraws only its moving parts.
+
 Animations are small objects that own their buffers: ``start(now, ...)`` sets them
 up (it may copy into preallocated storage) and ``render(now, frame)`` draws over what
 is already in the frame and returns True while the animation still runs.
 """
 
 from . import palette as P
-from .compat import const, ticks_add, ticks_diff
+from .compat import const, kernels, ticks_add, ticks_diff
 
 CELLS = const(36)
 COUNT_MAX = const(99)  # count() shows larger numbers as 99
+_BLACK = bytes(108)
+
+# Whole-frame loops, compiled by compat.kernels (viper on MicroPython, plain Python where
+# there is no native emitter, and under CPython): one text, so every runtime draws the
+# same values. Arithmetic as in put_scaled: ``value * level // 255``.
+# _board: every cell its die colour at ``level``; _rings: the celebration's rings at step
+# ``wave``. Only loops that run every frame of some screen are kernels: native code costs
+# heap (the wave is drawn once per layer into a Backdrop; a black fill is a copy).
+_board, _rings = kernels("FRAME", ("_board", "_rings"))
 
 
 # -- cells --------------------------------------------------------------------------
 def fill(frame, r, g, b):
     """Every cell to one colour (0, 0, 0 clears the frame)."""
+    if r == 0 and g == 0 and b == 0:
+        frame[:] = _BLACK  # a copy, as fast as it gets, allocating nothing
+        return
     for i in range(0, 108, 3):
         frame[i] = r
         frame[i + 1] = g
@@ -70,15 +87,32 @@ def put_entry(frame, i, table, k, level=255):
 
 def board(frame, layout, pal, level=P.BACKGROUND):
     """Every cell in its die colour, dimmed to ``level`` so marks stand out."""
-    colours = layout.colours
-    for i in range(CELLS):
-        put_die(frame, i, pal, colours[i], level)
+    _board(frame, layout.colours, pal, level)
 
 
 def dim(frame, level):
     """Scale the whole frame by ``level`` / 255 (fade the background behind a text)."""
     for i in range(108):
         frame[i] = frame[i] * level // 255
+
+
+class Backdrop:
+    """A frame drawn once and reused while its ``key`` (any int) stays the same.
+
+        if backdrop.key != key:
+            draw(backdrop.frame)          # the parts that do not move
+            backdrop.key = key
+        backdrop.copy_to(frame)           # a copy, no drawing; then draw what moves
+
+    ``copy_to`` allocates nothing (a slice assignment of equal length).
+    """
+
+    def __init__(self):
+        self.frame = bytearray(108)
+        self.key = -1
+
+    def copy_to(self, frame):
+        frame[:] = self.frame
 
 
 # -- time patterns -------------------------------------------------------------------
@@ -446,21 +480,7 @@ class Celebrate:
             return False
         if t < 0:
             return True  # still to come
-        r0 = self.cell // 6
-        c0 = self.cell % 6
-        wave = t // _RING
-        for i in range(CELLS):
-            dr = i // 6 - r0
-            dc = i % 6 - c0
-            if dr < 0:
-                dr = -dr
-            if dc < 0:
-                dc = -dc
-            d = max(dc, dr)
-            if (wave - d) % 6 == 0:
-                put_entry(frame, i, P.WAVE, 1 + (wave + d) % 7)
-            elif (wave - d) % 6 == 1:
-                put_entry(frame, i, P.WAVE, 1 + (wave + d) % 7, 60)
+        _rings(frame, self.cell, t // _RING, P.WAVE)
         return True
 
 

@@ -7,6 +7,8 @@ the text does not stay on the heap (a module's constants live as long as the mod
              seen, length parity) states (solver.py)
     DISPLAY  _show: a frame through the brightness-and-gamma table and the power cap into
              the LED buffer in wiring order, unless nothing changed (display.py)
+    FRAME    _board: every cell its die colour at a level; _rings: the celebration's
+             rings (frame.py)
 """
 
 SOLVER = '''
@@ -115,4 +117,41 @@ def _show(frame: ptr8, lut: ptr8, nxt: ptr8, written: ptr8, buf: ptr8, dest: ptr
         buf[dest[i]] = v
         i += 1
     return total + capped
+'''
+
+FRAME = '''
+@micropython.viper
+def _board(frame: ptr8, colours: ptr8, pal: ptr8, level: int):
+    i = 0
+    while i < 36:
+        c = int(colours[i]) * 3
+        j = i * 3
+        frame[j] = int(pal[c]) * level // 255
+        frame[j + 1] = int(pal[c + 1]) * level // 255
+        frame[j + 2] = int(pal[c + 2]) * level // 255
+        i += 1
+
+
+@micropython.viper
+def _rings(frame: ptr8, cell: int, wave: int, table: ptr8):
+    r0 = cell // 6
+    c0 = cell % 6
+    i = 0
+    while i < 36:
+        dr = i // 6 - r0
+        dc = i % 6 - c0
+        if dr < 0:
+            dr = 0 - dr
+        if dc < 0:
+            dc = 0 - dc
+        d = dc if dc > dr else dr
+        phase = (wave + 6 - d) % 6
+        if phase < 2:
+            level = 255 if phase == 0 else 60
+            k = (1 + (wave + d) % 7) * 3
+            j = i * 3
+            frame[j] = int(table[k]) * level // 255
+            frame[j + 1] = int(table[k + 1]) * level // 255
+            frame[j + 2] = int(table[k + 2]) * level // 255
+        i += 1
 '''

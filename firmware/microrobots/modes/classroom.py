@@ -10,6 +10,10 @@ becomes the robot and the next target is rolled.
 - B: one layer back.
 - UP: pause / resume the automatic steps (one every 1.5 s without a key).
 - Hold B: back to the menu.
+
+The board under the wave changes only when a layer is added or taken back (or the colour
+aid blinks): it is kept in a ``Backdrop``, and a frame copies it and draws the robot and
+the target over it.
 """
 
 from ..app import A, B, SOUND_CLICK, UP
@@ -37,6 +41,7 @@ class Mode(Base):
         self.t0 = 0  # when the last step was taken
         self.paused = False
         self.reach = 0  # the target's layer
+        self.backdrop = F.Backdrop()  # the board and the wave up to the current layer
 
     def reset(self):
         self.game = None
@@ -58,6 +63,7 @@ class Mode(Base):
     def _begin_wave(self, now):
         g = self.game
         self.wave.start(now, self.app.solver.distances(g.start), 0)
+        self.backdrop.key = -1
         self.reach = g.optimum()
         self.state = _WAVE
         self.t0 = now
@@ -104,8 +110,16 @@ class Mode(Base):
             self._begin_wave(now)
             st = _WAVE
         if st == _WAVE:
-            draw_round(frame, app, g.start, g.target, -1, now, 40)
-            self.wave.render(now, frame)
+            # As draw_round(frame, app, g.start, g.target, -1, now, 40) with the wave over
+            # it; the robot and the target are drawn last anyway.
+            hidden = app.settings["aid"] & 2 and not F.blink(now, 900)
+            key = self.wave.layer * 2 + (1 if hidden else 0)
+            backdrop = self.backdrop
+            if backdrop.key != key:
+                draw_round(backdrop.frame, app, g.start, g.target, -1, now, 40)
+                self.wave.render(now, backdrop.frame)
+                backdrop.key = key
+            backdrop.copy_to(frame)
             F.target(frame, g.target, app.pal, app.layout.colours[g.target], now)
             F.robot(frame, g.start, app.pal, app.layout.colours[g.start], now)
             if not self.paused and F.since(now, self.t0) >= _AUTO_MS:

@@ -6,6 +6,9 @@
 The D-pad moves between the quadrants (the chosen one glows, its background lit; the
 others show only their dim icon); A enters it. Holding B anywhere else comes back here,
 on the quadrant of the mode left (also when that mode was resumed at boot).
+
+The dim icons never change: they are drawn once into a ``Backdrop``, and each frame only
+the chosen quadrant's nine cells are drawn over a copy of it.
 """
 
 from ..app import A, DOWN, RIGHT, SOUND_CLICK, UP
@@ -26,6 +29,7 @@ class Mode(Base):
     def __init__(self, app):
         super().__init__(app)
         self.choice = 0
+        self.backdrop = F.Backdrop()
 
     def enter(self, now):
         left = self.app.left
@@ -47,21 +51,29 @@ class Mode(Base):
             app.go(_TARGETS[c], now)
 
     def render(self, now, frame):
-        F.fill(frame, 0, 0, 0)
-        glow = F.pulse(now, 1400, 150, 255)
-        for q in range(4):
-            rgb = _COLOURS[q]
-            top = _CORNERS[q]
-            chosen = q == self.choice
-            bits = _ICONS[q]
-            for k in range(9):
-                i = top + (k // 3) * 6 + k % 3
-                if q == 2:  # classroom: a wave spreading from the corner
-                    d = k // 3 + k % 3
-                    lv = F.pulse(now - d * 150, 1200, 60, 255) if chosen else _DIM
-                    lv = lv * (5 - d) // 5
-                elif bits >> k & 1:
-                    lv = glow if chosen else _DIM
-                else:
-                    lv = 40 if chosen else 0
-                F.put_scaled(frame, i, rgb[0], rgb[1], rgb[2], lv)
+        backdrop = self.backdrop
+        if backdrop.key != 0:  # every quadrant as when not chosen
+            F.fill(backdrop.frame, 0, 0, 0)
+            for q in range(4):
+                _quadrant(backdrop.frame, q, False, now, 0)
+            backdrop.key = 0
+        backdrop.copy_to(frame)
+        _quadrant(frame, self.choice, True, now, F.pulse(now, 1400, 150, 255))
+
+
+def _quadrant(frame, q, chosen, now, glow):
+    """Quadrant ``q``'s nine cells: glowing at ``glow`` if ``chosen``, else dim."""
+    rgb = _COLOURS[q]
+    top = _CORNERS[q]
+    bits = _ICONS[q]
+    for k in range(9):
+        i = top + (k // 3) * 6 + k % 3
+        if q == 2:  # classroom: a wave spreading from the corner
+            d = k // 3 + k % 3
+            lv = F.pulse(now - d * 150, 1200, 60, 255) if chosen else _DIM
+            lv = lv * (5 - d) // 5
+        elif bits >> k & 1:
+            lv = glow if chosen else _DIM
+        else:
+            lv = 40 if chosen else 0
+        F.put_scaled(frame, i, rgb[0], rgb[1], rgb[2], lv)
