@@ -70,11 +70,44 @@ def test_split_input_parses_like_whole_input(keys, cut):
 def test_taps_and_holds_set_the_mask_for_their_time():
     b = T.Buttons()
     b.press("a", 1000, T.TAP_MS)
-    b.press("left", 1000, T.HOLD_MS)
-    assert b.mask(1000) == 1 << 4 | 1 << 2
-    assert b.mask(1000 + T.TAP_MS) == 1 << 2
-    assert b.mask(1000 + T.HOLD_MS) == 0
+    assert b.mask(1000) == 1 << 4
+    assert b.mask(1000 + T.TAP_MS) == 0
+    b.press("left", 3000, T.HOLD_MS)
+    assert b.mask(3000) == 1 << 2
+    assert b.mask(3000 + T.HOLD_MS - 1) == 1 << 2
+    assert b.mask(3000 + T.HOLD_MS) == 0
 
+
+def held_spans(b, until):
+    """[(button index, start, end)] of every press, from the masks over time (1 ms)."""
+    spans, open_at, last = [], {}, 0
+    for t in range(until + 1):
+        m = b.mask(t)
+        for k in range(6):
+            if m >> k & 1 and not last >> k & 1:
+                open_at[k] = t
+            elif last >> k & 1 and not m >> k & 1:
+                spans.append((k, open_at.pop(k), t))
+        last = m
+    return sorted(spans, key=lambda s: s[1])
+
+
+def test_keys_typed_at_once_act_in_their_order():
+    """``send-keys Left Enter Right Enter`` (or a late loop reading a fast typist's
+    keys together): each press follows the one before with every button up for a poll
+    in between. Overlapping, Right went down before Enter's release, the cursor moved
+    first and A took the robot nowhere: two moves of a solo walk were lost."""
+    b = T.Buttons()
+    keys = ["left", "a", "right", "a", "down", "down", "b"]
+    for key in keys:
+        assert b.press(key, 1000, T.TAP_MS)
+    spans = held_spans(b, 3000)
+    assert [T.BUTTONS[k] for k, _, _ in spans] == keys
+    for (k1, _, end), (k2, start, _) in zip(spans, spans[1:]):
+        assert start - end >= (T.Buttons.GAP_MS if k1 == k2 else T.TICK_MS)
+    assert all(end - start == T.TAP_MS for _, start, end in spans)
+    b.press("a", 5000, T.TAP_MS)  # long after: at once
+    assert b.mask(5000) == 1 << 4
 
 
 def test_two_quick_taps_of_one_key_are_two_presses():
@@ -100,10 +133,11 @@ def test_a_late_loop_still_sends_every_press_and_release_at_its_time():
     b.press("down", 1000, T.TAP_MS)
     b.press("a", 1010, T.TAP_MS)
     got = b.changes(999, 1400)  # one late turn of the loop
-    gap = T.TAP_MS + T.Buttons.GAP_MS
-    assert got == [(1000, 2), (1010, 18), (1060, 16), (1070, 0), (1000 + gap, 2),
-                   (1000 + gap + T.TAP_MS, 0)]
-    assert b.changes(1000, 1100) == [(1010, 18), (1060, 16), (1070, 0)]  # after 1000 only
+    second = 1000 + T.TAP_MS + T.Buttons.GAP_MS
+    a_at = second + T.TAP_MS + T.Buttons.SEP_MS
+    assert got == [(1000, 2), (1000 + T.TAP_MS, 0), (second, 2), (second + T.TAP_MS, 0),
+                   (a_at, 16), (a_at + T.TAP_MS, 0)]
+    assert b.changes(1000, second) == [(1000 + T.TAP_MS, 0), (second, 2)]  # after 1000 only
     assert b.changes(1400, 2000) == []
 
 
@@ -550,5 +584,35 @@ def test_a_failed_claim_says_why_on_the_status_line(tmux_session):
         time.sleep(0.3)
     screen = s.wait_for(lambda t: "below the optimum" in visible(t), "the reason")
     assert "round 1: player 1 claims 0: wrong: the claim is below the optimum" in visible(screen)
+    s.keys("q")
+    assert s.wait_file("status").strip() == "0"
+
+
+@needs_tmux
+def test_a_burst_of_keys_moves_the_robot_every_time(tmux_session, tmp_path):
+    """Seed 5's first puzzle has the robot on cell 29; ``send-keys Left Enter Right Enter
+    Left Enter`` at once makes three moves (28, 29, 28), as typed. Overlapping presses
+    lost the middle one (the cursor moved before A was released)."""
+    flash = tmp_path / "flash"
+    s = tmux_session(sim_command("--seed", "5", "--state", str(flash)).replace(" --fresh", ""))
+    s.wait_for(lambda t: "Micro Robots — menu" in t, "the menu")
+    s.keys("Enter")
+    s.wait_for(lambda t: "Micro Robots — solo" in t, "solo")
+    time.sleep(0.3)
+    s.keys("Enter")  # skip the dice
+    time.sleep(0.5)
+    s.keys("Left", "Enter", "Right", "Enter", "Left", "Enter")
+    end = time.monotonic() + 10
+    walk = None
+    while time.monotonic() < end:
+        time.sleep(0.2)
+        try:
+            data = json.loads((flash / "solo.json").read_text())["data"]
+            walk = (data["walked"], data["trail"])
+        except (OSError, ValueError, KeyError):
+            continue
+        if walk[0] >= 3:
+            break
+    assert walk == (3, [29, 28, 29, 28])
     s.keys("q")
     assert s.wait_file("status").strip() == "0"

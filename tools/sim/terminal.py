@@ -125,29 +125,44 @@ def parse_keys(text, final=False):
 class Buttons:
     """Which buttons are held at a time, from key presses.
 
-    Every key press is one press of its button, held ``ms`` (a tap or a long press).
-    A press that comes while its button is still held, or released less than GAP_MS ago,
-    waits its turn: the firmware must see the button released in between, or two quick
-    taps (``tmux send-keys Right Right``, a fast typist) would merge into one. At most
-    QUEUE presses of a button wait; more are dropped, so that a key held down, which the
-    terminal repeats about 30 times a second, stops moving soon after it is let go.
+    Every key press is one press of its button, held ``ms`` (a tap or a long press), and
+    the presses follow one another in the order they were typed, never overlapping. Keys
+    that arrive together (a fast typist, ``tmux send-keys Left Enter``, a loop that came
+    round late on a busy machine) wait their turn: the D-pad acts when pressed and A when
+    released, so overlapping "Right, Enter" would move the cursor before A takes the
+    robot to where it was. Between two presses the buttons are all up for a frame
+    (SEP_MS), and for GAP_MS between two presses of one button: the firmware must see it
+    released in between, or two quick taps (``send-keys Right Right``) would merge into
+    one. At most QUEUE presses of a button wait; more are dropped, so that a key held
+    down, which the terminal repeats about 30 times a second, stops moving soon after it
+    is let go.
     """
 
     GAP_MS = 60  # released this long between two presses: three of the firmware's polls
+    SEP_MS = 20  # all up for one poll between presses of two buttons: seen in that order
     QUEUE = 3
 
     def __init__(self):
         self.presses = [[] for _ in BUTTONS]  # per button: [start, end] in time order
+        self.last = None  # (button index, end) of the press queued last
 
     def press(self, button, now, ms):
-        """Queue a press of ``button`` for ``ms``; False when dropped."""
-        waiting = self.presses[BUTTONS.index(button)]
+        """Queue a press of ``button`` for ``ms``, after those queued before; False when
+        dropped."""
+        k = BUTTONS.index(button)
+        waiting = self.presses[k]
         while waiting and waiting[0][1] + self.GAP_MS <= now:
             waiting.pop(0)  # over, and its release seen
-        start = max(now, waiting[-1][1] + self.GAP_MS) if waiting else now
         if sum(1 for p in waiting if p[0] > now) >= self.QUEUE:
             return False
+        start = now
+        if waiting:
+            start = max(start, waiting[-1][1] + self.GAP_MS)
+        if self.last is not None:
+            start = max(start, self.last[1] + (self.GAP_MS if self.last[0] == k else
+                                                self.SEP_MS))
         waiting.append([start, start + ms])
+        self.last = (k, start + ms)
         return True
 
     def changes(self, after, until):
