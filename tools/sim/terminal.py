@@ -145,22 +145,26 @@ class Buttons:
     def __init__(self):
         self.presses = [[] for _ in BUTTONS]  # per button: [start, end] in time order
         self.last = None  # (button index, end) of the press queued last
+        self.run_from = 0  # the start of the run of presses of that button it ends
 
     def press(self, button, now, ms):
         """Queue a press of ``button`` for ``ms``, after those queued before; False when
-        dropped."""
+        dropped (more than QUEUE presses of one button, queued back to back, would wait
+        behind the one being made: a key held down)."""
         k = BUTTONS.index(button)
         waiting = self.presses[k]
         while waiting and waiting[0][1] + self.GAP_MS <= now:
             waiting.pop(0)  # over, and its release seen
-        if sum(1 for p in waiting if p[0] > now) >= self.QUEUE:
-            return False
         start = now
         if waiting:
             start = max(start, waiting[-1][1] + self.GAP_MS)
-        if self.last is not None:
-            start = max(start, self.last[1] + (self.GAP_MS if self.last[0] == k else
-                                                self.SEP_MS))
+        last = self.last
+        if last is not None:
+            start = max(start, last[1] + (self.GAP_MS if last[0] == k else self.SEP_MS))
+        if last is None or last[0] != k or last[1] <= now:
+            self.run_from = start  # a new run of this button's presses
+        elif sum(1 for p in waiting if p[0] >= self.run_from and p[1] > now) > self.QUEUE:
+            return False
         waiting.append([start, start + ms])
         self.last = (k, start + ms)
         return True
