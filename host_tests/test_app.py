@@ -859,3 +859,61 @@ def test_a_reset_resumes_the_game_and_a_held_b_shows_the_menu_on_it(tmp_path):
     readme = open(os.path.join(ROOT, "README.md")).read()
     assert "after a reset the grid shows the **menu**" not in readme
     assert "resumes" in readme.split("## Troubleshooting", 1)[1].split("\n\n")[1]
+
+
+def go_to(s, name):
+    """From the menu, wherever its choice is, into mode ``name``."""
+    q = ("solo", "referee", "classroom", "settings").index(name)
+    c = s.app.current.choice
+    if (c ^ q) & 1:
+        s.tap("right" if q & 1 else "left")
+    if (c ^ q) & 2:
+        s.tap("down" if q & 2 else "up")
+    s.tap("a")
+    assert s.app.mode == name
+
+
+def test_the_referee_plays_with_the_players_the_settings_name(tmp_path):
+    """A table of three sets players to 3 and chooses the referee: it gets a game of
+    three, also when yesterday's game for two (with decisions) was in progress. Browsing
+    the values and setting them back keeps the game; so does a restart (the game on
+    flash resumes as it was, until the referee is chosen from the menu)."""
+    state = str(tmp_path)
+    s = Session(seed=21, state=state)
+    go_to(s, "referee")
+    s.settle()
+    s.hold("a")  # a decision: nobody found a route
+    s.wait(3000)
+    old = s.app.current.game
+    assert old.players == 2 and len(old.decisions()) == 1
+    s.hold("b")
+    go_to(s, "settings")
+    s.tap("down", 3)  # players: 3, 4, back to 2
+    s.tap("right", 2)
+    s.tap("left", 2)
+    s.hold("b")
+    go_to(s, "referee")
+    assert s.app.current.game.seed == old.seed and len(s.app.current.game.decisions()) == 1
+    s.hold("b")
+    go_to(s, "settings")
+    s.tap("down", 3)
+    s.tap("right")
+    assert s.app.settings["players"] == 3
+    s.hold("b")
+    go_to(s, "referee")
+    g = s.app.current.game
+    assert g.players == 3 and g.decisions() == [] and g.tokens == [0, 0, 0]
+    s.settle()
+    s.hold("b")
+    go_to(s, "settings")
+    s.tap("down", 4)  # expert on, then a restart
+    s.tap("right")
+    assert s.app.settings["expert"] is True
+    s.hold("b")
+    again = Session(seed=22, state=state)
+    again.wait(100)
+    assert again.app.mode == "referee" and again.app.current.game.seed == g.seed
+    again.hold("b")
+    go_to(again, "referee")
+    g = again.app.current.game
+    assert (g.players, g.expert) == (3, True) and g.waypoint is not None

@@ -109,6 +109,10 @@ class Mode(Base):
                 return
         else:
             self.state = _OVER if self.game.over else _BOARD
+        g = self.game
+        s = self.app.settings
+        if g.players != s["players"] or g.expert != s["expert"]:
+            self.new_game(now)  # the table has set up the game it is about to play
 
     def new_game(self, now):
         app = self.app
