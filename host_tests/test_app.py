@@ -765,7 +765,8 @@ def test_undo_asks_first_and_shows_what_would_change(session):
     rows = [[design(s, c) for c in range(6)] for _ in range(2)]
     seen = {tuple(tuple(x) for x in f) for f in frames_for(s, 900, range(6))}
     token = [f[1] for f in seen]
-    assert P.TOKEN in token and P.DIM in token  # player 1's token blinks: now and after
+    after = tuple(v * 80 // 255 for v in P.DIM)  # after the undo: its slot empty, dimmed
+    assert P.TOKEN in token and after in token  # player 1's token blinks: now and after
     assert rows
     s.tap("up")  # any other key keeps the decision
     assert ref.state == 1 and g.tokens == [1, 0]
@@ -778,6 +779,34 @@ def test_undo_asks_first_and_shows_what_would_change(session):
     assert "undone" in console_lines(s)[-1]
     s.tap("b")  # nothing left to undo: no question
     assert ref.state == 1
+
+
+def test_the_undo_question_blinks_also_when_no_token_would_move(session):
+    """A give-up (or a wrong claim by a player with no token) moves no token: the scores
+    now and after an undo are the same, and the question looked like the scores shown
+    by UP. It blinks: the scores after the undo are dimmed."""
+    s = session
+    enter(s, "referee")
+    s.settle()
+    ref = s.app.current
+    s.hold("a")  # nobody found a route
+    s.wait(3000)
+    s.settle()
+    assert ref.state == 1 and ref.game.tokens == [0, 0]
+    s.tap("up")  # the scores, as UP shows them: steady
+    shown = {tuple(f) for f in frames_for(s, 1600, range(36))}
+    assert len(shown) == 1
+    s.tap("a")
+    assert ref.state == 1
+    s.tap("b")  # the question: it blinks between the scores and a dimmed copy
+    assert ref.state == 9
+    asked = {tuple(f) for f in frames_for(s, 1600, range(36))}
+    assert len(asked) == 2 and shown <= asked
+    bright, = shown
+    dimmed, = asked - shown
+    assert all(sum(d) < sum(b) for d, b in zip(dimmed, bright) if sum(b))
+    s.tap("b")
+    assert ref.state == 1 and ref.game.decisions() == []
 
 
 def test_a_finished_game_asks_before_the_winning_token_goes_back(session):

@@ -386,6 +386,8 @@ class Mode(Base):
             if F.score_pages(g.players) > 1:
                 page = F.since(now, self.t0) // (2 * _PAGE_MS) % 2
             F.scores(frame, tokens, g.players, page, g.pool if now_shown else self.undo_pool)
+            if not now_shown:  # after the undo, dim: a question, also when no token moves
+                F.dim(frame, 80)
         elif st == _COUNT:
             F.fill(frame, 0, 0, 0)
             F.count(frame, self.count, 0, P.PLAYER_RGB[self.player])
