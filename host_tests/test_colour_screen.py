@@ -30,12 +30,46 @@ def test_the_tables_are_exactly_the_camera_formula_for_every_channel_and_brighte
             assert colours.screen_rgb((v, top, 0), exposure) == camera((v, top, 0), exposure)
 
 
-def test_high_contrast_keeps_only_the_hue():
-    assert colours.screen_rgb((3, 0, 0), colours.HIGH_CONTRAST_EXPOSURE) == (255, 0, 0)
-    assert colours.screen_rgb((0, 0, 0), colours.HIGH_CONTRAST_EXPOSURE) == (0, 0, 0)
-    dim, bright = (colours.screen_rgb(p, colours.HIGH_CONTRAST_EXPOSURE)
-                   for p in ((10, 5, 0), (200, 100, 0)))
-    assert dim == bright
+def test_high_contrast_is_brighter_on_black_and_keeps_dim_and_bright_apart():
+    hc = colours.HIGH_CONTRAST_EXPOSURE
+    assert colours.screen_rgb((0, 0, 0), hc) == (0, 0, 0)
+    assert max(colours.screen_rgb((1, 1, 1), hc)) >= 50  # a dimmed die: seen on a projector
+    for v in range(1, 256):  # brighter than the normal view, never darker than a dimmer LED
+        assert max(colours.screen_rgb((v, 0, 0), hc)) >= max(colours.screen_rgb((v, 0, 0)))
+        assert colours.screen_rgb((v, 0, 0), hc) >= colours.screen_rgb((v - 1, 0, 0), hc)
+    dim, bright = (colours.screen_rgb(p, hc) for p in ((6, 2, 0), (57, 20, 0)))
+    assert max(bright) - max(dim) >= 80
+
+
+def test_high_contrast_keeps_the_classroom_waves_layers_apart():
+    """The projector's high contrast once lit every LED at full strength: the wave's
+    current layer, its earlier layers and the cells not reached yet all looked alike (and
+    the faintest cells took random hues). Each must stay brighter than the next."""
+    from tools.sim.script import Session
+
+    s = Session(seed=7)
+    s.tap("down")
+    s.tap("a")  # the classroom
+    s.tap("a")  # skip the dice
+    room = s.app.current
+    room.paused = True
+    s.tap("a", 3)  # three layers
+    s.wait(100)
+    wave = room.wave
+    g = room.game
+    pixels = json.loads(s.frames[-1])["pixels"]  # the LEDs as written
+    layer = wave.layer
+    groups = {"now": [], "before": [], "unreached": []}
+    for i in range(36):
+        if i in (g.start, g.target):
+            continue
+        d = wave.dist[i]
+        key = "now" if d == layer else "before" if d < layer else "unreached"
+        groups[key].append(max(colours.screen_rgb(pixels[i], colours.HIGH_CONTRAST_EXPOSURE)))
+    assert all(groups.values()), groups
+    assert min(groups["now"]) > max(groups["before"]) + 60
+    assert min(groups["before"]) > max(groups["unreached"]) + 40
+    assert min(groups["unreached"]) >= 40
 
 
 @given(LED)

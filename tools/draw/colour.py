@@ -33,8 +33,11 @@ tables, ``LEVEL[v]`` and ``KNEE[brightest channel]``: ``round(LEVEL[v] / KNEE[to
 is exactly the camera formula (checked for every pair in the tests), and lets the web
 page compute the same integers from the same numbers.
 
-``HIGH_CONTRAST_EXPOSURE`` (the web page's high-contrast view) exposes every lit LED
-to full screen brightness: hue only, for a projector in a bright classroom.
+``HIGH_CONTRAST_EXPOSURE`` (the web page's high-contrast view, on black) exposes the LEDs
+2.5 times as long, for a projector in a bright classroom: the faintest lit LED shows, the
+bright ones saturate, and a dimmed cell stays darker than a lit one (the classroom's
+wave, the robot on its board) - once it exposed every LED to full brightness, and all
+of them looked alike.
 
     python -m tools.draw.colour --js FILE   # the screen tables as a JavaScript module
 """
@@ -133,7 +136,7 @@ def led_difference(rgb1, rgb2):
 
 
 EXPOSURE = 4.0  # how a camera would expose for LEDs running at a comfortable brightness
-HIGH_CONTRAST_EXPOSURE = 255.0  # any lit LED at full brightness, only its hue kept
+HIGH_CONTRAST_EXPOSURE = 10.0  # 2.5 times the normal exposure: dim and bright LEDs stay apart
 SCREEN_GAMMA = 2.2
 
 FILM_OFF = (52, 53, 58)  # an unlit cell: the film over a dark LED, in room light

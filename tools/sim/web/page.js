@@ -210,7 +210,7 @@ function paint() {
     let face, edge, ink;
     if (options.contrast) {
       face = edge = screenRgb(p, "contrast");
-      ink = Math.max(...face) > 0 ? [0, 0, 0] : [90, 90, 96];
+      ink = Math.max(...face) > 110 ? [0, 0, 0] : [150, 150, 156]; // dark on bright, light on dim
     } else {
       const lit = screenRgb(p);
       face = litFilm(p);
