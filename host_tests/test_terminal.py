@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from microrobots.board import Layout
 from mpy import ROOT
 from tools.draw.colour import delta_e00, screen_lab
+from tools.sim import help as onscreen
 from tools.sim import terminal as T
 
 # -- keys ----------------------------------------------------------------------------------
@@ -252,6 +253,43 @@ def test_the_counts_legend_is_on_screen_with_its_colours():
         assert "\x1b[38;2;%d;%d;%dm" % rgb in screen
 
 
+def screen_rows(screen, rows):
+    """The text of each row of a drawn screen (draw() places every line at its row)."""
+    out = [""] * (rows + 1)
+    for m in re.finditer(r"\x1b\[(\d+);1H(.*?)(?=\x1b\[\d+;1H|$)", screen, re.S):
+        out[int(m.group(1))] = visible(m.group(2))
+    return out[1:]
+
+
+@pytest.mark.parametrize("mode, words", [
+    ("menu", "A: open it"),
+    ("solo", "hold A: a hint; hold A again: give up"),
+    ("referee", "B: undo the last decision? (the scores blink; B again undoes it"),
+    ("classroom", "B: a layer back"),
+    ("settings", "left/right: its value"),
+])
+def test_each_mode_says_what_its_buttons_do(mode, words):
+    """Under the keys and the legend: the mode's own help (tools/sim/help.py, the same
+    lines as the web page's), when the terminal has the rows for it."""
+    state = make_state()
+    state.mode = mode
+    text = " ".join(" ".join(screen_rows(T.draw(state, 100, 40, truecolor=True), 40)).split())
+    assert words in text
+    assert onscreen.mode_help(mode) in text
+
+
+def test_a_long_status_line_wraps_instead_of_being_cut():
+    state = make_state()
+    state.status = ("round 3: player 2 claims 5: wrong: move 2 is not legal (G3 to W5); player 2 "
+                    "gives a token to player 1; tokens 1 1, pool 23")
+    for rows in (40, T.smallest(T.FULL)[1]):  # also when there is no room for the help
+        lines = screen_rows(T.draw(state, 80, rows, truecolor=True), rows)
+        assert len(lines) == rows
+        text = " ".join(" ".join(lines).split())
+        assert state.status in text
+    assert onscreen.mode_help("solo")[:20] not in " ".join(lines)
+
+
 def test_256_colours_when_asked():
     screen = T.draw(make_state(), 80, 30, truecolor=False)
     assert "\x1b[48;5;" in screen and "\x1b[48;2;" not in screen
@@ -407,9 +445,11 @@ def test_play_in_a_terminal_then_quit_restores_it(tmux_session):
     # orange notice border, which hides part of each quadrant)
     s.wait_for(lambda t: (lambda q: q.index(max(q)) == 0)(quadrant_light(cell_backgrounds(t))),
                "solo to be chosen")
+    assert "notice: settings: none saved yet" in visible(s.screen())  # a new device's
     s.keys("Right")  # the D-pad moves the choice: a visible change
     s.wait_for(lambda t: (lambda q: q.index(max(q)) == 1)(quadrant_light(cell_backgrounds(t))),
                "the choice to move right")
+    s.wait_for(lambda t: "notice:" not in visible(t), "a key to dismiss the notice")
     s.keys("Left")
     s.wait_for(lambda t: (lambda q: q.index(max(q)) == 0)(quadrant_light(cell_backgrounds(t))),
                "the choice to move back")

@@ -155,6 +155,10 @@ def test_a_reload_keeps_the_game(site):
     assert hook(page, "ready")
     assert hook(page, "mode()") == "solo"  # resumed, not a new game
     assert hook(page, "flash()")["solo.json"] == game
+    status = hook(page, "status")  # it said "Ready: the menu" over a resumed game
+    assert "Resumed where it was left: the solo" in status and "menu." in status
+    page.keyboard.press("ArrowRight")  # a key: the greeting goes, as a notice does
+    wait_for(page, "window.microrobots.status === ''")
     assert "cannot be read" not in hook(page, "status")  # the flash reads in WebAssembly
     assert problems == []
 
@@ -214,4 +218,56 @@ def test_the_projector_view_fills_the_viewport(site):
     assert page.locator("#buttons").is_visible()
     page.keyboard.press("h")  # high contrast
     assert page.get_attribute("#contrast", "aria-pressed") == "true"
+    assert problems == []
+
+
+def swatch_colours(page):
+    return page.eval_on_selector_all(
+        "#legend .swatch", "els => els.map((e) => getComputedStyle(e).backgroundColor)")
+
+
+def test_the_page_says_what_the_buttons_do_and_how_counts_read(site):
+    """The same help as make play's (tools/sim/help.py) for the mode shown, and the
+    legend of the counts with its four colours."""
+    from microrobots import palette
+    from tools.sim import help as onscreen
+
+    page, problems = open_page(site)
+    legend = page.inner_text("#legend")
+    assert "counts: 1st cell whose, then" in legend and "50" in legend and "10" in legend
+    assert swatch_colours(page) == ["rgb(%d, %d, %d)" % c for c in palette.TALLY]
+
+    def help_text():  # one span per item: shown " · "-separated, or a line each
+        return page.eval_on_selector_all("#help span", "els => els.map((e) => e.textContent)"
+                                         ".join(' · ')")
+
+    assert help_text() == onscreen.mode_help("menu")
+    page.keyboard.press("Enter")
+    wait_for(page, "window.microrobots.mode() === 'solo'")
+    wait_for(page, "document.getElementById('help').innerText.includes('give up')")
+    assert help_text() == onscreen.mode_help("solo")
+    assert "hold A again: give up" in help_text()
+    page.keyboard.down("Backspace")
+    page.wait_for_timeout(900)
+    page.keyboard.up("Backspace")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    wait_for(page, "window.microrobots.mode() === 'referee'")
+    wait_for(page, "document.getElementById('help').innerText.includes('undoes')")
+    assert "B again undoes it" in help_text()
+    assert problems == []
+
+
+@pytest.mark.parametrize("viewport", [(1920, 1080), (1280, 720)])
+def test_the_projector_view_explains_the_keys_beside_the_grid(site, viewport):
+    page, problems = open_page(site, "?fresh&view=big", viewport=viewport)
+    grid = page.locator("#grid").bounding_box()
+    for part in ("#help", "#legend"):
+        box = page.locator(part).bounding_box()
+        assert page.locator(part).is_visible()
+        assert box["x"] + box["width"] <= grid["x"]  # in the margin, left of the grid
+        assert box["y"] >= 0 and box["y"] + box["height"] <= viewport[1]
+    font = page.eval_on_selector("#help", "e => parseFloat(getComputedStyle(e).fontSize)")
+    assert font >= 14  # readable from a few rows back
+    assert "A: open it" in page.inner_text("#help")
     assert problems == []

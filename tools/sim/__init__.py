@@ -10,6 +10,7 @@ How the parts meet::
     script.py    a scripted player for tests and benches: reads the app's state, presses
                  buttons, records an events file that headless.py replays
     terminal.py  make play: the driver as a child process, every frame drawn in the terminal
+    help.py      what both front ends say on screen: each mode's buttons, the counts' legend
     web/         make web: the firmware in MicroPython's WebAssembly port in a web page, the
                  page as the board (firmware/microrobots/hw/web.py); page.py runs there too
 

@@ -43,6 +43,7 @@ from tools.cli import ROOT, UsageError, micropython_command
 from microrobots import palette  # noqa: E402 - firmware/ is on sys.path now
 from tools.draw.colour import XTERM_256, lit_film, rgb_to_256, text_ink  # noqa: F401
 from tools.draw.dice import PIPS
+from tools.sim import help as onscreen
 
 DRIVER = os.path.join(ROOT, "tools", "sim", "driver.py")
 STATE = os.path.join(ROOT, "build", "sim-state")
@@ -72,7 +73,7 @@ HELP = ("arrows D-pad · Enter/Space A · Backspace/Esc B · Shift+A, Shift+B, "
         "Shift+arrow hold (long press) · q quit")
 HELP_SHORT = "Enter A · Esc B · Shift hold · q quit"  # beside the compact grid
 # Counts on the grid are tallies (firmware frame.count): a label cell, then these.
-LEGEND = "counts: 1st cell whose, then # 50 # 10 # 5 # 1"
+LEGEND = onscreen.LEGEND
 TALLY_RGB = tuple(palette.TALLY)
 
 GAP_RGB = (12, 12, 14)  # the window between the cells
@@ -362,8 +363,18 @@ def draw(state, cols, rows, truecolor, pip="\u25cf"):
         text = legend(line, cols, truecolor) if line is LEGEND else line.center(cols)[:cols]
         out.append("\x1b[%d;1H\x1b[0m\x1b[2m%s\x1b[0m\x1b[K" % (row, text))
         row += 1
-    status = state.status[:cols]
-    out.append("\x1b[%d;1H\x1b[0m%s\x1b[K\x1b[J" % (row, status))
+    spare = rows - row + 1  # the rows left: the mode's help if it fits, and the status
+    status = wrap(state.status, cols) if state.status else []
+    guide = wrap(onscreen.mode_help(state.mode), max(1, cols - 2))
+    if len(guide) + max(1, len(status)) <= spare:
+        for line in guide:
+            out.append("\x1b[%d;1H\x1b[0m%s\x1b[K" % (row, line.center(cols)[:cols]))
+            row += 1
+        spare -= len(guide)
+    for line in status[:max(1, spare)]:
+        out.append("\x1b[%d;1H\x1b[0m\x1b[1m%s\x1b[0m\x1b[K" % (row, line))
+        row += 1
+    out.append("\x1b[%d;1H\x1b[0m\x1b[J" % row if row <= rows else "")
     return "".join(out)
 
 
@@ -583,6 +594,9 @@ def play(args, stdin_fd, out):
                     resized[0] = True
                 else:
                     buttons.press(button, now, TAP_MS if kind == "tap" else HOLD_MS)
+                    if state.status.startswith("notice:"):  # a key dismisses it, as on
+                        state.status = ""  # the grid (and in the web page)
+                        dirty = True
             if quit_now:
                 break
             for t, mask in buttons.changes(sent_t, now):  # also those between two turns

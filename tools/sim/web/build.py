@@ -6,7 +6,8 @@
 The site (no CDN, no network at run time, no server code; any static host will do)::
 
     index.html, page.css, page.js   the page (copied from tools/sim/web/)
-    tables.js                       colours and pips, generated from tools/draw/
+    tables.js                       colours and pips, generated from tools/draw/, and
+                                    the on-screen help (tools/sim/help.py)
     micropython.mjs, .wasm          MicroPython's WebAssembly port (npm, pinned in
                                     tools/sim/web/package-lock.json; `npm ci` fetches it)
     firmware.bin                    firmware/ compiled with mpy-cross (as make flash does
@@ -27,6 +28,7 @@ import tempfile
 from tools import cli, flash
 from tools.cli import ROOT
 from tools.draw import colour, dice
+from tools.sim import help as onscreen
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(ROOT, "build", "web")
@@ -56,9 +58,11 @@ def port_dir():
 
 
 def tables_js():
-    """The colours from tools/draw/colour.py, and the pips of tools/draw/dice.py."""
+    """The colours from tools/draw/colour.py, the pips of tools/draw/dice.py, and the
+    on-screen help of tools/sim/help.py (the terminal's too)."""
     pips = {str(n): [list(p) for p in spots] for n, spots in dice.PIPS.items()}
-    return colour.js_module() + "export const PIPS = %s;\n" % json.dumps(pips)
+    return (colour.js_module() + "export const PIPS = %s;\n" % json.dumps(pips)
+            + onscreen.js_module())
 
 
 def firmware_bundle():

@@ -10,7 +10,7 @@
 // A bad parameter or a corrupt stored flash: the device's one-line notice, then defaults.
 
 import { loadMicroPython } from "./micropython.mjs";
-import { FILM_OFF, PIPS, litFilm, pipInk, screenRgb } from "./tables.js";
+import { FILM_OFF, HELP, LEGEND, PIPS, TALLY, litFilm, pipInk, screenRgb } from "./tables.js";
 
 const FRAME_MS = 20; // the firmware's frame: the page steps the device once per 20 ms
 const TAP_MS = 60; // a click or key shorter than this holds its button this long
@@ -63,6 +63,7 @@ let writes = 0; // frames the firmware wrote to the LEDs
 let painted = true; // the canvas shows the last frame written
 let numbers = null;
 let mode = "starting";
+let greeting = null; // the status line's first words, until a key is pressed
 
 const board = {
   held: 0,
@@ -254,6 +255,30 @@ function setStatus(text) {
   $("status").textContent = text;
 }
 
+// What the buttons do in the mode shown (tools/sim/help.py, as make play says it).
+function showHelp() {
+  const el = $("help");
+  el.replaceChildren(...(HELP[mode] || "").split(" · ").filter(Boolean).map((item) => {
+    const span = document.createElement("span");
+    span.textContent = item;
+    return span;
+  }));
+}
+
+// The counts' legend: each # a swatch in its tally colour.
+function showLegend() {
+  const el = $("legend");
+  const parts = LEGEND.split("#");
+  el.textContent = parts[0];
+  parts.slice(1).forEach((text, k) => {
+    const swatch = document.createElement("span");
+    swatch.className = "swatch";
+    swatch.style.background = css(TALLY[k]);
+    swatch.setAttribute("aria-hidden", "true");
+    el.append(swatch, text);
+  });
+}
+
 function applyOptions() {
   document.body.classList.toggle("big", options.big);
   document.body.classList.toggle("contrast", options.contrast);
@@ -350,15 +375,20 @@ async function boot() {
   numbers = JSON.parse(page.numbers());
   const step = page.step;
   const once = () => {
-    if (board.held && hook.status.startsWith("notice:")) setStatus(""); // a key dismisses it, as on the grid
+    if (board.held && (hook.status.startsWith("notice:") || hook.status === greeting)) {
+      setStatus(""); // a key dismisses a notice, as on the grid, and the greeting
+    }
     const before = writes;
     const t0 = performance.now();
     step();
     hook.stepTimes.push(performance.now() - t0);
     if (hook.stepTimes.length > 3000) hook.stepTimes.splice(0, 1000);
     if (writes !== before) {
-      mode = page.mode();
-      $("title").textContent = `Micro Robots — ${mode}`;
+      if (page.mode() !== mode) {
+        mode = page.mode();
+        $("title").textContent = `Micro Robots — ${mode}`;
+        showHelp();
+      }
       if (hook.record) hook.frames.push({ t: board.clock, mode, pixels: triples(pixels) });
       if (hook.firstFrameMs === undefined) hook.firstFrameMs = performance.now();
     }
@@ -396,11 +426,16 @@ async function boot() {
 }
 
 applyOptions();
+showLegend();
 bindControls();
 requestAnimationFrame(frameLoop);
 setStatus("Starting the firmware…");
 hook.ready = boot().then(() => {
-  if (!hook.status || hook.status.startsWith("Starting")) setStatus("Ready: the menu. Arrows choose a quadrant, A (Enter) opens it.");
+  if (!hook.status || hook.status.startsWith("Starting")) {
+    greeting = mode === "menu" ? "Ready: the menu. Arrows choose a quadrant, A (Enter) opens it."
+      : `Resumed where it was left: the ${mode}. Hold B (Backspace or Esc) for the menu.`;
+    setStatus(greeting);
+  }
   return true;
 }, (error) => {
   $("loading").textContent = `The firmware could not start: ${error.message}`;

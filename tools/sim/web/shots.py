@@ -16,7 +16,7 @@ from tools.sim.web import browser as web
 
 SHOTS = (
     # name, events script, query, viewport
-    ("page", "solo", "", (560, 900)),
+    ("page", "solo", "", (560, 990)),
     ("projector", "classroom-wave", "&view=big", (1280, 720)),
 )
 
