@@ -3,7 +3,7 @@
 // globalThis.microrobotsBoard), draws the grid, turns keys, clicks and touches into
 // buttons held, plays the buzzer with WebAudio and keeps the flash in localStorage.
 //
-// URL parameters: seed=N (a fresh device whose new games start from N), game=MR1...
+// URL parameters: seed=N (a fresh device whose new games start from N), game=MR2...
 // (a fresh device resuming that share string's game), fresh (a fresh device: nothing
 // saved, your own device's flash untouched), view=big (projector view), contrast=high,
 // clock=manual (tests: the clock moves only through window.microrobots.replay).
