@@ -32,7 +32,9 @@ def run(script, heap=HEAP, stdin=None, timeout=120, check=True):
     exe = micropython_binary()
     if exe is None:
         pytest.fail("the micropython command is missing: run `make test` to install it")
-    prelude = "import sys\nsys.path.insert(0, %r)\n" % FIRMWARE
+    # firmware/ relative to the checkout (cwd): module paths stay on MicroPython's heap,
+    # so an absolute one would make the 190k tests depend on where the checkout lies
+    prelude = "import sys\nsys.path.insert(0, 'firmware')\n"
     proc = subprocess.run(
         [exe, "-X", "heapsize=" + heap, "-c", prelude + script],
         input=stdin, capture_output=True, text=True, timeout=timeout, cwd=ROOT)

@@ -2,6 +2,7 @@
 without allocating, and a whole session fits the heap."""
 
 import json
+import os
 
 from mpy import run
 
@@ -163,8 +164,9 @@ def test_every_screen_renders_without_allocating():
     assert {k: v for k, v in got.items() if v} == {}
 
 
-def test_a_long_session_fits_the_heap_and_matches_cpython(tmp_path):
-    """The headless runner on both runtimes: identical frames; heap figures in range."""
+def long_session(tmp_path):
+    """Six solo puzzles, a refereed claim, back to the puzzle left, a shuffle, the
+    classroom: ``(mask lines, until)`` for the driver (seed 4)."""
     from tools.sim import headless as sim
     from tools.sim.script import Session
 
@@ -200,8 +202,14 @@ def test_a_long_session_fits_the_heap_and_matches_cpython(tmp_path):
     s.tap("a")
     assert s.app.mode == "classroom"
     s.wait(9000)
-    lines = sim.mask_lines(sim.parse_events(s.events_text()))
-    until = s.t + 500
+    return sim.mask_lines(sim.parse_events(s.events_text())), s.t + 500
+
+
+def test_a_long_session_fits_the_heap_and_matches_cpython(tmp_path):
+    """The headless runner on both runtimes: identical frames; heap figures in range."""
+    from tools.sim import headless as sim
+
+    lines, until = long_session(tmp_path)
     for d in ("cp", "mp"):
         (tmp_path / d).mkdir()
     cp = sim.run_driver(lines, 4, until, "cpython", str(tmp_path / "cp"))
@@ -211,6 +219,45 @@ def test_a_long_session_fits_the_heap_and_matches_cpython(tmp_path):
     end = json.loads(mp[-1])
     assert end["end"] and end["t"] >= until
     assert 0 < end["heap"] < 160 * 1024
+
+
+RUN_FROM_HERE = """
+import json, sys
+sys.path.insert(0, ".")
+from tools.sim import headless
+lines, until, state = json.load(sys.stdin)
+out = headless.run_driver(lines, 4, until, "micropython", state)
+print(json.dumps([x for x in out if not x.startswith('{"t"') or '"end"' in x]))
+"""
+
+
+def test_the_heap_does_not_depend_on_where_the_checkout_lies(tmp_path):
+    """CI clones to a path we do not choose, and MicroPython keeps every module's path on
+    its heap: the tools run micropython from the checkout with relative paths, so the long
+    session takes the same heap, byte for byte, from a checkout 300 characters deep."""
+    import shutil
+    import subprocess
+    import sys
+
+    from mpy import ROOT
+
+    deep = tmp_path.joinpath(*["a-folder-with-a-rather-long-name"] * 9, "checkout")
+    assert len(str(deep)) > 300
+    skip = shutil.ignore_patterns("__pycache__", "node_modules", "build")
+    for part in ("firmware", "tools"):
+        shutil.copytree(os.path.join(ROOT, part), deep / part, ignore=skip)
+    lines, until = long_session(tmp_path)
+    ends = []
+    for where, state in ((ROOT, tmp_path / "s1"), (deep, tmp_path / "s2")):
+        state.mkdir()
+        proc = subprocess.run([sys.executable, "-c", RUN_FROM_HERE], cwd=where,
+                              input=json.dumps([lines, until, str(state)]),
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        out = json.loads(proc.stdout.splitlines()[-1])
+        assert out and json.loads(out[-1])["end"], out
+        ends.append(out)
+    assert ends[0] == ends[1]  # the last line holds the heap in use at the end
 
 
 def test_leaving_a_mode_frees_it_and_its_game_resumes(tmp_path):

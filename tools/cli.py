@@ -36,7 +36,12 @@ Layouts and cells: ``add_layout_options`` adds ``--layout FILE`` / ``--tiles COD
 Words: ``plural(n, "move")`` is "1 move" or "2 moves".
 
 Programs: ``micropython_binary()`` finds the ``micropython`` command (the venv's first);
-``micropython_command()`` is it with a Pico-sized heap (``PICO_HEAP``).
+``micropython_command()`` is it with a Pico-sized heap (``PICO_HEAP``);
+``micropython_main(path)`` runs a module's ``main()`` in it. Run them with the working
+directory at the checkout (``cwd=ROOT``) and name files relative to it (``MP_FIRMWARE``,
+``mp_path(path)``): MicroPython keeps every imported module's path on its heap for good
+(``__file__``, interned), so absolute paths would make what fits in 190 KB depend on
+where the checkout lies (and one over 255 characters cannot be interned at all).
 """
 
 import argparse
@@ -53,6 +58,7 @@ if FIRMWARE not in sys.path:  # `python -m tools.x` from a fresh clone
 
 from microrobots.board import DEFAULT_LAYOUT, SIDES, Layout, LayoutError  # noqa: E402
 
+MP_FIRMWARE = "firmware"  # firmware/ as micropython_command() sees it, from cwd=ROOT
 PICO_HEAP = "190k"  # what a Pico's MicroPython leaves free for Python objects, roughly
 MAX_BYTES = 64 * 1024 * 1024  # no file a tool reads is near this; /dev/zero would be
 
@@ -129,11 +135,33 @@ def micropython_binary():
 
 def micropython_command(heap=PICO_HEAP):
     """``[micropython, "-X", "heapsize=190k"]``: the real MicroPython interpreter with a
-    Pico-sized heap, to which a script or ``-c CODE`` is added; UsageError if it is missing."""
+    Pico-sized heap, to which a script or ``-c CODE`` is added; UsageError if it is missing.
+    Run it with ``cwd=ROOT`` and paths from ``mp_path`` (see the module docstring)."""
     exe = micropython_binary()
     if exe is None:
         raise UsageError("the micropython command is missing: run `make venv`")
     return [exe, "-X", "heapsize=" + heap]
+
+
+def mp_path(path):
+    """``path`` as the micropython command should be given it when run from ``cwd=ROOT``:
+    relative to the checkout when inside it (short and the same wherever the checkout
+    lies; see the module docstring), else unchanged."""
+    rel = os.path.relpath(os.path.abspath(path), ROOT)
+    return path if rel == ".." or rel.startswith(".." + os.sep) else rel
+
+
+def micropython_main(path, heap=PICO_HEAP):
+    """``micropython_command(heap)`` that runs ``main()`` of the module file ``path`` (inside
+    the checkout), its arguments to be added; run with ``cwd=ROOT``. Imported through
+    ``-c`` from its folder relative to the checkout rather than run as a script: the unix
+    port keeps a script's absolute folder as an interned string (sys.path[0]), and one
+    over 255 characters stops it dead."""
+    folder, name = os.path.split(mp_path(path))
+    name = name[:-3]
+    code = "import sys\nsys.path.insert(0, %r)\nimport %s\nsys.exit(%s.main())" % (
+        folder, name, name)
+    return micropython_command(heap) + ["-c", code]
 
 
 def plural(n, word, words=None):

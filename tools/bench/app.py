@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 
-from tools.cli import FIRMWARE, PICO_HEAP, ROOT, micropython_binary, micropython_command
+from tools.cli import FIRMWARE, MP_FIRMWARE, PICO_HEAP, ROOT, micropython_binary, micropython_command
 
 # Inside MicroPython: the sim driver's Device, fed mask lines from stdin.
 HEAP_SCRIPT = """
@@ -184,16 +184,19 @@ def _compile(dest):
                 subprocess.run([exe, "-march=x64", "-o", out, src], check=True)
     os.makedirs(os.path.join(dest, "tools", "sim"), exist_ok=True)
     shutil.copy(os.path.join(ROOT, "tools", "sim", "driver.py"), os.path.join(dest, "tools", "sim"))
-    return os.path.join(dest, "firmware"), os.path.join(dest, "tools", "sim")
+    return dest
 
 
-def measure_heap(lines, firmware, tools, lazy):
+def measure_heap(lines, where, lazy):
+    """The heap figures of the session ``lines``, run from the folder ``where`` (the
+    checkout, or one holding firmware/ and tools/sim/ as .mpy): paths relative to it, as
+    tools.cli runs micropython."""
     state = tempfile.mkdtemp()
-    script = HEAP_SCRIPT % {"firmware": firmware, "tools": tools, "lazy": lazy,
+    script = HEAP_SCRIPT % {"firmware": MP_FIRMWARE, "tools": "tools/sim", "lazy": lazy,
                             "state": state}
     proc = subprocess.run(micropython_command() + ["-c", script],
                           input="\n".join(lines) + "\n", capture_output=True, text=True,
-                          timeout=600)
+                          timeout=600, cwd=where)
     shutil.rmtree(state, ignore_errors=True)
     if proc.returncode != 0:
         raise RuntimeError((proc.stdout + proc.stderr).strip().splitlines()[-1])
@@ -208,19 +211,18 @@ def report():
     lines, length = long_session()
     print("long session: %d button changes over %.0f s of play (solo x6, a refereed game,"
           " classroom, shuffle)" % (len(lines), length / 1000))
-    rows = [("from .py sources", FIRMWARE, os.path.join(ROOT, "tools", "sim"))]
+    rows = [("from .py sources", ROOT)]
     tmp = tempfile.mkdtemp()
     try:
         if mpy_cross():
-            firmware, tools = _compile(tmp)
-            rows.append(("from .mpy (as flashed)", firmware, tools))
+            rows.append(("from .mpy (as flashed)", _compile(tmp)))
         print("%-22s %9s %9s %9s | %9s %7s %9s %9s" % (
             "heap in use, KB", "platform", "rules", "app", "boot", "+modes", "session",
             "highest"))
-        for name, firmware, tools in rows:
+        for name, where in rows:
             try:
-                h = measure_heap(lines, firmware, tools, True)
-                b = measure_heap([], firmware, tools, False)
+                h = measure_heap(lines, where, True)
+                b = measure_heap([], where, False)
             except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
                 print("%-22s failed: %s" % (name, e))
                 continue
@@ -235,8 +237,8 @@ def report():
               " 32-bit objects are smaller." % (b["driver"] / 1024))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    proc = subprocess.run(micropython_command() + ["-c", RENDER_SCRIPT % {"firmware": FIRMWARE}],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(micropython_command() + ["-c", RENDER_SCRIPT % {"firmware": MP_FIRMWARE}],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
     if proc.returncode != 0:
         print("render timing failed: %s" % (proc.stdout + proc.stderr).strip()[-200:])
         return

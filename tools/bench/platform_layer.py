@@ -9,7 +9,7 @@ import json
 import subprocess
 import tempfile
 
-from tools.cli import FIRMWARE, micropython_binary, micropython_command
+from tools.cli import MP_FIRMWARE, ROOT, micropython_binary, micropython_command
 
 SCRIPT = """
 import sys, gc, time, json
@@ -78,8 +78,8 @@ def report():
         print("micropython not found: run `make test` first")
         return
     with tempfile.TemporaryDirectory() as tmp:
-        proc = subprocess.run(micropython_command() + ["-c", SCRIPT % (FIRMWARE, tmp + "/")],
-                              capture_output=True, text=True, timeout=300)
+        proc = subprocess.run(micropython_command() + ["-c", SCRIPT % (MP_FIRMWARE, tmp + "/")],
+                              capture_output=True, text=True, timeout=300, cwd=ROOT)
     if proc.returncode != 0:
         print("failed:", (proc.stderr.strip().splitlines() or ["?"])[-1])
         return

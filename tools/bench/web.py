@@ -90,10 +90,10 @@ while True:
 run_until(%d)
 """
     with tempfile.TemporaryDirectory() as state:
-        code = script % (os.path.join(sim.ROOT, "firmware"), os.path.join(sim.ROOT, "tools", "sim"),
-                         seed, state + "/", until)
+        code = script % (cli.MP_FIRMWARE, "tools/sim", seed, state + "/", until)
         proc = subprocess.run(cli.micropython_command() + ["-c", code], capture_output=True,
-                              text=True, timeout=600, input="\n".join(lines) + "\n")
+                              text=True, timeout=600, input="\n".join(lines) + "\n",
+                              cwd=cli.ROOT)
     if proc.returncode != 0:
         raise RuntimeError((proc.stderr or proc.stdout or "failed").strip().splitlines()[-1])
     return [int(x) / 1000 for x in proc.stdout.split("\n") if x.isdigit()]  # not the console

@@ -47,10 +47,15 @@ _HELP = "usage: driver.py [--seed N] [--state DIR] [--until MS] [--tones] [--clo
 
 
 def _firmware_path():
-    """``firmware/`` at the top of the checkout, two folders up (no os.path in MicroPython)."""
+    """``firmware/`` at the top of the checkout, two folders up (no os.path in MicroPython):
+    ``firmware`` when run as ``tools/sim/driver.py`` from the checkout, as tools.cli does
+    (short module paths: MicroPython keeps them on its heap)."""
     here = __file__.replace("\\", "/")
     cut = here.rfind("/")
-    return (here[:cut] if cut >= 0 else ".") + "/../../firmware"
+    folder = here[:cut] if cut >= 0 else "."
+    if folder == "tools/sim" or folder.endswith("/tools/sim"):
+        return folder[:-9] + "firmware"
+    return folder + "/../../firmware"
 
 
 try:
@@ -255,5 +260,10 @@ def _print_flush(line):
         pass
 
 
+def main():
+    """The command: options from sys.argv, input from stdin, output to stdout."""
+    return run(sys.argv[1:], _stdin_lines(), _print_flush)
+
+
 if __name__ == "__main__":
-    sys.exit(run(sys.argv[1:], _stdin_lines(), _print_flush))
+    sys.exit(main())

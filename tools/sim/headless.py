@@ -34,7 +34,7 @@ import subprocess
 import sys
 
 from tools import cli
-from tools.cli import ROOT, micropython_command
+from tools.cli import ROOT, micropython_main
 from tools.sim.events import BUTTONS, TAP_MS, EventsError, mask_lines, parse_events  # noqa: F401
 
 DRIVER = os.path.join(ROOT, "tools", "sim", "driver.py")
@@ -49,7 +49,7 @@ def run_driver(lines, seed, until, runtime="cpython", state=None, tones=False):
     if tones:
         argv.append("--tones")
     if runtime == "micropython":
-        proc = subprocess.run(micropython_command() + [DRIVER] + argv,
+        proc = subprocess.run(micropython_main(DRIVER) + argv,
                               input="\n".join(lines) + "\n", capture_output=True, text=True,
                               cwd=ROOT)
         out = proc.stdout.splitlines()

@@ -39,7 +39,7 @@ import threading
 import time
 
 from tools import cli  # also puts firmware/ on sys.path
-from tools.cli import ROOT, UsageError, micropython_command
+from tools.cli import ROOT, UsageError, micropython_main
 from microrobots import palette  # noqa: E402 - firmware/ is on sys.path now
 from tools.draw.colour import XTERM_256, lit_film, rgb_to_256, text_ink  # noqa: F401
 from tools.draw.dice import PIPS
@@ -200,7 +200,7 @@ class Buttons:
 
 def driver_command(runtime, seed, state):
     if runtime == "micropython":
-        cmd = micropython_command() + [DRIVER]
+        cmd = micropython_main(DRIVER)  # run from cwd=ROOT
     else:
         cmd = [sys.executable, DRIVER]
     return cmd + ["--seed", str(seed), "--state", state]
