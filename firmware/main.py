@@ -148,9 +148,12 @@ class Device:
         log_exception(error)
         # The saved game being played, or the file read last if the app could not start:
         # set aside (NAME.bad.json), so that the restart does not replay it into a loop.
+        # Not for a MemoryError: that says the heap was short, not that the game is bad.
         live = getattr(self.app, "live_game", None)
         name = live() if live else self.store.loaded if self.app is None else None
-        kept = self.store.set_aside(name) if name else None
+        kept = None
+        if name and not isinstance(error, MemoryError):
+            kept = self.store.set_aside(name)
         if kept:
             self._notice = "%s: the app stopped with it (%s); kept as %s" % (
                 self.store.path(name), type(error).__name__, kept)

@@ -376,3 +376,32 @@ def test_a_file_the_flash_will_not_rename_is_hidden_until_a_new_save():
     store.fs.files["solo.json"] = b'{"format": 1, "data": {"a": 2}}'
     store._hidden = ()  # (a reboot)
     assert store.load("solo") == ({"a": 2}, None)
+
+
+def test_a_memory_error_keeps_the_game_where_it_is(tmp_path, monkeypatch, capsys):
+    """A MemoryError says the heap was short (say, compiling a mode on a fragmented heap),
+    not that the saved game is bad: the game stays and resumes after the restart."""
+    from microrobots.modes import solo as solo_module
+
+    s = Session(seed=5, state=str(tmp_path))
+    enter(s, "solo")
+    s.settle()
+    route = s.app.current.game.route()
+    s.move(route[0], route[1])
+    plain = solo_module.Mode.render
+    short = [True]
+
+    def hungry(self, now, frame):
+        if short[0]:
+            short[0] = False
+            raise MemoryError("memory allocation failed, allocating 2672 bytes")
+        plain(self, now, frame)
+
+    monkeypatch.setattr(solo_module.Mode, "render", hungry)
+    s.wait(100)
+    d = s.driver.device
+    assert d.app is None and (tmp_path / "solo.json").exists()
+    assert not (tmp_path / "solo.bad.json").exists() and "kept as" not in capsys.readouterr().out
+    s.wait(1200)
+    s.tap("up")
+    assert d.app.mode == "solo" and d.app.current.walk.count == 1
