@@ -8,7 +8,7 @@ PY     := $(BIN)/python
 STAMP  := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
 
 .PHONY: test bench play flash images overlay wiring stl package-json lint clean venv system-deps \
-        web web-build web-images web-deps
+        web web-build web-images web-deps soak
 
 venv: $(STAMP)
 
@@ -44,6 +44,13 @@ test: $(STAMP) system-deps web-deps
 
 bench: $(STAMP)
 	$(PY) -m tools.bench
+
+# Hours of random button mashing with power cycles, on CPython and in MicroPython (the
+# firmware as flashed, 190 KB heap); make test plays half an hour. SOAK_HOURS per run.
+SOAK_HOURS ?= 4
+SOAK_SEEDS ?= 1,2,3,4
+soak: $(STAMP)
+	$(PY) -m tools.sim.soak --hours $(SOAK_HOURS) --seeds $(SOAK_SEEDS) --runtime both --jobs 2 $(ARGS)
 
 play: $(STAMP)
 	$(PY) -m tools.sim $(ARGS)

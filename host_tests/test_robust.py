@@ -405,3 +405,18 @@ def test_a_memory_error_keeps_the_game_where_it_is(tmp_path, monkeypatch, capsys
     s.wait(1200)
     s.tap("up")
     assert d.app.mode == "solo" and d.app.current.walk.count == 1
+
+
+def test_the_count_of_led_writes_stays_a_small_int():
+    """50 writes a second make 2**30 in 248 days: a big int then, and an allocation per
+    frame on a Pico. The count wraps instead (it only tells that a write happened)."""
+    from microrobots.config import defaults
+    from microrobots.display import Display
+
+    display = Display(defaults())
+    frame = bytearray(108)
+    display.writes = 0x3FFFFFFF
+    frame[0] = 200
+    assert display.show(frame) and display.writes == 0
+    frame[0] = 100
+    assert display.show(frame) and display.writes == 1

@@ -3,7 +3,8 @@
 Grouped by purpose, as firmware/microrobots/ is::
 
     sim/        the handheld without hardware: the driver around firmware/main.py's loop,
-                the headless runner, the scripted player, the terminal front end (make play)
+                the headless runner, the scripted player, the terminal front end (make play),
+                the soak (make soak: hours of random mashing on both runtimes)
     bench/      make bench: one module per subject, and the reference solver they compare with
     ricochet/   Ricochet Robots with the transparent robot: the command and its optimal solver
     rp2040/     the firmware on an emulated Pico (rp2040py): what make flash writes, booted

@@ -168,7 +168,7 @@ class Display:
         capped = done > 65535
         self.total = total
         self.capped = capped
-        self.writes += 1
+        self.writes = (self.writes + 1) & 0x3FFFFFFF  # stays a small int (50 a second: 248 days)
         if self.write is not None:
             self.write(self.buf)
         return True

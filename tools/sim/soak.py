@@ -120,6 +120,7 @@ class Player:
         self.wander = 0  # solo: legal moves still to make before heading for the target
         self.want = "menu"  # the mode played for a while, until stay_until
         self.stay_until = 0
+        self.focus = False  # a marathon: long, nearly all moves of one who knows the rules
 
     def mask(self, elapsed, device):
         while self.k >= len(self.steps) or elapsed >= self.steps[self.k][0]:
@@ -145,10 +146,16 @@ class Player:
         mode = app.current if app is not None else None
         if app is not None and t >= self.stay_until:  # time for another mode
             self.want = MODES[(0, 1, 1, 1, 2, 2, 2, 3, 3, 4)[r(10)]]
-            self.stay_until = t + 60000 + r(15 * 60000)
+            self.focus = self.want != "menu" and self.want != "settings" and r(4) == 0
+            # a marathon makes long games: their history folds (game.KEEP), saved so
+            self.stay_until = t + (30 + r(60)) * 60000 if self.focus else \
+                t + 60000 + r(15 * 60000)
         if app is not None and app.mode != self.want and r(4) == 0:
             self._go(app, tap, hold)
-        elif mode is not None and r(100) < 75 and self._knows(app, mode, tap):
+        elif self.focus and app is not None and app.mode == "classroom" and r(10):
+            hold(0, 2000 + r(8000))  # the demo steps by itself
+        elif mode is not None and r(100) < (97 if self.focus else 75) and self._knows(
+                app, mode, tap, hold):
             pass
         else:
             self._random(hold, app is not None and app.mode == self.want)
@@ -174,14 +181,18 @@ class Player:
             tap(1 if want & 2 else 0)
         tap(4)
 
-    def _knows(self, app, mode, tap):
+    def _knows(self, app, mode, tap, hold):
         """A move a player who knows the rules would make here; False if none."""
         r = self.rng.below
         state = getattr(mode, "state", -1)
+        if app.mode == "solo" and state in (0, 2, 3, 4) or app.mode == "referee" and state in (
+                0, 5, 6, 7, 8, 10):  # dice, celebrations, verdicts, replays: on with A
+            tap(4)
+            return True
         if app.mode == "solo" and state == 1:  # _PLAY: a legal move
             robot = mode.robot
             game = mode.game
-            if self.wander == 0 and r(12) == 0:
+            if self.wander == 0 and r(60 if self.focus else 12) == 0:
                 self.wander = 1 + r(20) if r(5) else 100 + r(300)  # sometimes a long walk
             if self.wander > 0:
                 self.wander -= 1
@@ -200,11 +211,15 @@ class Player:
                 tap(key)
             tap(4)
             return True
-        if app.mode == "referee" and state == 1 and r(3) == 0:  # _BOARD: a claim
+        if app.mode == "referee" and state == 1 and r(3) == 0:  # _BOARD: nobody finds one
+            hold(1 << 4, 800)
+            hold(0, 200)
+            return True
+        if app.mode == "referee" and state == 1 and r(2) == 0:  # _BOARD: a claim
             game = mode.game
             route = game.route()
             player = r(game.players)
-            count = len(route) - 1 + (r(3) - 1 if r(3) == 0 else 0)
+            count = len(route) - 1 + (r(3) - 1 if r(2) == 0 else 0)  # right, or one off
             tap(4)  # claim: nobody chosen yet
             for _ in range(player + 1):
                 tap(1)
@@ -494,10 +509,18 @@ def describe(got):
 
 
 def main(argv=None):
-    import argparse
     import tempfile
 
-    p = argparse.ArgumentParser(prog="python -m tools.sim.soak", description=__doc__.split("\n")[0])
+    from tools import cli
+
+    try:
+        return _main(cli, tempfile, argv)
+    except cli.UsageError as e:
+        return cli.fail("tools.sim.soak", e)
+
+
+def _main(cli, tempfile, argv):
+    p = cli.Parser(prog="python -m tools.sim.soak", description=__doc__.split("\n")[0])
     p.add_argument("--hours", type=float, default=1.0, help="simulated hours per run (1)")
     p.add_argument("--seeds", default="1,2,3", help="comma-separated seeds (1,2,3)")
     p.add_argument("--runtime", choices=("cpython", "micropython", "both"), default="both")
@@ -511,7 +534,7 @@ def main(argv=None):
     try:
         seeds = [int(s) for s in args.seeds.split(",")]
     except ValueError:
-        p.error("--seeds: whole numbers separated by commas, not %r" % args.seeds)
+        raise cli.UsageError("--seeds: whole numbers separated by commas, not %r" % args.seeds)
     runtimes = ("cpython", "micropython") if args.runtime == "both" else (args.runtime,)
     folder = args.state or tempfile.mkdtemp(prefix="soak-")
     results = soak(runtimes, seeds, int(args.hours * 60), folder, args.jobs, -1, args.restart,
