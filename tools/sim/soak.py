@@ -341,10 +341,8 @@ def run(seed, minutes, state, clock=-1, restart_minutes=20, heap_limit=0):
     next_boot = 0
     while elapsed < total_ms and broken is None:
         if elapsed >= next_boot:  # power on (again): the clock restarts, maybe near the wrap
-            if clock >= 0 and boots == 0:
-                SoakHardware.start = clock
-            else:
-                SoakHardware.start = 0 if rng.below(2) else TICKS_MAX - rng.below(120000)
+            start = 0 if rng.below(2) else TICKS_MAX - rng.below(120000)
+            SoakHardware.start = clock if clock >= 0 and boots == 0 else start
             d = None
             gc.collect()
             d = SoakDevice(SoakHardware, root + "config.json", root)
