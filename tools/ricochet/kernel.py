@@ -15,6 +15,11 @@ the same pruning, in machine code. Two things differ, neither in what is found:
   (a test compares the node counts); after that the kernel may search a position twice,
   never skip one it must search.
 
+Most of a position's cost is waiting for the table: its buckets are spread over 32 MB, and
+each probe that misses the caches waits for memory. So a position lists its moves first
+(as the reference does) and asks the processor to fetch every child's bucket at once
+(``_prefetch``); by the time the search probes them, one by one, most are in the cache.
+
 numba is an optional dependency (requirements.txt installs it): ``AVAILABLE`` says whether
 it imported. The first call compiles the search (a few seconds) and caches the machine
 code in ``__pycache__``; later runs load it.
@@ -22,22 +27,44 @@ code in ``__pycache__``; later runs load it.
 
 try:
     import numpy as np
-    from numba import njit
+    from llvmlite import ir
+    from numba import njit, types
+    from numba.core import cgutils
+    from numba.extending import intrinsic
     AVAILABLE = True
 except ImportError:  # pragma: no cover - the pure-Python search runs instead
     AVAILABLE = False
 
 TABLE_BITS = 19  # buckets: 2**19 of 64 bytes, 32 MB, 3.7 million positions
 UNREACHABLE = 999
+MAX_CHILDREN = 96  # moves of one position: 5 robots x 4 slides, the clear one 4 x 16 stops
 
-# columns of the search stack: the node's moves left, bound, robots to try (1 with no
-# slack), one move of slack?, target robot's state and cell; then where its move loop
-# stands: robot, direction, candidate, candidates, its other robots' bound, its most passes;
-# and the cell and state the move down to its child started from
-REM, H, TOP, TOUCH, F0, P0, I, D, C, M, OH, MOST, FROMP, FROMF = range(14)
+# columns of the search stack, per ply: moves left, bound, children listed, next child to
+# try; the robot moved down to the next ply, and the cell and state it came from
+REM, H, NC, CJ, FROMI, FROMP, FROMF = range(7)
+# columns of a child: robot, direction, walls passed, cell, state, bound, bucket
+CI, CD, CK, CQ, CG, CH, CB = range(7)
 
 if AVAILABLE:
     STEP = np.array([-16, 1, 16, -1], dtype=np.int64)
+
+    @intrinsic
+    def _prefetch(typingctx, array, index):
+        """Asks the processor to bring array[index]'s cache line closer (LLVM's
+        llvm.prefetch: a hint, no effect on what the program computes)."""
+        sig = types.void(array, index)
+
+        def codegen(context, builder, signature, args):
+            arrty = signature.args[0]
+            arr = context.make_array(arrty)(context, builder, args[0])
+            ptr = cgutils.get_item_pointer(context, builder, arrty, arr, [args[1]])
+            i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+            fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+            fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+            # read, high locality, data cache
+            builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+            return context.get_dummy_value()
+        return sig, codegen
 
     @njit(cache=True)
     def _key(P, F, role, n, vals):
@@ -67,16 +94,20 @@ if AVAILABLE:
         return key
 
     @njit(cache=True)
-    def _seen(table, key, nrem):
+    def _bucket(key, mask):
+        """Where ``key``'s bucket starts: the product's high bits folded in, so that they
+        depend on all the key's bits."""
+        h = key * np.uint64(0x9E3779B97F4A7C15)
+        h ^= h >> np.uint64(37)
+        return np.int64((h & mask) << np.uint64(3))
+
+    @njit(cache=True)
+    def _seen(table, base, key, nrem):
         """The transposition table: True when ``key`` was searched with at least ``nrem``
         moves left; else records it with ``nrem`` and returns False. A bucket is one
         64-byte cache line: seven keys, then a word of their moves left plus one, a byte
         each (0: free). Keys fill a bucket from the front; in a full one the key with the
         fewest moves left makes room."""
-        mask = np.uint64((table.shape[0] >> 3) - 1)  # a power of two: no division
-        h = key * np.uint64(0x9E3779B97F4A7C15)
-        h ^= h >> np.uint64(37)  # the product's high bits depend on all the key's bits
-        base = np.int64((h & mask) << np.uint64(3))
         rw = table[base + 7]
         victim = -1
         low = 256
@@ -99,43 +130,52 @@ if AVAILABLE:
         return False
 
     @njit(cache=True)
+    def _child(ply, m, i, d, k, q, g, hq, P, F, role, n, vals, table, mask, ch, ckey):
+        """Lists a child: robot ``i`` moved to ``q`` (state ``g``); fetches its bucket."""
+        p, f = P[i], F[i]
+        P[i] = q
+        F[i] = g
+        key = _key(P, F, role, n, vals)
+        P[i] = p
+        F[i] = f
+        base = _bucket(key, mask)
+        _prefetch(table, base)
+        ch[ply, m, CI] = i
+        ch[ply, m, CD] = d
+        ch[ply, m, CK] = k
+        ch[ply, m, CQ] = q
+        ch[ply, m, CG] = g
+        ch[ply, m, CH] = hq
+        ch[ply, m, CB] = base
+        ckey[ply, m] = key
+
+    @njit(cache=True)
     def _dfs(bound, h_root, P, F, n, is_clear, elig, role, single, heur, walls, occ, goal,
-             closer, reach, after, table, path, counter, budget, st, cand):
+             closer, reach, after, table, path, counter, budget, st, ch, ckey):
         """solver.py's recursive dfs, with the recursion turned into a loop over an explicit
         stack (numba's calls with many array arguments cost more than the work): ``st``
-        holds per ply the node's values and where its move loop stands; ``cand`` the
-        transparent robot's stops (cell, passes) for the direction being tried."""
+        holds per ply the node's values and how far its children are tried, ``ch`` and
+        ``ckey`` the children listed when the node was entered."""
         vals = np.empty(6, dtype=np.int64)
+        mask = np.uint64((table.shape[0] >> 3) - 1)  # a power of two: no division
         ply = 0
         st[0, REM] = bound
         st[0, H] = h_root
         enter = True
         while True:
-            if enter:
+            if enter:  # a new position: count it, list its moves
                 enter = False
                 counter[0] += 1
                 if counter[0] > budget:
                     return -1
                 rem = st[ply, REM]
                 h = st[ply, H]
-                st[ply, TOP] = 1 if (single and h == rem) else n
-                st[ply, TOUCH] = 1 if (single and h == rem - 1) else 0
-                st[ply, F0] = F[0]
-                st[ply, P0] = P[0]
-                st[ply, I] = 0
-                st[ply, D] = -1
-            rem = st[ply, REM]
-            h = st[ply, H]
-            tight = single and h == rem
-            touch = st[ply, TOUCH] == 1
-            f0 = st[ply, F0]
-            p0 = st[ply, P0]
-            child = False
-            while not child:
-                i = st[ply, I]
-                if i >= st[ply, TOP]:
-                    break
-                if st[ply, D] < 0:  # a new robot: its slack, then lift it off the grid
+                tight = single and h == rem  # no slack: the target robot's descents only
+                touch = single and h == rem - 1  # a helper must touch the descent's cells
+                f0 = F[0]
+                p0 = P[0]
+                m = 0
+                for i in range(1 if tight else n):
                     if single:
                         other_h = UNREACHABLE if i == 0 else h
                     else:
@@ -148,64 +188,53 @@ if AVAILABLE:
                     if elig[i]:
                         most = rem - 1
                     else:
-                        most = rem - 1 - other_h
+                        most = rem - 1 - other_h  # a helper move needs slack
                         if most < 0:
-                            st[ply, I] = i + 1
                             continue
-                    st[ply, OH] = other_h
-                    st[ply, MOST] = most
-                    occ[P[i]] = 0
-                    st[ply, D] = 0
-                    st[ply, C] = 0
-                    st[ply, M] = -1
-                d = st[ply, D]
-                if d >= 4:
-                    occ[P[i]] = 1
-                    st[ply, I] = i + 1
-                    st[ply, D] = -1
-                    continue
-                p = P[i]
-                f = F[i]
-                other_h = st[ply, OH]
-                step = STEP[d]
-                bit = 1 << d
-                if not is_clear[i]:
-                    st[ply, D] = d + 1
-                    if tight and not closer[f, p, d]:
-                        continue
-                    q = p
-                    while not walls[q] & bit and not occ[q + step]:
-                        q += step
-                    if q == p:
-                        continue
-                    nrem = rem - 1
-                    k = 0
-                    if elig[i]:
-                        g = after[f, d]
-                        if q == goal and g == 3:
-                            path[ply, 0] = i
-                            path[ply, 1] = d
-                            path[ply, 2] = 0
-                            counter[1] = ply + 1
-                            return 1
-                        if i and touch and not (reach[f0, p0, p] or reach[f0, p0, q]):
+                    p = P[i]
+                    f = F[i]
+                    occ[p] = 0  # lifted off the grid while its moves are listed
+                    for d in range(4):
+                        step = STEP[d]
+                        bit = 1 << d
+                        if not is_clear[i]:
+                            if tight and not closer[f, p, d]:
+                                continue
+                            q = p
+                            while not walls[q] & bit and not occ[q + step]:
+                                q += step
+                            if q == p:
+                                continue
+                            nrem = rem - 1
+                            if elig[i]:
+                                g = after[f, d]
+                                if q == goal and g == 3:
+                                    occ[p] = 1
+                                    path[ply, 0] = i
+                                    path[ply, 1] = d
+                                    path[ply, 2] = 0
+                                    counter[1] = ply + 1
+                                    return 1
+                                if i and touch and not (reach[f0, p0, p] or reach[f0, p0, q]):
+                                    continue
+                                hq = heur[i, g, q]
+                                if hq > other_h:
+                                    hq = other_h
+                                if hq > nrem:
+                                    continue
+                            else:
+                                g = f
+                                if i and touch and not (reach[f0, p0, p] or reach[f0, p0, q]):
+                                    continue
+                                if other_h > nrem:
+                                    continue
+                                hq = other_h
+                            _child(ply, m, i, d, 0, q, g, hq, P, F, role, n, vals, table,
+                                   mask, ch, ckey)
+                            m += 1
                             continue
-                        hq = heur[i, g, q]
-                        if hq > other_h:
-                            hq = other_h
-                        if hq > nrem:
-                            continue
-                    else:
-                        g = f
-                        if i and touch and not (reach[f0, p0, p] or reach[f0, p0, q]):
-                            continue
-                        if other_h > nrem:
-                            continue
-                        hq = other_h
-                else:
-                    if st[ply, M] < 0:  # the candidates in this direction, as solver.py
-                        most = st[ply, MOST]
-                        m = 0
+                        # the transparent robot: a stop after each wall it may pass
+                        g = after[f, d] if elig[i] else f
                         here = p
                         k = 0
                         while k <= most:
@@ -215,59 +244,52 @@ if AVAILABLE:
                                 here += step
                             while not walls[here] & bit and not occ[here + step]:
                                 here += step
-                            if not walls[here] & bit:  # a robot stops it
-                                if here != p:
-                                    cand[ply, m, 0] = here
-                                    cand[ply, m, 1] = k
-                                    m += 1
-                                break
+                            stopped = not walls[here] & bit  # a robot stops it
                             if here != p:
-                                cand[ply, m, 0] = here
-                                cand[ply, m, 1] = k
-                                m += 1
-                            if walls[here] & (bit << 4):
+                                nrem = rem - 1 - k
+                                if here == goal and elig[i] and g == 3:
+                                    occ[p] = 1
+                                    path[ply, 0] = i
+                                    path[ply, 1] = d
+                                    path[ply, 2] = k
+                                    counter[1] = ply + 1
+                                    return 1
+                                hq = other_h
+                                if elig[i] and heur[i, g, here] < hq:
+                                    hq = heur[i, g, here]
+                                if hq <= nrem and not (
+                                        i and touch and not (reach[f0, p0, p]
+                                                             or reach[f0, p0, here])):
+                                    _child(ply, m, i, d, k, here, g, hq, P, F, role, n, vals,
+                                           table, mask, ch, ckey)
+                                    m += 1
+                            if stopped or walls[here] & (bit << 4):
                                 break
                             k += 1
-                        st[ply, M] = m
-                        st[ply, C] = 0
-                    c = st[ply, C]
-                    if c >= st[ply, M]:
-                        st[ply, D] = d + 1
-                        st[ply, M] = -1
-                        continue
-                    st[ply, C] = c + 1
-                    q = cand[ply, c, 0]
-                    k = cand[ply, c, 1]
-                    g = after[f, d] if elig[i] else f
-                    nrem = rem - 1 - k
-                    if q == goal and elig[i] and g == 3:
-                        path[ply, 0] = i
-                        path[ply, 1] = d
-                        path[ply, 2] = k
-                        counter[1] = ply + 1
-                        return 1
-                    hq = other_h
-                    if elig[i] and heur[i, g, q] < hq:
-                        hq = heur[i, g, q]
-                    if hq > nrem:
-                        continue
-                # the transposition table, then down into the child
-                P[i] = q
-                F[i] = g
-                if _seen(table, _key(P, F, role, n, vals), nrem):
-                    P[i] = p
-                    F[i] = f
+                    occ[p] = 1
+                st[ply, NC] = m
+                st[ply, CJ] = 0
+            j = st[ply, CJ]
+            if j < st[ply, NC]:  # the next child: the table, then down into it
+                st[ply, CJ] = j + 1
+                k = ch[ply, j, CK]
+                nrem = st[ply, REM] - 1 - k
+                if _seen(table, ch[ply, j, CB], ckey[ply, j], nrem):
                     continue
+                i = ch[ply, j, CI]
+                q = ch[ply, j, CQ]
+                st[ply, FROMI] = i
+                st[ply, FROMP] = P[i]
+                st[ply, FROMF] = F[i]
+                occ[P[i]] = 0
                 occ[q] = 1
+                P[i] = q
+                F[i] = ch[ply, j, CG]
                 path[ply, 0] = i
-                path[ply, 1] = d
+                path[ply, 1] = ch[ply, j, CD]
                 path[ply, 2] = k
-                st[ply, FROMP] = p
-                st[ply, FROMF] = f
                 st[ply + 1, REM] = nrem
-                st[ply + 1, H] = hq
-                child = True
-            if child:
+                st[ply + 1, H] = ch[ply, j, CH]
                 ply += 1
                 enter = True
                 continue
@@ -275,17 +297,18 @@ if AVAILABLE:
             if ply == 0:
                 return 0
             ply -= 1
-            i = path[ply, 0]
+            i = st[ply, FROMI]
             occ[P[i]] = 0
             P[i] = st[ply, FROMP]
             F[i] = st[ply, FROMF]
+            occ[P[i]] = 1
 
 
 class Kernel:
     """The compiled search for one solve: arrays built from the reference's tables."""
 
     def __init__(self, walls, goal, order, P, F, is_clear, elig, heur, single, closer, reach,
-                 after, table_bits=None):
+                 after, max_moves=30, table_bits=None):
         n = len(order)
         self.n = n
         self.P = np.array(P, dtype=np.int64)
@@ -309,9 +332,11 @@ class Kernel:
         self.after = np.array(after, dtype=np.int64)
         table_bits = table_bits or TABLE_BITS
         self.table = np.zeros(8 << table_bits, dtype=np.uint64)  # 2**bits buckets
-        self.path = np.zeros((64, 3), dtype=np.int64)
-        self.st = np.zeros((65, 14), dtype=np.int64)
-        self.cand = np.zeros((64, 16, 2), dtype=np.int64)
+        plies = max_moves + 2  # a move costs at least one: no deeper than the bound
+        self.path = np.zeros((plies, 3), dtype=np.int64)
+        self.st = np.zeros((plies, 7), dtype=np.int64)
+        self.ch = np.zeros((plies, MAX_CHILDREN, 7), dtype=np.int64)
+        self.ckey = np.zeros((plies, MAX_CHILDREN), dtype=np.uint64)
         self.counter = np.zeros(2, dtype=np.int64)  # positions searched, moves found
 
     def search(self, bound, h, budget):
@@ -319,7 +344,7 @@ class Kernel:
         return _dfs(bound, h, self.P, self.F, self.n, self.is_clear, self.elig, self.role,
                     self.single, self.heur, self.walls, self.occ, self.goal, self.closer,
                     self.reach, self.after, self.table, self.path, self.counter,
-                    budget, self.st, self.cand)
+                    budget, self.st, self.ch, self.ckey)
 
     @property
     def nodes(self):

@@ -381,6 +381,9 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
         closer, reach = tab.descents(goal, ricochet)
 
     def dfs(rem, key, occ, h):
+        """Searches the position with ``rem`` moves left; True when a solution was found
+        (its moves on ``path``, last first). Lists the position's moves first, returning
+        at once when one completes the target, then searches them in that order."""
         nonlocal nodes
         nodes += 1
         if nodes > budget:
@@ -389,6 +392,7 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
         # one move of slack: a helper's move must touch the cells the descent could use
         # (the target robot's own moves come first and found no descent without it)
         touch = reach[F[0]][P[0]] if single and h == rem - 1 else -1
+        children = []
         for i in range(1 if tight else n):
             p = P[i]
             f = F[i]
@@ -410,12 +414,11 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
                 most = rem - 1
             occ_i = occ ^ bit[p]
             kv = keyval[i]
-            fs = 4 * p + f
-            key_i = key - kv[fs]
-            nrem = rem - 1
+            key_i = key - kv[4 * p + f]
             af = after[f]
             if not is_clear[i]:
                 can_win = elig[i]
+                nrem = rem - 1
                 for d, q, mask, up, step in (closer[f][p] if tight else slides[p]):
                     b = occ_i & mask
                     if b:
@@ -444,35 +447,26 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
                             hq = other_h
                         if hq > nrem:
                             continue
-                    nkey = key_i + kv[4 * q + g]
-                    if table.get(nkey, -1) >= nrem:
-                        continue
-                    table[nkey] = nrem
-                    P[i] = q
-                    F[i] = g
-                    found = dfs(nrem, nkey, occ_i | bit[q], hq)
-                    P[i] = p
-                    F[i] = f
-                    if found:
-                        path.append((i, d, 0))
-                        return True
+                    children.append((nrem, key_i + kv[4 * q + g], i, q, g, hq, d, 0,
+                                     occ_i | bit[q]))
                 continue
+            # the transparent robot: a stop after each wall it may pass
             for d in range(4):
-                cands = []
                 step = STEP[d]
+                g = af[d] if elig[i] else f
                 for s, k, mask, first in clearseg[d][p]:
                     if k > most:
                         break
                     b = occ_i & mask
                     if b:
                         nearest = (b & -b).bit_length() - 1 if INC[d] else b.bit_length() - 1
-                        if nearest != first:
-                            cands.append((nearest - step, k))
-                        break
-                    if s != p:
-                        cands.append((s, k))
-                g = af[d] if elig[i] else f
-                for q, k in cands:
+                        if nearest == first:
+                            break
+                        q = nearest - step
+                    elif s == p:
+                        continue
+                    else:
+                        q = s
                     nrem = rem - 1 - k
                     if q == goal and elig[i] and g == TURNED:
                         path.append((i, d, k))
@@ -480,20 +474,25 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
                     hq = other_h
                     if hi is not None and hi[g][q] < hq:
                         hq = hi[g][q]
-                    if hq > nrem:
-                        continue
-                    nkey = key_i + kv[4 * q + g]
-                    if table.get(nkey, -1) >= nrem:
-                        continue
-                    table[nkey] = nrem
-                    P[i] = q
-                    F[i] = g
-                    found = dfs(nrem, nkey, occ_i | bit[q], hq)
-                    P[i] = p
-                    F[i] = f
-                    if found:
-                        path.append((i, d, k))
-                        return True
+                    if hq <= nrem and not (i and not (bit[p] | bit[q]) & touch):
+                        children.append((nrem, key_i + kv[4 * q + g], i, q, g, hq, d, k,
+                                         occ_i | bit[q]))
+                    if b:
+                        break
+        for nrem, nkey, i, q, g, hq, d, k, nocc in children:
+            if table.get(nkey, -1) >= nrem:
+                continue
+            table[nkey] = nrem
+            p = P[i]
+            f = F[i]
+            P[i] = q
+            F[i] = g
+            found = dfs(nrem, nkey, nocc, hq)
+            P[i] = p
+            F[i] = f
+            if found:
+                path.append((i, d, k))
+                return True
         return False
 
     h0 = max(1, lower_bound())
@@ -507,7 +506,7 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
         else:
             closer_arr = reach_arr = None
         k = kernel.Kernel(board.walls, goal, order, P, F, is_clear, elig, heur, single,
-                          closer_arr, reach_arr, AFTER)
+                          closer_arr, reach_arr, AFTER, max_moves)
         for bound in range(h0, max_moves + 1):
             before = k.nodes
             found = k.search(bound, lower_bound(), budget)
