@@ -150,8 +150,119 @@ if AVAILABLE:
         ckey[ply, m] = key
 
     @njit(cache=True)
+    def _ray_min(heur0, walls, after, raymin):
+        """raymin[f, c, d]: the least bound (state after[f, d]) over the cells a slide from
+        c in direction d crosses (UNREACHABLE when it crosses none)."""
+        for f in range(4):
+            for c in range(256):
+                for d in range(4):
+                    g = after[f, d]
+                    best = UNREACHABLE
+                    x = c
+                    while not walls[x] & (1 << d):
+                        x += STEP[d]
+                        if heur0[g, x] < best:
+                            best = heur0[g, x]
+                    raymin[f, c, d] = best
+
+    @njit(cache=True)
+    def _relaxed(p, f, most, marks, goal, walls, heur0, raymin, after, occ, hmark, vmark,
+                 hseg, vseg, stk):
+        """solver.py's relaxed_path: whether the target robot, from p in state f, could
+        complete the target in at most ``most`` slides if robots never got in its way and
+        only walls and blockers stopped it. Blockers: the robots on ``occ`` (``marks``
+        False), or any cell of a row or column stretch marked in ``hmark``/``vmark``.
+        Depth first over an explicit stack ``stk``: per slide, the cell and state it
+        starts from, the slides left, the direction being tried and how far along it."""
+        sp = 0
+        stk[0, 0] = p
+        stk[0, 1] = f
+        stk[0, 2] = most
+        stk[0, 3] = -1
+        stk[0, 4] = p
+        while sp >= 0:
+            c0 = stk[sp, 0]
+            f0 = stk[sp, 1]
+            m = stk[sp, 2]
+            d = stk[sp, 3]
+            x = stk[sp, 4]
+            if d < 0 or walls[x] & (1 << d):  # on to the next direction worth a look
+                d += 1
+                while d < 4 and raymin[f0, c0, d] > m - 1:
+                    d += 1
+                if d == 4:
+                    sp -= 1
+                    continue
+                stk[sp, 3] = d
+                x = c0
+            step = STEP[d]
+            bit = 1 << d
+            g = after[f0, d]
+            push = False
+            while not walls[x] & bit:  # along the slide to the next stop that could do
+                x += step
+                if heur0[g, x] > m - 1:
+                    continue
+                if not walls[x] & bit:  # no wall: a blocker on the next cell, or no stop
+                    b = x + step
+                    if marks:
+                        if not (hmark[hseg[b]] or vmark[vseg[b]]):
+                            continue
+                    elif not occ[b]:
+                        continue
+                if x == goal and g == 3:
+                    return True
+                if m > 1:
+                    push = True
+                    break
+            stk[sp, 4] = x
+            if push:
+                sp += 1
+                stk[sp, 0] = x
+                stk[sp, 1] = g
+                stk[sp, 2] = m - 1
+                stk[sp, 3] = -1
+                stk[sp, 4] = x
+        return False
+
+    @njit(cache=True)
+    def _blockers_allow(i, q, g, nrem, hq, P, F, n, occ, goal, walls, heur, raymin, after,
+                        hmark, vmark, hseg, vseg, stk):
+        """solver.py's blockers_allow, for robot i moving to q (state g) while its moves
+        are listed (lifted off ``occ``)."""
+        if i == 0:
+            start = q
+            state = g
+        else:
+            start = P[0]
+            state = F[0]
+            occ[q] = 1
+            occ[start] = 0
+        heur0 = heur[0]
+        ok = False
+        if nrem != hq:
+            for j in range(1, n):
+                c = q if j == i else P[j]
+                hmark[hseg[c]] = 1
+                vmark[vseg[c]] = 1
+            ok = _relaxed(start, state, nrem - 1, True, goal, walls, heur0, raymin, after, occ,
+                          hmark, vmark, hseg, vseg, stk)
+            for j in range(1, n):
+                c = q if j == i else P[j]
+                hmark[hseg[c]] = 0
+                vmark[vseg[c]] = 0
+        if not ok:
+            ok = _relaxed(start, state, nrem, False, goal, walls, heur0, raymin, after, occ,
+                          hmark, vmark, hseg, vseg, stk)
+        if i != 0:
+            occ[q] = 0
+            occ[start] = 1
+        return ok
+
+    @njit(cache=True)
     def _dfs(bound, h_root, P, F, n, is_clear, elig, role, single, heur, walls, occ, goal,
-             closer, reach, after, table, path, counter, budget, st, ch, ckey):
+             closer, reach, after, table, path, counter, budget, st, ch, ckey, hmark, vmark,
+             hseg, vseg, raymin, stk):
         """solver.py's recursive dfs, with the recursion turned into a loop over an explicit
         stack (numba's calls with many array arguments cost more than the work): ``st``
         holds per ply the node's values and how far its children are tried, ``ch`` and
@@ -278,6 +389,15 @@ if AVAILABLE:
                     continue
                 i = ch[ply, j, CI]
                 q = ch[ply, j, CQ]
+                hq = ch[ply, j, CH]
+                if single and nrem - hq < 2:  # (recorded: a search would find nothing)
+                    occ[P[i]] = 0
+                    ok = _blockers_allow(i, q, ch[ply, j, CG], nrem, hq, P, F, n, occ, goal,
+                                         walls, heur, raymin, after, hmark, vmark, hseg, vseg,
+                                         stk)
+                    occ[P[i]] = 1
+                    if not ok:
+                        continue
                 st[ply, FROMI] = i
                 st[ply, FROMP] = P[i]
                 st[ply, FROMF] = F[i]
@@ -289,7 +409,7 @@ if AVAILABLE:
                 path[ply, 1] = ch[ply, j, CD]
                 path[ply, 2] = k
                 st[ply + 1, REM] = nrem
-                st[ply + 1, H] = ch[ply, j, CH]
+                st[ply + 1, H] = hq
                 ply += 1
                 enter = True
                 continue
@@ -338,13 +458,27 @@ class Kernel:
         self.ch = np.zeros((plies, MAX_CHILDREN, 7), dtype=np.int64)
         self.ckey = np.zeros((plies, MAX_CHILDREN), dtype=np.uint64)
         self.counter = np.zeros(2, dtype=np.int64)  # positions searched, moves found
+        # each cell's stretch of its row and of its column between walls, numbered
+        self.hseg = np.zeros(256 + 32, dtype=np.int64)
+        self.vseg = np.zeros(256 + 32, dtype=np.int64)
+        for c in range(256):
+            x, y = c % 16, c // 16
+            self.hseg[c] = self.hseg[c - 1] if x and not walls[c] & 8 else c
+            self.vseg[c] = self.vseg[c - 16] if y and not walls[c] & 1 else c
+        self.hmark = np.zeros(256, dtype=np.uint8)
+        self.vmark = np.zeros(256, dtype=np.uint8)
+        self.raymin = np.full((4, 256, 4), UNREACHABLE, dtype=np.int64)
+        if self.single:
+            _ray_min(self.heur[0], self.walls, self.after, self.raymin)
+        self.stk = np.zeros((plies + 1, 5), dtype=np.int64)
 
     def search(self, bound, h, budget):
         """1 found (see ``moves``), 0 none within ``bound``, -1 ``budget`` positions searched."""
         return _dfs(bound, h, self.P, self.F, self.n, self.is_clear, self.elig, self.role,
                     self.single, self.heur, self.walls, self.occ, self.goal, self.closer,
                     self.reach, self.after, self.table, self.path, self.counter,
-                    budget, self.st, self.ch, self.ckey)
+                    budget, self.st, self.ch, self.ckey, self.hmark, self.vmark, self.hseg,
+                    self.vseg, self.raymin, self.stk)
 
     @property
     def nodes(self):

@@ -40,6 +40,9 @@ from microrobots.ricochet import (
 UNREACHABLE = 999
 BIT = [1 << c for c in range(CELLS)]
 INC = (False, True, True, False)  # slides towards higher cell numbers: E, S
+# per direction, the shift of a bitboard of cells that takes each to the cell before it
+# (whose slide in that direction it would stop): left 16 for N, right 1 for E, ...
+BESIDE = (16, -1, -16, 1)
 # AFTER[state][d]: the ricochet state after a move in direction d (microrobots.ricochet)
 AFTER = [[after_move(f, d) for d in range(4)] for f in range(4)]
 
@@ -87,9 +90,17 @@ class Tables:
         # as (direction, wall stop, mask of the cells crossed, towards higher cells?, step)
         self.slides = [tuple((d, self.stop[d][p], self.ray[d][p], INC[d], STEP[d])
                              for d in range(4) if self.stop[d][p] != p) for p in range(CELLS)]
+        # per direction, the cells a slide in it stops on whatever is beyond: a wall there
+        self.wallside = [sum(BIT[p] for p in range(CELLS) if walls[p] & 1 << d)
+                         for d in range(4)]
+        # per cell, it and the cells a robot there could stop on in one slide if anything
+        # could stop it anywhere: its row's and column's stretch between walls
+        self.lines = [BIT[p] | self.ray[0][p] | self.ray[1][p] | self.ray[2][p] | self.ray[3][p]
+                      for p in range(CELLS)]
         self._clear = None
         self._bounds = {}
         self._descents = {}
+        self._within = {}
 
     @property
     def clear(self):
@@ -229,6 +240,25 @@ class Tables:
             reach[f][c] = acc
         self._descents[key] = closer, reach
         return closer, reach
+
+    def within(self, goal, ricochet):
+        """For a single non-transparent target robot, by ricochet state f and v (0-63):
+        the bitboard of the cells whose bound (state f) is at most v."""
+        key = (goal, ricochet)
+        if key not in self._within:
+            h = self.bound(goal, False, ricochet)
+            table = []
+            for f in range(4):
+                finite = [v for v in h[f] if v < UNREACHABLE]
+                rows = [0] * (max(finite) + 1)
+                for c in range(CELLS):
+                    if h[f][c] < UNREACHABLE:
+                        rows[h[f][c]] |= BIT[c]
+                for v in range(1, len(rows)):
+                    rows[v] |= rows[v - 1]
+                table.append(rows + [rows[-1]] * (64 - len(rows)))
+            self._within[key] = table
+        return self._within[key]
 
     def descent_arrays(self, goal, ricochet):
         """``descents`` as numpy arrays for the compiled search: closer[f, p, d] and
@@ -379,6 +409,59 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
 
     if single:  # a coloured target: its robot is never the transparent one
         closer, reach = tab.descents(goal, ricochet)
+        within = tab.within(goal, ricochet)
+        rays, wallside, lines = tab.ray, tab.wallside, tab.lines
+
+        def relaxed_path(p, f, most, stops_by_d):
+            """Whether the target robot, from cell p in ricochet state f, could complete
+            the target in at most ``most`` slides if robots never got in its way and it
+            could stop only on the cells ``stops_by_d[d]`` when sliding in direction d."""
+            for d in range(4):
+                stops = rays[d][p] & stops_by_d[d]
+                if not stops:
+                    continue
+                g = after[f][d]
+                if g == TURNED and stops >> goal & 1:
+                    return True
+                if most > 1:
+                    stops &= within[g][most - 1]
+                    while stops:
+                        low = stops & -stops
+                        if relaxed_path(low.bit_length() - 1, g, most - 1, stops_by_d):
+                            return True
+                        stops ^= low
+            return False
+
+        def stops_beside(blockers):
+            """Per direction, the cells a slide stops on with robots on ``blockers``: those
+            with a wall on that side, and those right before a blocker."""
+            return (wallside[0] | blockers << 16, wallside[1] | blockers >> 1,
+                    wallside[2] | blockers >> 16, wallside[3] | blockers << 1)
+
+        def blockers_allow(i, q, g, nrem, hq, occ):
+            """The bound that counts blockers, min(M0, M1 + 1, h + 2) <= nrem, for the
+            position where robot i moved to q (state g; ``occ`` its occupancy). Mt: the
+            fewest slides of the target robot if only walls and the robots that could be
+            there after t moves stopped it (t = 0: where the helpers stand; t = 1: their
+            rows and columns up to a wall). Asked only when h + 2 > nrem."""
+            if i == 0:  # the target robot moved
+                start, state = q, g
+            else:  # a helper moved
+                start, state = P[0], F[0]
+            helpers = occ ^ bit[start]
+            if nrem == hq:
+                return relaxed_path(start, state, nrem, stops_beside(helpers))
+            if i == 0:
+                reachable = 0
+                for j in range(1, n):
+                    reachable |= lines[P[j]]
+            else:
+                reachable = lines[q]
+                for j in range(1, n):
+                    if j != i:
+                        reachable |= lines[P[j]]
+            return (relaxed_path(start, state, nrem - 1, stops_beside(reachable))
+                    or relaxed_path(start, state, nrem, stops_beside(helpers)))
 
     def dfs(rem, key, occ, h):
         """Searches the position with ``rem`` moves left; True when a solution was found
@@ -483,6 +566,8 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
             if table.get(nkey, -1) >= nrem:
                 continue
             table[nkey] = nrem
+            if single and nrem - hq < 2 and not blockers_allow(i, q, g, nrem, hq, nocc):
+                continue  # (recorded: a search of it would find nothing)
             p = P[i]
             f = F[i]
             P[i] = q
