@@ -260,6 +260,24 @@ if AVAILABLE:
         return ok
 
     @njit(cache=True)
+    def _on(x, s, e, d):
+        """Whether cell x lies on a slide from s to e in direction d, or right after it."""
+        if x == e + STEP[d]:
+            return True
+        if x < min(s, e) or x > max(s, e):
+            return False
+        if d & 1:
+            return (x >> 4) == (s >> 4)
+        return (x & 15) == (s & 15)
+
+    @njit(cache=True)
+    def _commutes(p, q, d, a1, a2, da):
+        """solver.py's commutes: a slide from p to q (direction d) and the move just made
+        (from a1 to a2, direction da) leave each other alone."""
+        return not (_on(a1, p, q, d) or _on(a2, p, q, d) or _on(p, a1, a2, da)
+                    or _on(q, a1, a2, da))
+
+    @njit(cache=True)
     def _dfs(bound, h_root, P, F, n, is_clear, elig, role, single, heur, walls, occ, goal,
              closer, reach, after, table, path, counter, budget, st, ch, ckey, hmark, vmark,
              hseg, vseg, raymin, stk):
@@ -285,6 +303,13 @@ if AVAILABLE:
                 touch = single and h == rem - 1  # a helper must touch the descent's cells
                 f0 = F[0]
                 p0 = P[0]
+                last = -1  # the move to here: its robot, from a1 to a2 in direction da
+                a1 = a2 = da = 0
+                if ply:
+                    last = st[ply - 1, FROMI]
+                    a1 = st[ply - 1, FROMP]
+                    a2 = P[last]
+                    da = path[ply - 1, 1]
                 m = 0
                 for i in range(1 if tight else n):
                     if single:
@@ -340,6 +365,8 @@ if AVAILABLE:
                                 if other_h > nrem:
                                     continue
                                 hq = other_h
+                            if i < last and _commutes(p, q, d, a1, a2, da):
+                                continue
                             _child(ply, m, i, d, 0, q, g, hq, P, F, role, n, vals, table,
                                    mask, ch, ckey)
                             m += 1
@@ -370,7 +397,8 @@ if AVAILABLE:
                                     hq = heur[i, g, here]
                                 if hq <= nrem and not (
                                         i and touch and not (reach[f0, p0, p]
-                                                             or reach[f0, p0, here])):
+                                                             or reach[f0, p0, here])) and not (
+                                        i < last and _commutes(p, here, d, a1, a2, da)):
                                     _child(ply, m, i, d, k, here, g, hq, P, F, role, n, vals,
                                            table, mask, ch, ckey)
                                     m += 1

@@ -463,10 +463,12 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
             return (relaxed_path(start, state, nrem - 1, stops_beside(reachable))
                     or relaxed_path(start, state, nrem, stops_beside(helpers)))
 
-    def dfs(rem, key, occ, h):
+    def dfs(rem, key, occ, h, last, last_cells, last_span):
         """Searches the position with ``rem`` moves left; True when a solution was found
         (its moves on ``path``, last first). Lists the position's moves first, returning
-        at once when one completes the target, then searches them in that order."""
+        at once when one completes the target, then searches them in that order. ``last``:
+        the robot (search index) that made the move to here, ``last_cells`` its start and
+        end cells, ``last_span`` the cells that move depended on (see ``span``)."""
         nonlocal nodes
         nodes += 1
         if nodes > budget:
@@ -530,6 +532,8 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
                             hq = other_h
                         if hq > nrem:
                             continue
+                    if i < last and commutes(p, q, d, last_cells, last_span):
+                        continue
                     children.append((nrem, key_i + kv[4 * q + g], i, q, g, hq, d, 0,
                                      occ_i | bit[q]))
                 continue
@@ -557,7 +561,8 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
                     hq = other_h
                     if hi is not None and hi[g][q] < hq:
                         hq = hi[g][q]
-                    if hq <= nrem and not (i and not (bit[p] | bit[q]) & touch):
+                    if hq <= nrem and not (i and not (bit[p] | bit[q]) & touch) and not (
+                            i < last and commutes(p, q, d, last_cells, last_span)):
                         children.append((nrem, key_i + kv[4 * q + g], i, q, g, hq, d, k,
                                          occ_i | bit[q]))
                     if b:
@@ -572,7 +577,7 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
             f = F[i]
             P[i] = q
             F[i] = g
-            found = dfs(nrem, nkey, nocc, hq)
+            found = dfs(nrem, nkey, nocc, hq, i, bit[p] | bit[q], span(p, q, d))
             P[i] = p
             F[i] = f
             if found:
@@ -612,7 +617,7 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
         try:
             for bound in range(h0, max_moves + 1):
                 before = nodes
-                if dfs(bound, key0, occ0, lower_bound()):
+                if dfs(bound, key0, occ0, lower_bound(), -1, 0, 0):
                     count = bound
                     break
                 depths.append((bound, nodes - before, time.perf_counter() - started))
@@ -628,6 +633,29 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
     result.engine = "numba" if compiled else "python"
     result.out_of_budget = out_of_budget
     return result
+
+
+COLUMN = [sum(1 << (y * 16 + x) for y in range(16)) for x in range(16)]
+
+
+def span(p, q, d):
+    """The cells a slide from p to q in direction d depends on: those from p to q, and
+    the one after q (what stopped it, when it is not a wall; a pass is a wall crossed)."""
+    lo, hi = (p, q) if p < q else (q, p)
+    cells = (2 << hi) - (1 << lo)
+    if not d & 1:
+        cells &= COLUMN[p & 15]
+    after = q + STEP[d]
+    if 0 <= after < CELLS:
+        cells |= 1 << after
+    return cells
+
+
+def commutes(p, q, d, last_cells, last_span):
+    """Whether a slide from p to q (direction d) and the move just made (its robot's
+    start and end cells ``last_cells``, the cells it depended on ``last_span``) leave
+    each other alone: made in the other order they go where they went."""
+    return not span(p, q, d) & last_cells and not (1 << p | 1 << q) & last_span
 
 
 class _Budget(Exception):
