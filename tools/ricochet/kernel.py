@@ -130,14 +130,40 @@ if AVAILABLE:
         return False
 
     @njit(cache=True)
-    def _child(ply, m, i, d, k, q, g, hq, P, F, role, n, vals, table, mask, ch, ckey):
-        """Lists a child: robot ``i`` moved to ``q`` (state ``g``); fetches its bucket."""
-        p, f = P[i], F[i]
-        P[i] = q
-        F[i] = g
-        key = _key(P, F, role, n, vals)
-        P[i] = p
-        F[i] = f
+    def _moved_key(key, r, fs, hs, hm, old, new):
+        """``key`` (see _key) after a robot of role ``r`` went from value ``old`` (cell * 4
+        + state) to ``new``: the target or transparent robot's field at bit ``fs``
+        rewritten, or the interchangeable robots' ``hm`` sorted fields from bit ``hs`` on
+        merged anew."""
+        ten = np.uint64(0x3FF)
+        if r < 2:
+            s = np.uint64(fs)
+            return (key & ~(ten << s)) | (np.uint64(new) << s)
+        out = key & ((np.uint64(1) << np.uint64(hs)) - np.uint64(1))
+        shift = np.uint64(hs)
+        placed = False
+        skipped = False
+        for j in range(hm):
+            v = np.int64((key >> np.uint64(hs + 10 * j)) & ten)
+            if not skipped and v == old:
+                skipped = True
+                continue
+            if not placed and new < v:
+                out |= np.uint64(new) << shift
+                shift += np.uint64(10)
+                placed = True
+            out |= np.uint64(v) << shift
+            shift += np.uint64(10)
+        if not placed:
+            out |= np.uint64(new) << shift
+        return out
+
+    @njit(cache=True)
+    def _child(ply, m, i, d, k, q, g, hq, P, F, role, fs, hs, hm, key0, table, mask, ch,
+               ckey):
+        """Lists a child: robot ``i`` moved to ``q`` (state ``g``) from the position whose
+        key is ``key0``; fetches its bucket."""
+        key = _moved_key(key0, role[i], fs[i], hs, hm, P[i] * 4 + F[i], q * 4 + g)
         base = _bucket(key, mask)
         _prefetch(table, base)
         ch[ply, m, CI] = i
@@ -280,12 +306,13 @@ if AVAILABLE:
     @njit(cache=True)
     def _dfs(bound, h_root, P, F, n, is_clear, elig, role, single, heur, walls, occ, goal,
              closer, reach, after, table, path, counter, budget, st, ch, ckey, hmark, vmark,
-             hseg, vseg, raymin, stk):
+             hseg, vseg, raymin, stk, fs, hs, hm, keys):
         """solver.py's recursive dfs, with the recursion turned into a loop over an explicit
         stack (numba's calls with many array arguments cost more than the work): ``st``
         holds per ply the node's values and how far its children are tried, ``ch`` and
         ``ckey`` the children listed when the node was entered."""
         vals = np.empty(6, dtype=np.int64)
+        keys[0] = _key(P, F, role, n, vals)
         mask = np.uint64((table.shape[0] >> 3) - 1)  # a power of two: no division
         ply = 0
         st[0, REM] = bound
@@ -367,8 +394,8 @@ if AVAILABLE:
                                 hq = other_h
                             if i < last and _commutes(p, q, d, a1, a2, da):
                                 continue
-                            _child(ply, m, i, d, 0, q, g, hq, P, F, role, n, vals, table,
-                                   mask, ch, ckey)
+                            _child(ply, m, i, d, 0, q, g, hq, P, F, role, fs, hs, hm,
+                                   keys[ply], table, mask, ch, ckey)
                             m += 1
                             continue
                         # the transparent robot: a stop after each wall it may pass
@@ -399,8 +426,8 @@ if AVAILABLE:
                                         i and touch and not (reach[f0, p0, p]
                                                              or reach[f0, p0, here])) and not (
                                         i < last and _commutes(p, here, d, a1, a2, da)):
-                                    _child(ply, m, i, d, k, here, g, hq, P, F, role, n, vals,
-                                           table, mask, ch, ckey)
+                                    _child(ply, m, i, d, k, here, g, hq, P, F, role, fs, hs,
+                                           hm, keys[ply], table, mask, ch, ckey)
                                     m += 1
                             if stopped or walls[here] & (bit << 4):
                                 break
@@ -438,6 +465,7 @@ if AVAILABLE:
                 path[ply, 2] = k
                 st[ply + 1, REM] = nrem
                 st[ply + 1, H] = hq
+                keys[ply + 1] = ckey[ply, j]
                 ply += 1
                 enter = True
                 continue
@@ -499,6 +527,15 @@ class Kernel:
         if self.single:
             _ray_min(self.heur[0], self.walls, self.after, self.raymin)
         self.stk = np.zeros((plies + 1, 5), dtype=np.int64)
+        # where each robot's field starts in a position's key (see _key): the target
+        # robot's, then the transparent one's, then the hm interchangeable ones' from hs
+        fixed = [i for r in (0, 1) for i in range(n) if group_of[i] == r]
+        self.fs = np.zeros(n, dtype=np.int64)
+        for j, i in enumerate(fixed):
+            self.fs[i] = 10 * j
+        self.hs = 10 * len(fixed)
+        self.hm = n - len(fixed)
+        self.keys = np.zeros(plies + 1, dtype=np.uint64)
 
     def search(self, bound, h, budget):
         """1 found (see ``moves``), 0 none within ``bound``, -1 ``budget`` positions searched."""
@@ -506,7 +543,7 @@ class Kernel:
                     self.single, self.heur, self.walls, self.occ, self.goal, self.closer,
                     self.reach, self.after, self.table, self.path, self.counter,
                     budget, self.st, self.ch, self.ckey, self.hmark, self.vmark, self.hseg,
-                    self.vseg, self.raymin, self.stk)
+                    self.vseg, self.raymin, self.stk, self.fs, self.hs, self.hm, self.keys)
 
     @property
     def nodes(self):
