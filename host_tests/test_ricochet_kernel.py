@@ -54,3 +54,7 @@ def test_auto_hands_over_to_the_compiled_search_only_for_long_deals(monkeypatch)
     long = solver.solve(board, robots, target, engine="auto")
     assert long.engine == "python, then numba"
     assert long.count == solver.solve(board, robots, target, engine="python").count
+    # the compiled search went on from the bound after the last one Python searched in full
+    bounds = [b for b, _, _ in long.depths]
+    assert bounds == list(range(bounds[0], bounds[0] + len(bounds)))
+    assert long.nodes > sum(n for _, n, _ in long.depths)  # and the bound that solved it

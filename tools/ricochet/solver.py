@@ -316,13 +316,17 @@ def tables(board):
 
 # Which search runs: "python" (this module, the reference), "numba" (kernel.py, the same
 # search compiled) or "auto": this module first, and the compiled search once the deal
-# looks long. Loading numba and the cached machine code costs about 0.4 s, what the
-# pure-Python search needs for some 150,000 positions: "auto" hands over when the next
-# bound's search is expected to exceed HANDOVER positions (each bound searches about as
-# many positions as the last times the growth from the one before), or after
-# 3 * HANDOVER in all, so that a short deal never waits for numba.
+# looks long. Starting numba (importing it and loading the cached machine code) costs
+# about 0.4 s of CPU, what the pure-Python search needs for some 25,000 positions of a
+# coloured target (each asks the blocker bound of its children) or 125,000 of the
+# vortex. "auto" hands over when the next bound's search is expected to exceed HANDOVER
+# positions (each bound searches about as many positions as the last times the growth
+# from the one before), less than that start-up because the bounds after the next cost
+# more again; or after three times that in all, so that a short deal never waits for
+# numba. The compiled search starts at the bound after the last one searched in full.
 ENGINE = os.environ.get("RICOCHET_ENGINE", "auto")
-HANDOVER = 150_000
+HANDOVER = 10_000  # positions of a coloured target; five times that for the vortex
+VORTEX_HANDOVER = 5
 
 
 def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, engine=None):
@@ -342,12 +346,17 @@ def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, e
         return _solve(board, robots, target, max_moves, node_limit, ricochet, False)
     if engine == "auto":
         started = time.perf_counter()
-        first = _solve(board, robots, target, max_moves,
-                       min(3 * HANDOVER, node_limit or 3 * HANDOVER), ricochet, False,
+        first = _solve(board, robots, target, max_moves, node_limit, ricochet, False,
                        handover=HANDOVER)
         if not first.out_of_budget or (node_limit and node_limit <= first.nodes):
             return first
-        result = _solve(board, robots, target, max_moves, node_limit, ricochet, True)
+        # the bounds searched in full have no solution: the compiled search goes on from there
+        start = first.depths[-1][0] + 1 if first.depths else None
+        result = _solve(board, robots, target, max_moves,
+                        node_limit and node_limit - first.nodes, ricochet, True,
+                        first_bound=start)
+        result.nodes += first.nodes
+        result.depths = first.depths + [(b, n, s + first.seconds) for b, n, s in result.depths]
         result.seconds = time.perf_counter() - started
         result.engine = "python, then numba"
         return result
@@ -361,7 +370,8 @@ def kernel_available():
     return importlib.util.find_spec("numba") is not None
 
 
-def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, handover=None):
+def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, handover=None,
+           first_bound=None):
     started = time.perf_counter()
     tab = tables(board)
     goal = board.targets[target]
@@ -401,6 +411,9 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
     path = []
     nodes = 0
     budget = node_limit or 1 << 62
+    if handover:  # see HANDOVER
+        handover *= 1 if single else VORTEX_HANDOVER
+        budget = min(budget, 3 * handover)
     bit = BIT
     after = AFTER
 
@@ -532,8 +545,6 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
                             hq = other_h
                         if hq > nrem:
                             continue
-                    if i < last and commutes(p, q, d, last_cells, last_span):
-                        continue
                     children.append((nrem, key_i + kv[4 * q + g], i, q, g, hq, d, 0,
                                      occ_i | bit[q]))
                 continue
@@ -561,8 +572,7 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
                     hq = other_h
                     if hi is not None and hi[g][q] < hq:
                         hq = hi[g][q]
-                    if hq <= nrem and not (i and not (bit[p] | bit[q]) & touch) and not (
-                            i < last and commutes(p, q, d, last_cells, last_span)):
+                    if hq <= nrem and not (i and not (bit[p] | bit[q]) & touch):
                         children.append((nrem, key_i + kv[4 * q + g], i, q, g, hq, d, k,
                                          occ_i | bit[q]))
                     if b:
@@ -570,10 +580,15 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
         for nrem, nkey, i, q, g, hq, d, k, nocc in children:
             if table.get(nkey, -1) >= nrem:
                 continue
+            p = P[i]
+            if i < last:  # commutes with the last move? (asked of new positions only: the
+                # compiled search leaves such moves off its list, the same positions)
+                moved = span(p, q, d)
+                if not moved & last_cells and not (bit[p] | bit[q]) & last_span:
+                    continue
             table[nkey] = nrem
             if single and nrem - hq < 2 and not blockers_allow(i, q, g, nrem, hq, nocc):
                 continue  # (recorded: a search of it would find nothing)
-            p = P[i]
             f = F[i]
             P[i] = q
             F[i] = g
@@ -585,7 +600,7 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
                 return True
         return False
 
-    h0 = max(1, lower_bound())
+    h0 = max(1, lower_bound(), first_bound or 1)
     depths = []
     count = None
     out_of_budget = False
@@ -649,13 +664,6 @@ def span(p, q, d):
     if 0 <= after < CELLS:
         cells |= 1 << after
     return cells
-
-
-def commutes(p, q, d, last_cells, last_span):
-    """Whether a slide from p to q (direction d) and the move just made (its robot's
-    start and end cells ``last_cells``, the cells it depended on ``last_span``) leave
-    each other alone: made in the other order they go where they went."""
-    return not span(p, q, d) & last_cells and not (1 << p | 1 << q) & last_span
 
 
 class _Budget(Exception):
