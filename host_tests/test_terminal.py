@@ -248,7 +248,7 @@ def test_full_size_shows_every_die_as_pips():
 
 def test_the_counts_legend_is_on_screen_with_its_colours():
     screen = T.draw(make_state(), 80, 30, truecolor=True)
-    assert "counts: 1st cell whose, then \u25a0 50 \u25a0 10 \u25a0 5 \u25a0 1" in visible(screen)
+    assert "counts: label (whose), then \u25a0 50 \u25a0 10 \u25a0 5 \u25a0 1" in visible(screen)
     for rgb in T.TALLY_RGB:
         assert "\x1b[38;2;%d;%d;%dm" % rgb in screen
 

@@ -234,7 +234,7 @@ def test_the_page_says_what_the_buttons_do_and_how_counts_read(site):
 
     page, problems = open_page(site)
     legend = page.inner_text("#legend")
-    assert "counts: 1st cell whose, then" in legend and "50" in legend and "10" in legend
+    assert "counts: label (whose), then" in legend and "50" in legend and "10" in legend
     assert swatch_colours(page) == ["rgb(%d, %d, %d)" % c for c in palette.TALLY]
 
     def help_text():  # one span per item: shown " · "-separated, or a line each

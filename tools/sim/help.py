@@ -29,7 +29,7 @@ MODES = {
 
 # The counts on the grid are tallies (firmware frame.count): a label cell, then symbols
 # in these colours (palette.TALLY, largest first). Each # is a swatch of the next colour.
-LEGEND = "counts: 1st cell whose, then # 50 # 10 # 5 # 1"
+LEGEND = "counts: label (whose), then # 50 # 10 # 5 # 1"
 
 
 def mode_help(mode):
