@@ -163,6 +163,39 @@ def test_a_reload_keeps_the_game(site):
     assert problems == []
 
 
+def test_a_second_tab_that_saves_stops_the_first_from_overwriting_it(site):
+    first, problems = open_page(site, "")  # the page's own device, in one browser profile
+    first.keyboard.press("Enter")  # solo: a game starts and is saved
+    wait_for(first, "'solo.json' in window.microrobots.flash()")
+    second = first.context.new_page()  # a second tab of the same page: the same storage
+    problems += web.watch(second)
+    second.goto(site[1])
+    assert second.evaluate("window.microrobots.ready") and hook(second, "mode()") == "solo"
+
+    def referee(page):  # hold B: the menu; right, A: the referee starts and saves a game
+        page.keyboard.down("Backspace")
+        page.wait_for_timeout(900)
+        page.keyboard.up("Backspace")
+        wait_for(page, "window.microrobots.mode() === 'menu'")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("Enter")
+        wait_for(page, "'referee.json' in window.microrobots.flash()")
+
+    referee(second)
+    wait_for(first, "!window.microrobots.saving()")
+    assert "another tab of this page saved its games" in hook(first, "status")
+    assert hook(second, "saving()")
+    newest = hook(second, "flash()")
+    referee(first)  # the first tab plays on, with a game of its own...
+    assert hook(first, "flash()")["referee.json"] != newest["referee.json"]
+    first.wait_for_timeout(200)  # ...and leaves the second tab's games in the storage
+    assert json.loads(first.evaluate("localStorage.getItem('microrobots.flash.v1')")) == newest
+    first.reload()  # a reload takes over: the second tab's referee game
+    assert first.evaluate("window.microrobots.ready") and hook(first, "mode()") == "referee"
+    assert hook(first, "flash()") == newest and hook(first, "saving()")
+    assert problems == []
+
+
 @pytest.mark.parametrize("stored, notice", [
     ("{not json", "page storage: corrupt or cut short"),
     (json.dumps({"settings.json": '{"format": 1, "data": {"bri'}),

@@ -135,6 +135,7 @@ const sound = {
 let storage = null;
 let savedFlash = null; // the flash's files as last synced, as JSON text
 let savedSettings = null;
+hook.saving = () => storage !== null; // whether this tab still writes the page's storage
 function restoreFlash(mp) {
   mp.FS.mkdirTree(FLASH);
   if (ephemeral) return;
@@ -163,6 +164,15 @@ function restoreFlash(mp) {
   }
   for (const [name, text] of Object.entries(files)) mp.FS.writeFile(`${FLASH}/${name}`, text);
 }
+
+// One device, many tabs: each tab of the page is a device on the same flash, and the tab
+// that saved last holds the newest games. A tab that sees another tab save stops saving
+// (it would put its older games over the newer ones) and says so; a reload takes over.
+window.addEventListener("storage", (e) => {
+  if (!storage || (e.key !== STORAGE_KEY && e.key !== null) || e.newValue === savedFlash) return;
+  storage = null;
+  setStatus("page storage: another tab of this page saved its games; this tab no longer saves (reload it to go on from there)");
+});
 
 function flashText(mp) {
   const files = {};
