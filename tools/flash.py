@@ -309,11 +309,16 @@ def make_plan(board, files=None, cross=None, force_source=False):
     return Plan(board, steps, board.arch, notes)
 
 
+# -O3: no line numbers in the bytecode (tracebacks on the board name the function, not
+# the line) and no asserts: about 7% less code, and on a Pico a module's code lives in RAM.
+OPTIMISE = "-O3"
+
+
 def mpy_cross_command(march, src, dest_name, out):
     cmd = [mpy_cross_path()]
     if march:
         cmd.append("-march=" + march)
-    return cmd + ["-s", dest_name, "-o", out, src]
+    return cmd + [OPTIMISE, "-s", dest_name, "-o", out, src]
 
 
 def has_native_code(mpy_file):
@@ -332,7 +337,7 @@ def compile_module(march, src, name, out):
     with open(src, "rb") as f:
         source = f.read()
     key = hashlib.sha256(b"\0".join([source, name.encode(), str(march).encode(),
-                                      str(mpy_cross_version()).encode()])).hexdigest()
+                                      str(mpy_cross_version()).encode(), OPTIMISE.encode()])).hexdigest()
     cached = os.path.join(CACHE, key + ".mpy")
     if os.path.exists(cached):
         shutil.copyfile(cached, out)

@@ -162,6 +162,7 @@ class App:
         self.pal = P.DIE
         self._apply_layout()
         self.modes = {}  # loaded on first use: a Pico's heap holds the code
+        self._brought = {}  # mode -> the modules its import loaded
         self.mode = "menu"
         self.left = "menu"  # the mode left last (the menu comes back on its quadrant)
         self.current = self.get("menu")
@@ -186,6 +187,7 @@ class App:
         if resumed:
             self.mode = last
             self.current = self.get(last)
+            self._put_away("menu")
         else:
             self.current.enter(now)
 
@@ -325,7 +327,11 @@ class App:
         mode = self.modes.get(name)
         if mode is None:
             gc.collect()  # room for compiling the module on a small heap
+            before = set(sys.modules)
             module = __import__("microrobots.modes." + name, None, None, ("Mode",))
+            # the modules that came with it (solo: walk) go with it (see _put_away)
+            self._brought[name] = [k for k in sys.modules
+                                   if k not in before and k != "microrobots.modes"]
             mode = self.modes[name] = module.Mode(self)
         return mode
 
@@ -334,13 +340,14 @@ class App:
         old = self.mode
         self.left = old
         self.mode = name
-        self.current = self.get(name)
-        if old != name and old != "menu":
+        if old != name:  # the old mode goes first: its room is the new one's
+            self.current = None
             self._put_away(old)
+        self.current = self.get(name)
         self.current.enter(now)
 
     def _put_away(self, name):
-        """Drop a mode left for the menu, so that the heap holds one mode at a time: its
+        """Drop a mode left for another, so that the heap holds one mode at a time: its
         game is on flash and resumes when it is chosen again (a mode whose game could not
         be saved stays in memory). Under MicroPython its code is unloaded as well."""
         if name not in self.modes or not self._stored.get(name, name not in GAMES):
@@ -349,6 +356,8 @@ class App:
         if sys.implementation.name != "micropython":
             return  # CPython: the same behaviour; freeing code matters only on the device
         _unload("microrobots.modes." + name)
+        for module in self._brought.pop(name, ()):
+            _unload(module)
         gc.collect()
 
     def handle(self, event, now):
