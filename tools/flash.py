@@ -318,6 +318,10 @@ def mpy_cross_command(march, src, dest_name, out):
     cmd = [mpy_cross_path()]
     if march:
         cmd.append("-march=" + march)
+    # the name tracebacks give: the board's own file, whose path the import interns as a
+    # qstr anyway (a .py name would be one more string in RAM per module)
+    if dest_name.endswith(".py"):
+        dest_name = dest_name[:-3] + ".mpy"
     return cmd + [OPTIMISE, "-s", dest_name, "-o", out, src]
 
 
@@ -337,7 +341,7 @@ def compile_module(march, src, name, out):
     with open(src, "rb") as f:
         source = f.read()
     key = hashlib.sha256(b"\0".join([source, name.encode(), str(march).encode(),
-                                      str(mpy_cross_version()).encode(), OPTIMISE.encode()])).hexdigest()
+                                      str(mpy_cross_version()).encode(), OPTIMISE.encode(), b".mpy"])).hexdigest()
     cached = os.path.join(CACHE, key + ".mpy")
     if os.path.exists(cached):
         shutil.copyfile(cached, out)
