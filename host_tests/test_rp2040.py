@@ -22,6 +22,12 @@ pytestmark = pytest.mark.skipif(FIRMWARE is None, reason=WHY or "")
 
 MODES = ("menu", "solo", "referee", "classroom", "settings")
 KB = 1024
+# The heap in use (bytes, after a collection, the probe's own excluded) on the tour: the
+# emulator is deterministic, so these are the same from run to run for given firmware.
+# Ceilings a little above today's figures (README "Figures from make bench"), lowered as
+# the heap shrinks; issue 12's goal, under 48 KB with one mode, is not met yet.
+HEAP_AFTER_BOOT_MAX = 61 * KB  # 59.8 KB on 2026-11-30
+HEAP_WITH_A_MODE_MAX = 67 * KB  # the referee: 66.0 KB on 2026-11-30
 
 
 @pytest.fixture(scope="module")
@@ -87,14 +93,17 @@ def test_settings_and_the_game_survive_a_reset(tour):
 
 
 def test_heap_after_boot_and_with_each_mode_and_nothing_allocated_per_frame(tour):
-    assert 16 * KB < tour["heap_after_boot"] < 96 * KB
+    assert 16 * KB < tour["heap_after_boot"] <= HEAP_AFTER_BOOT_MAX
     readings = {}
     for mode, what, value in tour["readings"]:
         assert value is not None, "the probe did not answer %s in %s" % (what, mode)
         readings[mode, what] = value
     for mode in MODES:
         assert readings[mode, "allocated"] == 0, "%s allocates per frame" % mode
-        assert 16 * KB < readings[mode, "heap"] < 128 * KB
+        assert 16 * KB < readings[mode, "heap"] <= HEAP_WITH_A_MODE_MAX, mode
+        # one mode resident: the menu too is put away while another mode runs
+        assert readings[mode, "modes"] == 1, "%s: %d modes loaded" % (
+            mode, readings[mode, "modes"])
 
 
 def test_a_bad_config_shows_the_red_x_and_names_the_key(bad_config):

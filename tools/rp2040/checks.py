@@ -7,8 +7,8 @@ The emulator is slow (about 20-45 s of wall time per emulated second), so the te
 board work is done once, here, and written to a JSON file that the tests judge:
 
 1. A freshly flashed board with the probe: boot; ``session.tour`` (every mode), with
-   the heap in use and the bytes allocated over a quiet stretch of each mode; its files
-   dumped; the RUN pin pulsed; boot again and 500 ms of what it resumes.
+   the heap in use, the bytes allocated and the modes loaded over a quiet stretch of each
+   mode; its files dumped; the RUN pin pulsed; boot again and 500 ms of what it resumes.
 2. A board with a bad ``config.json`` and no probe (the tree as ``make flash`` writes
    it, untouched): until the LEDs show something.
 
@@ -58,6 +58,7 @@ def tour_run(firmware):
         boxes.append((mode, "heap", s.command(start + a, probe.CMD_HEAP)))
         boxes.append((mode, "window", s.command(start + a + 40, probe.CMD_WINDOW)))
         boxes.append((mode, "allocated", s.command(start + b, probe.CMD_WINDOW_END)))
+        boxes.append((mode, "modes", s.command(start + b + 20, probe.CMD_MODES)))
     s.run_to(start + length)
     readings = [(mode, what, s.answer(box)) for mode, what, box in boxes]
     _say("toured every mode", s.pico)

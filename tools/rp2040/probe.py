@@ -13,7 +13,7 @@ Each wrapper costs a few microseconds of emulated time, included in the frame's 
 Records go into one preallocated ``array('i')`` that the harness reads straight out of the
 emulated SRAM (found by two magic words), so the probe prints nothing and allocates
 nothing per frame. The harness also writes a command word into it: "collect the garbage
-and report the heap in use", answered between two frames.
+and report the heap in use", answered between two frames (and "how many modes are loaded").
 
 Layout (32-bit words): a header of ``HEADER`` words, then a ring of ``RING`` records of
 ``FIELDS`` words each (see ``FIELD_NAMES``).
@@ -37,10 +37,12 @@ STAGE_NAMES = {0: "not started", 1: "importing", 2: "running", 9: "probe failed"
 CMD_HEAP = 1  # collect, report the heap in use
 CMD_WINDOW = 2  # collect, stop the collector, start counting the bytes allocated
 CMD_WINDOW_END = 3  # report the bytes allocated since CMD_WINDOW, collector on again
+CMD_MODES = 4  # report how many mode modules (microrobots.modes.X) are loaded
 
 SOURCE = """\
 # main.py: the emulated-board harness's probe (tools/rp2040/probe.py), not firmware.
 import gc
+import sys
 import time
 from array import array
 
@@ -155,6 +157,11 @@ def _probe():
                 gc.disable()
                 window[0] = gc.mem_alloc()
                 v = 0
+            elif cmd == 4:
+                v = 0
+                for k in sys.modules:
+                    if k.startswith("microrobots.modes."):
+                        v += 1
             else:
                 v = gc.mem_alloc() - window[0]
                 gc.enable()
