@@ -153,6 +153,9 @@ def report():
         print(line)
     print("Emulated time: the model is believed about 2x slower than a real RP2040; flash"
           " writes take no time in it (a real sector erase: about 45 ms).")
+    from tools.rp2040 import heapmap
+
+    heapmap.report(firmware)
 
 
 if __name__ == "__main__":

@@ -55,10 +55,11 @@ def tour_run(firmware):
     s.play(edges, start)
     boxes = []
     for mode, a, b in quiet:
-        boxes.append((mode, "heap", s.command(start + a, probe.CMD_HEAP)))
-        boxes.append((mode, "window", s.command(start + a + 40, probe.CMD_WINDOW)))
+        # two frames apart: the board takes one command per frame, at the frame's end
+        boxes.append((mode, "modes", s.command(start + a, probe.CMD_MODES)))
+        boxes.append((mode, "heap", s.command(start + a + 40, probe.CMD_HEAP)))
+        boxes.append((mode, "window", s.command(start + a + 80, probe.CMD_WINDOW)))
         boxes.append((mode, "allocated", s.command(start + b, probe.CMD_WINDOW_END)))
-        boxes.append((mode, "modes", s.command(start + b + 20, probe.CMD_MODES)))
     s.run_to(start + length)
     readings = [(mode, what, s.answer(box)) for mode, what, box in boxes]
     _say("toured every mode", s.pico)

@@ -22,8 +22,8 @@ Layout (32-bit words): a header of ``HEADER`` words, then a ring of ``RING`` rec
 import struct
 
 MAGIC = (0x2D525042, 0x1B0B0E77)  # < 2**30: small ints on the board, never a big int
-HEADER = 48
-SLOTS = 16  # answers to commands: values at ANSWERS, the command's number at DONE
+HEADER = 80
+SLOTS = 32  # answers to commands: values at ANSWERS, the command's number at DONE
 ANSWERS = 16
 DONE = ANSWERS + SLOTS
 RING = 160

@@ -1,0 +1,102 @@
+"""Where the Pico's heap goes: the firmware imported one module at a time on the emulated board.
+
+    python -m tools.rp2040.heapmap        # about a minute of wall time
+
+Boots what ``make flash`` writes with a main.py of its own (the shipped one becomes
+``firmware_main.py``, as with the probe) that imports the firmware's modules in the order
+of their dependencies, then ``main.py``, builds the ``Device`` and enters every mode in
+turn (back to the menu between), and prints after each step, following a collection: the
+heap in use (bytes, from the step's start), what the step added, and the qstr pools (the
+interned names; they never shrink, and a new pool is twice the last one's size). A module's
+figure is its code (a Pico runs ``.mpy`` bytecode from RAM), its constants and globals, and
+the names it interns first.
+"""
+
+import sys
+import time
+
+from tools import cli  # noqa: F401 - firmware/ on sys.path
+
+from . import image
+from .pico import Pico
+
+# Leaves first, so that a module's figure is its own.
+MODULES = ("compat", "palette", "board", "rng", "solver", "frame", "input", "game", "app",
+           "display", "store", "sound", "hw", "hw.rp2", "modes", "modes.menu")
+MODES = ("solo", "referee", "classroom", "settings")
+
+SOURCE = r'''
+import gc, micropython, sys, time
+time.sleep_ms(700)  # the console is up
+gc.collect()
+_base = gc.mem_alloc()
+_last = [0]
+def rep(what):
+    gc.collect()
+    v = gc.mem_alloc() - _base
+    print("HEAP|%%s|%%d|%%d" %% (what, v, v - _last[0]))
+    micropython.qstr_info()
+    _last[0] = v
+rep("(start)")
+%(imports)s
+import firmware_main as fw
+rep("main.py")
+from microrobots import hw
+dev = fw.Device(hw.backend())
+rep("Device (menu)")
+for m in %(modes)r:
+    dev.app.go(m, dev.now)
+    rep("mode " + m)
+    dev.app.go("menu", dev.now)
+    rep("menu again")
+print("HEAPMAP DONE")
+while True:  # keeps the emulated clock going until the harness has read the console
+    time.sleep_ms(100)
+'''
+
+
+def source():
+    imports = "\n".join("import microrobots.%s\nrep(%r)" % (m, m) for m in MODULES)
+    return SOURCE % {"imports": imports, "modes": MODES}
+
+
+def measure(firmware, limit_ms=10000):
+    """``[(step, heap in use, added, qstr line)]`` from the emulated board."""
+    tree = image.flash_tree()
+    tree["firmware_main.py"] = tree["main.py"]
+    tree["main.py"] = source().encode()
+    pico = Pico(firmware, image.build_image(tree))
+    pico.run_until(lambda: "HEAPMAP DONE" in pico.console or "Traceback" in pico.console,
+                   limit_ms, step_ms=100)
+    out = []
+    lines = pico.console.splitlines()
+    if "Traceback" in pico.console:
+        raise RuntimeError(pico.console[pico.console.index("Traceback"):])
+    for k, line in enumerate(lines):
+        if line.startswith("HEAP|"):
+            _, what, v, d = line.split("|")
+            pools = lines[k + 1] if k + 1 < len(lines) else ""
+            out.append((what, int(v), int(d), pools.replace("qstr pool: ", "")))
+    return out
+
+
+def report(firmware):
+    t = time.time()
+    rows = measure(firmware)
+    print("heap in use, import by import (emulated RP2040, MicroPython v1.28.0; KB):")
+    for what, v, d, pools in rows:
+        print("  %-16s %6.1f %+6.1f   qstrs: %s" % (what, v / 1024, d / 1024, pools))
+    print("(%.0f s wall)" % (time.time() - t))
+
+
+def main(argv=None):
+    firmware, why = image.find_firmware()
+    if firmware is None:
+        print(why, file=sys.stderr)
+        return 1
+    report(firmware)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
