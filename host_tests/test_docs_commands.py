@@ -38,6 +38,7 @@ NOT_RUN = {
     "make test": "the suite itself",
     "make play": "interactive: host_tests/test_terminal.py plays it in tmux",
     "make bench": "minutes of measurements: run by hand, its figures are in the README",
+    "make soak": "hours of play, minutes of CPU: host_tests/test_soak.py plays a short soak",
     "make stl": "openscad renders: host_tests/test_hardware.py renders the enclosure",
     "openscad ": "host_tests/test_hardware.py renders the enclosure",
     "make images": "host_tests/test_images.py regenerates the pictures and compares them",

@@ -90,6 +90,13 @@ def report(firmware):
 
 
 def main(argv=None):
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.rp2040.heapmap",
+        description="The heap on the emulated Pico, import by import, then every mode "
+                    "(about a minute).")
+    parser.parse_args(argv)
     firmware, why = image.find_firmware()
     if firmware is None:
         print(why, file=sys.stderr)
