@@ -528,20 +528,7 @@ class Game:
         (``black:CADB0312``) or 36 base-36 characters for a custom one. A game that
         folded old decisions writes its base (see docs/game.md) before the kept ones.
         """
-        opts = "%d%s%s" % (self.players, "x" if self.expert else "",
-                           "d%d" % self.difficulty if self.difficulty else "")
-        name = self.layout.name
-        if name is None:
-            lay = self.layout
-            name = "".join(_BASE36[lay.colours[i] * 6 + lay.numbers[i] - 1] for i in range(CELLS))
-        text = "%s.%s.%d.%s" % (SHARE_PREFIX, opts, self.seed, name)
-        b = self._base
-        if b is not None:
-            text += ".@%d:%04x%04x:%d:%d:%s:%d:%d:%d:%d:%d" % (
-                b[0], b[1], b[2], b[3], b[4], "".join(str(t) for t in b[5]), b[6], b[7], b[8],
-                b[9], b[10])
-        decisions = self.decision_text()
-        return text + "." + decisions if decisions else text
+        return _text().share(self)
 
     @classmethod
     def replay(cls, text):

@@ -1,13 +1,14 @@
-"""Reading a game back from text, checked: decisions, share strings, saved games.
+"""Reading a game back from text, checked: decisions, share strings, saved games; and
+writing a share string, and reading a layout written as text.
 
-``Game.apply``, ``Game.replay`` and ``Game.from_dict`` hand over to the functions here
-(game.py writes the text forms itself). Only loading a game needs them, at boot or when
+``Game.apply``, ``Game.replay``, ``Game.from_dict``, ``Game.share`` and ``Layout.parse``
+hand over to the functions here (game.py writes a saved game and the decisions itself). Only loading a game needs them, at boot or when
 a mode comes back from the menu, so the app unloads this module afterwards: on a Pico
 its code would otherwise sit in the heap between two loads. The formats are described
 in docs/game.md.
 """
 
-from .board import CELLS, Layout, LayoutError
+from .board import CELLS, SIZE, Layout, LayoutError, cell_token, parse_cell
 from .game import (
     _BASE36, _OLD_SHARE_PREFIX, FORMAT, GIVE_UP, MAX_CLAIM, OUTCOME_LETTERS, POOL, SHARE_PREFIX,
     VERSION, WIN_TOKENS, GameError, GameStateError, _is_int,
@@ -289,7 +290,7 @@ def _saved_layout(value, where):
             raise GameStateError("%s: layout cell %r is not text" % (where, tok))
     rows = [" ".join(value[r * 6:r * 6 + 6]) for r in range(6)]
     try:
-        layout = Layout.parse("\n".join(rows))
+        layout = parse_layout(Layout, "\n".join(rows))
     except LayoutError as e:
         raise GameStateError("%s: layout: %s" % (where, e))
     for i in range(CELLS):
@@ -297,3 +298,73 @@ def _saved_layout(value, where):
             raise GameStateError("%s: layout cell %d should be written %r"
                                  % (where, i, layout.token(i)))
     return layout
+
+
+def share(game):
+    """``game.share()``: the share string that replays ``game`` (see Game.share)."""
+    opts = "%d%s%s" % (game.players, "x" if game.expert else "",
+                       "d%d" % game.difficulty if game.difficulty else "")
+    name = game.layout.name
+    if name is None:
+        lay = game.layout
+        name = "".join(_BASE36[lay.colours[i] * 6 + lay.numbers[i] - 1] for i in range(CELLS))
+    text = "%s.%s.%d.%s" % (SHARE_PREFIX, opts, game.seed, name)
+    b = game._base
+    if b is not None:
+        text += ".@%d:%04x%04x:%d:%d:%s:%d:%d:%d:%d:%d" % (
+            b[0], b[1], b[2], b[3], b[4], "".join(str(t) for t in b[5]), b[6], b[7], b[8],
+            b[9], b[10])
+    decisions = game.decision_text()
+    return text + "." + decisions if decisions else text
+
+
+def parse_layout(cls, text):
+    """``cls.parse(text)`` (board.Layout.parse): six lines of six tokens, ``#`` starts a
+    comment; errors name the line (1-based, as in the text) and column (1-6)."""
+    colours = bytearray()
+    numbers = bytearray()
+    seen = {}
+    row = 0
+    for lineno, line in enumerate(text.split("\n"), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        tokens = line.split()
+        if row == SIZE:
+            raise LayoutError("line %d: more than 6 rows" % lineno)
+        if len(tokens) != SIZE:
+            raise LayoutError("line %d: %d cell%s, expected 6"
+                              % (lineno, len(tokens), "" if len(tokens) == 1 else "s"))
+        for col, tok in enumerate(tokens, 1):
+            try:
+                colour, number = parse_cell(tok)
+            except LayoutError as e:
+                raise LayoutError("line %d, column %d: %s" % (lineno, col, e))
+            key = colour * 6 + number - 1
+            if key in seen:
+                raise LayoutError(
+                    "line %d, column %d: %s appears twice (first at %s); missing: %s"
+                    % (lineno, col, cell_token(colour, number), seen[key],
+                       _missing(text)))
+            seen[key] = "line %d, column %d" % (lineno, col)
+            colours.append(colour)
+            numbers.append(number)
+        row += 1
+    if row < SIZE:
+        raise LayoutError("only %d row%s, expected 6" % (row, "" if row == 1 else "s"))
+    return cls(colours, numbers)
+
+
+def _missing(text):
+    """Pairs absent from the whole text, to help fix a duplicated one."""
+    present = set()
+    for line in text.split("\n"):
+        for tok in line.split("#", 1)[0].split():
+            try:
+                c, n = parse_cell(tok)
+            except LayoutError:
+                continue
+            present.add(c * 6 + n - 1)
+    gone = [cell_token(k // 6, k % 6 + 1) for k in range(CELLS) if k not in present]
+    return " ".join(gone) if gone else "none"
+
