@@ -358,7 +358,7 @@ class App:
         _unload("microrobots.modes." + name)
         for module in self._brought.pop(name, ()):
             _unload(module)
-        gc.collect()
+        # no collection here: loading the next mode (get) starts with one
 
     def handle(self, event, now):
         """Take one input.py event (``kind << 3 | button``) at time ``now``."""
