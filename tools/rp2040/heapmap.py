@@ -15,7 +15,7 @@ the names it interns first.
 import sys
 import time
 
-from tools import cli  # noqa: F401 - firmware/ on sys.path
+from tools import cli  # also puts firmware/ on sys.path
 
 from . import image
 from .pico import Pico
@@ -90,13 +90,14 @@ def report(firmware):
 
 
 def main(argv=None):
-    import argparse
-
-    parser = argparse.ArgumentParser(
+    parser = cli.Parser(
         prog="python -m tools.rp2040.heapmap",
         description="The heap on the emulated Pico, import by import, then every mode "
                     "(about a minute).")
-    parser.parse_args(argv)
+    try:
+        parser.parse_args(argv)
+    except cli.UsageError as e:
+        return cli.fail("heapmap", e)
     firmware, why = image.find_firmware()
     if firmware is None:
         print(why, file=sys.stderr)
@@ -106,4 +107,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)
