@@ -279,14 +279,14 @@ def _sweep(d):
 def _descent_arrays(closer, reach):
     import numpy as np
     closer_arr = np.zeros((4, CELLS, 4), dtype=np.bool_)
-    reach_arr = np.zeros((4, CELLS, CELLS), dtype=np.bool_)
     for f in range(4):
         for p in range(CELLS):
             for m in closer[f][p]:
                 closer_arr[f, p, m[0]] = True
-            row = np.frombuffer(reach[f][p].to_bytes(32, "little"), dtype=np.uint8)
-            reach_arr[f, p] = np.unpackbits(row, bitorder="little").astype(np.bool_)
-    return closer_arr, reach_arr
+    # every reach bitboard as 32 little-endian bytes, unpacked at once (one call, not 1024)
+    raw = b"".join(r.to_bytes(32, "little") for row in reach for r in row)
+    bits = np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little")
+    return closer_arr, bits.reshape(4, CELLS, CELLS).astype(np.bool_)
 
 
 @functools.lru_cache(maxsize=None)
