@@ -178,15 +178,15 @@ def in_subprocess(game, engine="auto", with_bfs=False):
     return json.loads(proc.stdout)
 
 
-def first_solves(game, runs=3):
+def first_solves(game, runs=3, engine="auto"):
     """The deal in up to ``runs`` fresh processes (while each takes under two seconds): the
     best first solve's wall and CPU seconds, numba's loading included where it runs, and
     the rest of the last run's figures."""
-    out = in_subprocess(game)
+    out = in_subprocess(game, engine)
     for _ in range(runs - 1):
         if "error" in out or out["first"] >= 2.0:
             break
-        again = in_subprocess(game)
+        again = in_subprocess(game, engine)
         if "error" in again:
             break
         again["first"] = min(again["first"], out["first"])
@@ -239,6 +239,16 @@ def report(out=None, bfs_limit=True):
     print("BFS: breadth-first over whole states, stopped after %g s or %d states"
           % (BFS_SECONDS, BFS_STATES), file=out)
     print("set-up per solve on a board already used: %.3f ms" % setup_figure(), file=out)
+    if compiled != "not installed":  # compile the kernel now if needed, not in a deal's figure
+        game = PLAIN[0][0]
+        ready = in_subprocess(game, "numba")
+        if "error" in ready:
+            print("compiled search: %s" % ready["error"], file=out)
+        else:
+            load = first_solves(game, engine="numba")
+            print("compiled search: %.1f s to compile or load it; then %.3f s (%.3f s CPU) for"
+                  " a %d-move deal's first solve in a fresh process (loading numba)"
+                  % (ready["first"], load["first"], load["first_cpu"], load["moves"]), file=out)
     for title, deals in SECTIONS:
         print("\n  %s" % title, file=out)
         print("  %-15s %-11s %-15s %5s %9s %7s %7s %7s %7s %-8s | %7s %7s | %5s %6s %7s" % (
