@@ -19,13 +19,22 @@ out = {}
 def ev(kind, b):
     app.handle(kind << 3 | b, T[0])
 
+def switched():  # a mode switch takes a few frames
+    while app.switching:
+        T[0] += 20
+        app.render(T[0], fr)
+
 def tap(b, n=1):
     for _ in range(n):
         ev(1, b); T[0] += 60; ev(2, b); T[0] += 80
         app.render(T[0], fr)
+        switched()
 
 def hold(b):
     ev(1, b); T[0] += 700; ev(3, b); T[0] += 100; ev(2, b); T[0] += 80
+    if app.switching:
+        app.render(T[0], fr)
+        switched()
 
 def measure(name, frames=60):
     app.render(T[0], fr)

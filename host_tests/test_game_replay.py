@@ -165,6 +165,7 @@ def play_on_the_device(state):
     first = solo.game.route()[1]
     s.move(solo.game.start, first)
     s.wait(500)
+    s.until_saved()  # written a second after the last decision (app.App.flush)
     return s, referee, solo.game.to_dict(), [first]
 
 

@@ -26,6 +26,7 @@ def test_a_solo_walk_of_more_than_255_moves_is_scored_and_survives_a_reboot(tmp_
     assert s.driver.device.app is not None, "the app stopped"
     assert solo.state == 2 and solo.count == optimum + 260
     assert g.score == 1 and g.extra == 260 and g.decisions()[-1][1] == optimum + 260
+    s.until_saved()  # written in idle frames, after the animation (app.App.flush)
     saved = json.loads((tmp_path / "solo.json").read_text())["data"]
     assert saved["game"]["decisions"] == "a%do" % (optimum + 260)
     again = Session(seed=21, state=str(tmp_path))
@@ -130,6 +131,7 @@ def test_solo_takes_back_100_moves_of_a_long_walk_and_keeps_them_through_a_reboo
         s.move(a, b)
         s.move(b, a)
     assert solo.walk.count == 140 and solo.robot == a
+    s.until_saved()  # written in idle frames, after the animation (app.App.flush)
     size = len((tmp_path / "solo.json").read_bytes())
     assert size < 1500, "solo.json holds the last 100 moves, not the whole walk"
     again = Session(seed=4, state=str(tmp_path))
@@ -158,6 +160,7 @@ def test_replay_reads_a_long_walk_from_solo_json(tmp_path, capsys):
     for _ in range(60):
         s.move(a, b)
         s.move(b, a)
+    s.until_saved()  # written in idle frames, after the animation (app.App.flush)
     capsys.readouterr()
     assert replay.main(["--saved", str(tmp_path / "solo.json"), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
@@ -199,13 +202,14 @@ def test_a_game_that_stops_the_app_is_set_aside_and_the_restart_reaches_the_menu
     s.move(route[0], route[1])
     plain = solo_module.Mode.render
 
-    def poisoned(self, now, frame):  # a bug that shows with two moves made
-        if self.walk.count >= 2:
+    def poisoned(self, now, frame):  # a bug that shows with two moves made, once saved
+        if self.walk.count >= 2 and not self.app.unsaved:
             raise ZeroDivisionError("poisoned state")
         plain(self, now, frame)
 
     monkeypatch.setattr(solo_module.Mode, "render", poisoned)
-    s.move(route[1], route[0])  # the move is saved, then the frame raises
+    s.move(route[1], route[0])  # the move is saved in idle frames, then a frame raises
+    s.wait(2000)
     d = s.driver.device
     assert d.app is None, "the orange X"
     bad = tmp_path / "solo.bad.json"
@@ -248,6 +252,7 @@ def test_a_saved_game_whose_loading_raises_is_set_aside_without_stopping(
     s.settle()
     route = s.app.current.game.route()
     s.move(route[0], route[1])
+    s.until_saved()  # written in idle frames, after the animation (app.App.flush)
     saved = (tmp_path / "solo.json").read_text()
 
     def broken(self, *args):
@@ -388,6 +393,7 @@ def test_a_memory_error_keeps_the_game_where_it_is(tmp_path, monkeypatch, capsys
     s.settle()
     route = s.app.current.game.route()
     s.move(route[0], route[1])
+    s.until_saved()  # written in idle frames, after the animation (app.App.flush)
     plain = solo_module.Mode.render
     short = [True]
 

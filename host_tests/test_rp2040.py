@@ -14,7 +14,7 @@ import json
 import pytest
 import rp2040_background
 
-from tools.rp2040 import image
+from tools.rp2040 import image, probe
 from tools.rp2040.session import lockstep
 
 FIRMWARE, WHY = image.find_firmware()
@@ -104,6 +104,40 @@ def test_heap_after_boot_and_with_each_mode_and_nothing_allocated_per_frame(tour
         # one mode resident: the menu too is put away while another mode runs
         assert readings[mode, "modes"] == 1, "%s: %d modes loaded" % (
             mode, readings[mode, "modes"])
+
+
+def test_a_frame_writes_one_file_at_most_and_never_while_animating_or_switching(tour):
+    """Saving never stalls play (issue 12): the board's own count of files each frame
+    wrote, and what the app was doing at the end of that frame."""
+    records = tour["boots"][0]["records"]
+    writing = [r for r in records if r["saves"]]
+    assert len(writing) >= 4  # the settings, solo, referee, the brightness
+    for r in writing:
+        assert r["saves"] == 1, r
+        assert r["app"] & (probe.APP_BUSY | probe.APP_SWITCHING) == 0, r
+    for k, r in enumerate(records[1:], 1):  # the JSON is made a frame before, not in it
+        if r["saves"]:
+            assert not records[k - 1]["saves"]
+
+
+def test_entering_a_mode_is_spread_over_frames(tour):
+    """A switch: one stage a frame (put away + collect, import, build, read the save,
+    enter), in order; keys wait for it. Their times are make bench's."""
+    records = tour["boots"][0]["records"]
+    switches = []
+    for r in records:
+        if r["app"] & probe.APP_SWITCHING:
+            stage = r["app"] >> probe.APP_STAGE_SHIFT
+            if not switches or switches[-1][-1] >= stage:
+                switches.append([])
+            switches[-1].append(stage)
+    entered = [MODES[r["mode"]] for k, r in enumerate(records)
+               if k and r["mode"] != records[k - 1]["mode"]]
+    assert len(switches) == len(entered) >= 8  # into every mode and back
+    for stages in switches:
+        assert stages == sorted(set(stages)) and len(stages) >= 1, stages
+    into_games = [s for s, m in zip(switches, entered) if m in ("solo", "referee")]
+    assert into_games and all(len(s) >= 3 for s in into_games), into_games
 
 
 def test_a_bad_config_shows_the_red_x_and_names_the_key(bad_config):

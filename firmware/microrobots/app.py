@@ -15,9 +15,21 @@ A and B act when released, or when held (``LONG_A``, ``LONG_B``: about 0.6 s). H
 always returns to the menu; whatever was being played is kept.
 
 Persistence: ``store`` is a store.Store (or anything with its ``load``/``save``/
-``remove``). Settings (``settings.json``) are written whenever one changes; a solo
+``remove``). Settings (``settings.json``) are saved whenever one changes; a solo
 puzzle (``solo.json``) and a refereed game (``referee.json``) after every decision. At
 boot the app returns to the one saved last; the other resumes when its mode is chosen.
+Saving never stalls play: ``save_settings``/``save_game``/``remove_game`` only note what
+to do, and ``render`` does it in idle frames (``flush``): a second (50 frames) after the
+last change noted, which lets a short animation end (a slide, the referee's verdict)
+and gathers a burst of changes (brightness pressed five times) into one write; then in
+frames with no key handled, no mode switch under way and no animation running
+(``Mode.busy``: the dice, a slide, a flash, a celebration, a replay). One such frame
+turns one file's data into JSON, a later one writes that file (a temporary file, then a
+rename, as store.py says): never more than one file a frame. So a decision reaches the
+flash a second or so after it is made, or after its long animation ends; a power cut
+before that loses that decision and nothing else (removals first, then the settings,
+then the games: a new layout's settings are never on flash beside an old layout's
+game). A game still to be written is resumed from memory when its mode is chosen.
 A missing or corrupt file gives the defaults and a visible notice: the grid's border
 blinks orange until a button is pressed (for 30 s at most); ``app.notice`` holds the
 one-line reason for the console. A bad file is never deleted: it is set aside as
@@ -69,6 +81,8 @@ TONES = (
 MODES = ("menu", "solo", "referee", "classroom", "settings")
 
 _NOTICE_MS = const(30000)  # a notice blinks on the grid this long, or until a key
+_FADE = const(150)  # each frame of a mode switch dims the picture to this / 255
+_QUIET_FRAMES = const(50)  # a change is saved a second after the last one, when idle
 SETTINGS_FILE = "settings"
 GAMES = ("solo", "referee")  # a game in progress of each is saved in a file of that name
 
@@ -133,6 +147,19 @@ def _unload(name):
         pass
 
 
+def _import_mode(name):
+    """Module ``modes.NAME``. The switch collected the garbage a frame before; should
+    what was allocated since leave no room in one piece (the simulators print every frame;
+    compiling from source needs more), it collects again and tries once more."""
+    full = "microrobots.modes." + name
+    try:
+        return __import__(full, None, None, ("Mode",))
+    except MemoryError:
+        _unload(full)
+        gc.collect()
+        return __import__(full, None, None, ("Mode",))
+
+
 def _join(a, b):
     return b if a is None else a if b is None else a + "; " + b
 
@@ -168,6 +195,17 @@ class App:
         self.current = self.get("menu")
         self._seq = 0  # orders the saved games: the newest is resumed at boot
         self._stored = {}  # mode -> whether its game's last save succeeded
+        self._pending = {}  # file name -> data to write when idle, None to remove (flush)
+        self._text = None  # (name, JSON text, data): encoded in one frame, written later
+        self._failed = {}  # game -> data its write failed to store (resumed from here)
+        self._keyed = False  # a key was handled in this frame: it writes nothing
+        self._quiet = 0  # frames still to wait after the last change noted (flush)
+        self._switch = None  # the mode being switched to (go), a stage a frame
+        self._stage = 0
+        self._module = None  # the switch's imported module, until its Mode is built
+        self._preloaded = None  # (name, data, problem): a saved game read by the switch
+        self._held = bytearray(16)  # keys pressed during a switch, handled after it
+        self._held_n = 0
         last = None
         for name in GAMES:
             saved, bad = self._load(name)
@@ -216,28 +254,104 @@ class App:
         return self.mode if self.mode in GAMES else None
 
     def save_settings(self):
+        """Note the settings for writing (``flush``)."""
         if self.store is not None:
-            self.store.save(SETTINGS_FILE, self.settings)
+            self._pending[SETTINGS_FILE] = self.settings
+            self._quiet = _QUIET_FRAMES
 
     def save_game(self, data):
-        """Write a game in progress (a dict with "mode": solo or referee) to its file;
-        after every decision."""
+        """Note a game in progress (a dict with "mode": solo or referee) for writing to its
+        file (``flush``); after every decision."""
         data["seq"] = self._seq
         self._seq += 1
         name = data["mode"]
-        self._stored[name] = self.store is not None and self.store.save(name, data)
+        if self.store is None:
+            self._stored[name] = False  # nowhere to keep it: the mode stays resident
+            return
+        self._pending[name] = data
+        self._quiet = _QUIET_FRAMES
+        self._failed.pop(name, None)
+        self._stored[name] = True  # held here until written (see _unwritten)
 
     def remove_game(self, name=None):
         """Forget the saved game of mode ``name`` (None: both)."""
         if self.store is not None:
             for game in GAMES:
                 if name is None or name == game:
-                    self.store.remove(game)
+                    self._pending[game] = None  # the file goes too, when idle
+                    self._quiet = _QUIET_FRAMES
+                    self._failed.pop(game, None)
+                    if self._text is not None and self._text[0] == game:
+                        self._text = None
+
+    @property
+    def unsaved(self):
+        """True while something noted for saving is not yet done on flash."""
+        return bool(self._pending) or self._text is not None
+
+    def flush(self, now=-1):
+        """One step of saving: write the file encoded in an earlier call, else remove a
+        file or encode the next one's data; nothing during a switch or an animation.
+        Without ``now``: everything at once (tests, a clean stop). True while more is to
+        come."""
+        if now < 0:
+            while self.unsaved:
+                self._flush_step()
+            return False
+        if not self._switch and not self.current.busy(now):
+            self._flush_step()
+        return self.unsaved
+
+    def _flush_step(self):
+        store = self.store
+        text = self._text
+        if text is not None:  # the one file of this frame
+            self._text = None
+            name = text[0]
+            ok = store.write(name, text[1]) if text[1] is not None else store.save(
+                name, text[2])
+            if name in GAMES:
+                self._stored[name] = ok
+                if not ok:
+                    self._failed[name] = text[2]
+            return
+        pending = self._pending
+        name = None
+        for first in GAMES:  # removals first, then the settings, then the games
+            if first in pending and pending[first] is None:
+                name = first
+        if name is None:
+            name = SETTINGS_FILE if SETTINGS_FILE in pending else GAMES[0] \
+                if GAMES[0] in pending else GAMES[1]
+        data = pending.pop(name)
+        if data is None:
+            store.remove(name)
+            return
+        try:  # any store with load/save/remove works: Store encodes here, writes next time
+            self._text = (name, store.encode(data), data)
+        except (AttributeError, TypeError, ValueError):
+            self._text = (name, None, data)  # save() in one go (and says why it failed)
+
+    def _unwritten(self, name):
+        """The newest data of game ``name`` not (yet) on flash, or None."""
+        data = self._pending.get(name)
+        if data is None and self._text is not None and self._text[0] == name:
+            data = self._text[2]
+        return data if data is not None else self._failed.get(name)
 
     def resume(self, name, now):
         """Load mode ``name``'s saved game into it: ``(resumed, problem)``. A bad file is
         set aside (its problem becomes the notice), as is one whose loading raised."""
-        saved, problem = self._load(name)
+        if name in self._pending and self._pending[name] is None:
+            return False, None  # its file is to be removed: as good as gone
+        saved = self._unwritten(name)
+        problem = None
+        pre = self._preloaded
+        self._preloaded = None
+        if saved is None and pre is not None and pre[0] == name:
+            saved, problem = pre[1], pre[2]  # read in an earlier frame of the switch
+        elif saved is None:
+            saved, problem = self._load(name)
         if saved is None:
             return False, problem
         mode = self.get(name)
@@ -336,20 +450,73 @@ class App:
         return mode
 
     def go(self, name, now):
-        """Switch to mode ``name``; the mode left for the menu is put away."""
-        old = self.mode
-        self.left = old
+        """Switch to mode ``name``, spread over the next frames so that none of them takes
+        long (``_switch_step``): ``mode`` is ``name`` at once; the picture fades while
+        the switch runs, and keys pressed meanwhile are handled after it."""
+        self.left = self.mode
         self.mode = name
-        if old != name:  # the old mode goes first: its room is the new one's
-            self.current = None
-            self._put_away(old)
-        self.current = self.get(name)
-        self.current.enter(now)
+        self._switch = name
+        self._stage = -1  # the frame of the key: only the fade
+        self.current = None  # the old mode can be freed; nothing is drawn meanwhile
+
+    @property
+    def switching(self):
+        """True while a switch (go) runs."""
+        return self._switch is not None
+
+    def finish_switch(self, now):
+        """Run a switch under way to its end at once (tests, tools)."""
+        while self._switch is not None:
+            self._switch_step(now)
+
+    def _switch_step(self, now):
+        """One frame's share of a switch (go): the stages in order, each in a frame of
+        its own when it has work. 0: nothing (the frame of the key); 1: the mode left put
+        away (its code unloaded) and a garbage collection; 2: the new mode's module
+        imported; 3: its Mode built; 4: its saved game read from flash; 5: entered (its
+        game resumed or begun)."""
+        name = self._switch
+        while True:
+            self._stage += 1
+            stage = self._stage
+            if stage == 0:
+                return
+            if stage == 1:
+                old = self.left
+                if old != name:  # the old mode goes first: its room is the new one's
+                    self._put_away(old)  # its code unloaded on the device
+                gc.collect()  # room for the next mode, and no collection later in it
+                return
+            if stage == 2 and name not in self.modes:
+                before = set(sys.modules)
+                self._module = _import_mode(name)
+                # the modules that came with it (solo: walk) go with it (see _put_away)
+                self._brought[name] = [k for k in sys.modules
+                                       if k not in before and k != "microrobots.modes"]
+                return
+            if stage == 3 and self._module is not None:
+                self.modes[name] = self._module.Mode(self)
+                self._module = None
+                return
+            if stage == 4 and name in GAMES and getattr(self.modes[name], "game", 1) is None \
+                    and name not in self._pending and self._unwritten(name) is None \
+                    and self.store is not None:
+                data, problem = self._load(name)
+                self._preloaded = (name, data, problem)
+                return
+            if stage == 5:
+                mode = self.current = self.modes[name]
+                self._switch = None
+                mode.enter(now)
+                self._preloaded = None
+                return
 
     def _put_away(self, name):
         """Drop a mode left for another, so that the heap holds one mode at a time: its
-        game is on flash and resumes when it is chosen again (a mode whose game could not
-        be saved stays in memory). Under MicroPython its code is unloaded as well."""
+        game is on flash, or held here until written (flush), and resumes when it is
+        chosen again (a mode whose game could not be saved stays in memory). Under
+        MicroPython its code is unloaded as well, and so are the modules its import
+        brought."""
         if name not in self.modes or not self._stored.get(name, name not in GAMES):
             return
         del self.modes[name]
@@ -357,11 +524,15 @@ class App:
             return  # CPython: the same behaviour; freeing code matters only on the device
         _unload("microrobots.modes." + name)
         for module in self._brought.pop(name, ()):
-            _unload(module)
-        # no collection here: loading the next mode (get) starts with one
+            _unload(module)  # freed by the switch's collection (stage 1)
 
     def handle(self, event, now):
         """Take one input.py event (``kind << 3 | button``) at time ``now``."""
+        if self._switch is not None:  # handled when the switch is done (render)
+            if self._held_n < len(self._held):
+                self._held[self._held_n] = event
+                self._held_n += 1
+            return
         kind = event >> 3
         button = event & 7
         if button < 4:
@@ -379,6 +550,7 @@ class App:
         else:
             return
         self._noticing = False  # any key dismisses the notice
+        self._keyed = True
         if key == LONG_B and self.mode != "menu":
             self.current.leave(now)
             self.go("menu", now)
@@ -387,8 +559,26 @@ class App:
         self.current.key(key, now)
 
     def render(self, now, frame):
-        """Draw the current mode at ``now`` into ``frame``; allocates nothing."""
+        """Draw the current mode at ``now`` into ``frame``; allocates nothing (but in the
+        frame that encodes a file to save, see ``flush``)."""
+        if self._switch is not None:
+            self._switch_step(now)
+            F.dim(frame, _FADE)  # the last picture fades while the switch runs
+            return
+        if self._held_n:  # keys pressed during the switch
+            n = self._held_n
+            self._held_n = 0
+            for k in range(n):
+                self.handle(self._held[k], now)
+            if self._switch is not None:  # one of them began another switch
+                return
         self.current.render(now, frame)
+        if self._keyed:
+            self._keyed = False
+        elif self._quiet:
+            self._quiet -= 1
+        elif self._pending or self._text is not None:
+            self.flush(now)
         if self._noticing:
             t = ticks_diff(now, self._notice_at)
             if t < 0 or t >= _NOTICE_MS:

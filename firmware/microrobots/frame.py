@@ -354,6 +354,15 @@ class Slide:
         self.b = b
         self.t0 = now
 
+    def running(self, now):
+        """True while the robot glides (the app writes no file meanwhile)."""
+        a = self.a
+        b = self.b
+        if a // 6 != b // 6 and a % 6 != b % 6:
+            return False
+        t = since(now, self.t0)
+        return 0 <= t < (b - a) // _step(a, b) * _SPEED
+
     def render(self, now, frame):
         a = self.a
         b = self.b
@@ -474,6 +483,9 @@ class Celebrate:
         self.cell = cell
         self.t0 = now
 
+    def running(self, now):
+        return since(now, self.t0) < _CELEBRATE
+
     def render(self, now, frame):
         t = since(now, self.t0)
         if t >= _CELEBRATE:
@@ -499,6 +511,9 @@ class Flash:
         self.t0 = now
         self.on = True
         self.rgb = rgb
+
+    def running(self, now):
+        return self.on and 0 <= since(now, self.t0) < _FLASH
 
     def render(self, now, frame):
         if not self.on:

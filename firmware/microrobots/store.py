@@ -9,7 +9,8 @@ and is deleted, the old file winning::
 
     store = Store()                         # files at the filesystem root
     data, problem = store.load("settings")  # (None, None) when there is no file yet
-    store.save("settings", {"brightness": 5})
+    store.save("settings", {"brightness": 5})   # or in two steps:
+    store.write("settings", Store.encode({"brightness": 5}))
     store.remove("game")
     store.set_aside("solo")                 # solo.json -> solo.bad.json: kept, not loaded
 
@@ -85,13 +86,27 @@ class Store:
 
     def save(self, name, data):
         """Write ``data`` as JSON, atomically; True when it is safely on flash."""
+        try:
+            text = self.encode(data)
+        except (TypeError, ValueError) as error:
+            self.error = "%s: not saved (%s)" % (self.path(name), _why(error))
+            return False
+        return self.write(name, text)
+
+    @staticmethod
+    def encode(data):
+        """The text ``save`` writes for ``data`` (raises TypeError or ValueError)."""
+        return json.dumps({"format": FORMAT, "data": data})
+
+    def write(self, name, text):
+        """Write ``text`` from ``encode`` atomically; True when it is safely on flash.
+        (The app encodes in one frame and writes in a later one: app.App.flush.)"""
         target = self.path(name)
         temp = self.root + name + ".tmp"
         fs = self.fs
         if name in self._hidden:  # a new file replaces the one that could not be set aside
             self._hidden = tuple(n for n in self._hidden if n != name)
         try:
-            text = json.dumps({"format": FORMAT, "data": data})
             f = fs.open(temp, "w")
             try:
                 f.write(text)

@@ -98,36 +98,72 @@ def _ms(us):
     return "%.1f" % (us / 1000)
 
 
+STAGES = ("key", "put away + gc", "import", "build", "read save", "enter")
+
+
+def switch_stages(recs):
+    """``[stage or None per record]``: which stage of a mode switch (app.App.go) each
+    frame did (``STAGES`` index), from the probe's ``app`` field; None for other frames.
+    The frame after the last one still switching entered the mode."""
+    from tools.rp2040 import probe
+
+    out = []
+    for k, r in enumerate(recs):
+        flags = r.get("app", 0)
+        if flags & probe.APP_SWITCHING:
+            out.append(flags >> probe.APP_STAGE_SHIFT)
+        elif k and recs[k - 1].get("app", 0) & probe.APP_SWITCHING:
+            out.append(5)
+        else:
+            out.append(None)
+    return out
+
+
 def table(data):
     """The report's lines from ``measure``'s data."""
     recs = data["records"]
-    lines = ["%-10s %7s %9s %9s %16s %12s" % ("mode", "frames", "median", "worst",
-                                             "worst, plain", "over 10 ms")]
-    n = len(recs)
-    switch = [k > 0 and recs[k - 1]["mode"] != r["mode"] or
-              k + 1 < n and recs[k + 1]["mode"] != r["mode"] for k, r in enumerate(recs)]
+    lines = ["%-10s %7s %9s %9s %16s %12s %12s" % (
+        "mode", "frames", "median", "worst", "worst, plain", "over 10 ms", "saving")]
+    stages = switch_stages(recs)
     for k, mode in enumerate(MODES):
         work = [r["step_us"] for r in recs if r["mode"] == k]
         plain = [r["step_us"] for j, r in enumerate(recs)
-                 if r["mode"] == k and not r["saves"] and not switch[j]]
+                 if r["mode"] == k and not r["saves"] and stages[j] is None]
+        saving = [r["step_us"] for j, r in enumerate(recs)
+                  if r["mode"] == k and r["saves"] and stages[j] is None]
         if not work:
             continue
-        lines.append("%-10s %7d %7s ms %6s ms %13s ms %12d" % (
+        lines.append("%-10s %7d %7s ms %6s ms %13s ms %12d %9s ms" % (
             mode, len(work), _ms(statistics.median(work)), _ms(max(work)),
-            _ms(max(plain)) if plain else "-", sum(1 for u in plain if u > BUDGET_US)))
+            _ms(max(plain)) if plain else "-", sum(1 for u in plain if u > BUDGET_US),
+            _ms(max(saving)) if saving else "-"))
+    lines.append("")
+    lines.append("entering a mode, a stage a frame (worst frame's work per stage; '-': none):")
+    lines.append("%-10s" % "into" + "".join("%15s" % s for s in STAGES))
+    for k, mode in enumerate(MODES):
+        worst = {}
+        for j, r in enumerate(recs):
+            if stages[j] is not None and r["mode"] == k:
+                worst[stages[j]] = max(worst.get(stages[j], 0), r["step_us"])
+        if worst:
+            lines.append("%-10s" % mode + "".join(
+                "%12s ms" % _ms(worst[s]) if s in worst else "%15s" % "-"
+                for s in range(len(STAGES))))
     shows = [r["show_us"] for k, r in enumerate(recs)
              if k and r["writes"] != recs[k - 1]["writes"]]  # frames sent to the LEDs
     saves = [r["save_us"] / r["saves"] for r in recs if r["saves"]]
     claims = [r["claim_us"] for r in recs if r["claim_us"]]
     lines.append("")
-    lines.append("(plain: frames that neither write a file nor switch mode)")
+    lines.append("(plain: frames that neither write a file nor switch mode, the frames that"
+                 " encode a file's JSON included; saving: frames that write one)")
     lines.append("display.show of a frame sent (incl. the WS2812 bitstream): median %s ms,"
                  " worst %s ms" % (
         _ms(statistics.median(shows)), _ms(max(shows))))
     if saves:
-        lines.append("a save (json + littlefs, one file): median %s ms, %s-%s ms; most in one"
-                     " frame: %d files" % (_ms(statistics.median(saves)), _ms(min(saves)),
-                                           _ms(max(saves)), max(r["saves"] for r in recs)))
+        lines.append("a file written (littlefs: a temporary file, a rename): median %s ms,"
+                     " %s-%s ms; most in one frame: %d files" % (
+                         _ms(statistics.median(saves)), _ms(min(saves)), _ms(max(saves)),
+                         max(r["saves"] for r in recs)))
     if claims:
         lines.append("game.claim with the next roll: %s ms" % ", ".join(_ms(c) for c in claims))
     heaps = dict(data["heaps"])

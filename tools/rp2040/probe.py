@@ -7,7 +7,9 @@ there would silence the serial console.) The probe imports the shipped code as a
 builds the same ``Device`` on the same hardware backend and calls the same
 ``Device.run()``. Around the shipped code it wraps a few calls: ``Device.step`` (the
 frame's work), ``hw.pressed_mask`` (the buttons the frame read), ``display.show``,
-``store.save`` and ``store.write`` (their share of the frame's time) and ``Game.claim``.
+``store.save``, ``store.write`` and ``store.remove`` (their share of the frame's time;
+``saves`` counts the files a frame wrote or removed) and ``Game.claim``; after each frame, outside its timing, it
+notes whether the app was animating or switching modes (``app``).
 Each wrapper costs a few microseconds of emulated time, included in the frame's figure.
 
 Records go into one preallocated ``array('i')`` that the harness reads straight out of the
@@ -28,7 +30,11 @@ ANSWERS = 16
 DONE = ANSWERS + SLOTS
 RING = 160
 FIELD_NAMES = ("now", "mask", "step_us", "writes", "mode", "t_us", "show_us", "save_us",
-               "saves", "claim_us")
+               "saves", "claim_us", "app")
+# "app": what the app was doing at the end of the frame (read after its timing):
+APP_BUSY = 1  # its mode animating (Mode.busy: no file may be written)
+APP_SWITCHING = 2  # a mode switch under way; the switch's stage (1-5) in bits 2-4
+APP_STAGE_SHIFT = 2
 FIELDS = len(FIELD_NAMES)
 # header words
 H_STAGE, H_FRAMES, H_ORIGIN, H_BASE, H_BOOT, H_SEED, H_CMD = range(2, 9)
@@ -113,6 +119,15 @@ def _probe():
 
     if write is not None:
         store.write = timed_write
+    remove = store.remove
+
+    def timed_remove(name):
+        t = time.ticks_us()
+        remove(name)
+        buf[13] += time.ticks_diff(time.ticks_us(), t)
+        buf[14] += 1
+
+    store.remove = timed_remove
     claim = _game.Game.claim
 
     def timed_claim(self, *args):
@@ -145,6 +160,13 @@ def _probe():
         buf[i + 7] = buf[13]
         buf[i + 8] = buf[14]
         buf[i + 9] = buf[15]
+        st = 0
+        if app is not None:
+            if app.switching:
+                st = 2 | app._stage << 2
+            elif app.current.busy(dev.now):
+                st = 1
+        buf[i + 10] = st
         buf[3] = n + 1
         cmd = buf[8] & 255
         if cmd:  # between two frames, never inside one's timing

@@ -252,7 +252,8 @@ def tour(seed, quiet_ms=300):
     The menu; solo (dice skipped, the cursor, the first move of an optimal route); the
     referee (dice skipped, player 1 claims one move: below the optimum, it fails at once;
     the verdict); the classroom (dice skipped, a wave layer); settings (brightness up one:
-    saved); back to the menu by holding B (B in settings).
+    saved a second later); back to the menu by holding B (B in settings). Every mode
+    switch takes a few frames (app.App.go); the scripted player waits for it.
     """
     from tools.sim import headless
     from tools.sim.script import Session
@@ -292,6 +293,6 @@ def tour(seed, quiet_ms=300):
     s.tap("right")  # brightness 6
     rest("settings")
     s.tap("b")
-    s.wait(200)
+    s.wait(1500)  # the settings written, a second after the last change (app.App.flush)
     edges = headless.parse_events(s.events_text(), "tour")
     return edges, s.t, quiet

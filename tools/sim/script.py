@@ -52,6 +52,10 @@ class Session:
                                         "" if length == TAP_MS else " hold %d" % length))
         self.t += max(GAP_MS, length + GAP_MS - TAP_MS)
         self.driver.run_until(self.t)
+        app = self.app
+        while app is not None and app.switching:  # a new mode: wait for it to show
+            self.t += 20
+            self.driver.run_until(self.t)
 
     def tap(self, button, times=1):
         for _ in range(times):
@@ -63,6 +67,15 @@ class Session:
     def wait(self, ms):
         self.t += ms
         self.driver.run_until(self.t)
+
+    def until_saved(self, limit_ms=10000):
+        """Play on (no key) until the app has written what it noted for saving: a
+        decision reaches the flash in idle frames after its animation (app.App.flush)."""
+        end = self.t + limit_ms
+        while self.app.unsaved:
+            if self.t >= end:
+                raise AssertionError("still unsaved after %d ms" % limit_ms)
+            self.wait(20)
 
     def events_text(self):
         return "\n".join(self.events) + "\n"

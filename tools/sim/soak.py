@@ -174,6 +174,8 @@ class Player:
             if self.want != "menu" else -1
         if want < 0:
             return
+        if app.switching:  # the menu is still coming (a switch takes a few frames)
+            return
         choice = app.current.choice
         if (choice ^ want) & 1:
             tap(3 if want & 1 else 2)

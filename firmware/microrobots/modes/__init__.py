@@ -3,13 +3,16 @@
 A mode is a class ``Mode(app)`` with ``name`` and these methods, all called by app.App:
 ``enter(now)`` when chosen in the menu, ``key(key, now)`` for each key (app.UP ...
 app.LONG_B), ``render(now, frame)`` every frame (allocates nothing), ``leave(now)``
-when B is held to go back to the menu, ``reset()`` when the layout changes, and for
-modes with a game in progress ``resume(saved, now)`` -> ``(ok, problem)`` at boot.
+when B is held to go back to the menu, ``reset()`` when the layout changes, ``busy(now)``
+while an animation runs (the app writes no file then), and for modes with a game in
+progress ``resume(saved, now)`` -> ``(ok, problem)`` when entered or at boot.
 """
 
 from .. import frame as F
 from .. import palette as P
 from ..app import LEFT, RIGHT, UP
+
+_ANIMATIONS = ("slide", "flash", "party", "replay")  # frame.py objects with running(now)
 
 
 class Base:
@@ -31,6 +34,18 @@ class Base:
 
     def resume(self, saved, now):
         return False, None
+
+    def busy(self, now):
+        """True while an animation runs: the app writes no file then (app.App.flush).
+        Any mode: the dice rolling (a game mode's state 0) or one of its frame.py
+        animations running (``_ANIMATIONS``). A mode with more may say so itself."""
+        if getattr(self, "state", -1) == 0 and getattr(self, "dice", None) is not None:
+            return True
+        for name in _ANIMATIONS:
+            animation = getattr(self, name, None)
+            if animation is not None and animation.running(now):
+                return True
+        return False
 
 
 def step_cursor(robot, cursor, key):
