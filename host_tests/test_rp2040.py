@@ -71,7 +71,10 @@ def test_every_mode_shows_the_host_firmwares_frames_frame_by_frame(tour):
     records = boot["records"]
     assert {MODES[r["mode"]] for r in records} == set(MODES)
     frames = frames_of(boot)
-    assert len(frames) == records[-1]["writes"] >= 100
+    # the emulation may stop between a frame's display.show and the probe's record of it:
+    # then the line carried one frame more than the last record counts
+    assert records[-1]["writes"] <= len(frames) <= records[-1]["writes"] + 1
+    assert len(frames) >= 100
     mismatch = lockstep(records, frames, boot["seed"], tour["config"])
     assert mismatch is None, str(mismatch)
 
