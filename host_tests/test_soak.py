@@ -24,7 +24,9 @@ def play(runtime, seed, tmp_path, firmware=None, clock=-1):
     return soak.finish(proc)
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+# Seeds whose half hour visits every mode (seed 1's player, since mode switches take a few
+# frames, begins with a referee marathon of over 30 minutes: fine play, but not every mode).
+@pytest.mark.parametrize("seed", [2, 3])
 def test_half_an_hour_of_mashing_on_both_runtimes_never_stops_the_app(seed, tmp_path, flashed):
     clock = TICKS_MAX - 60000 if seed == 2 else -1  # the first boot a minute before the wrap
     cp = play("cpython", seed, tmp_path, clock=clock)
