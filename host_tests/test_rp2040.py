@@ -26,8 +26,10 @@ KB = 1024
 # emulator is deterministic, so these are the same from run to run for given firmware.
 # Ceilings a little above today's figures (README "Figures from make bench"), lowered as
 # the heap shrinks; issue 12's goal, under 48 KB with one mode, is not met yet.
-HEAP_AFTER_BOOT_MAX = 60 * KB  # 58.6 KB on 2026-11-30
-HEAP_WITH_A_MODE_MAX = 66 * KB  # the referee: 64.8 KB on 2026-11-30
+# 58.6 / 64.8 KB on 2026-11-30 (the heap work), plus about 2.4 KB of app code for issue
+# 12's deferred saves and staged mode switch
+HEAP_AFTER_BOOT_MAX = 62 * KB
+HEAP_WITH_A_MODE_MAX = 68 * KB
 
 
 @pytest.fixture(scope="module")

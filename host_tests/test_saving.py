@@ -141,7 +141,9 @@ def test_the_picture_fades_while_the_mode_switches(tmp_path):
     while p.app.switching:
         p.frame()
         sums.append(sum(p.fr))
-    assert 0 < before and all(b < a for a, b in zip([before] + sums, sums))
+    # darker every frame, but in the frame that collects the garbage (no time to spare)
+    assert 0 < before and all(b <= a for a, b in zip([before] + sums, sums))
+    assert sums[-1] < before // 2
 
 
 def test_a_new_layout_drops_the_games_even_before_their_files_go(tmp_path):

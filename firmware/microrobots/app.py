@@ -464,11 +464,6 @@ class App:
         """True while a switch (go) runs."""
         return self._switch is not None
 
-    def finish_switch(self, now):
-        """Run a switch under way to its end at once (tests, tools)."""
-        while self._switch is not None:
-            self._switch_step(now)
-
     def _switch_step(self, now):
         """One frame's share of a switch (go): the stages in order, each in a frame of
         its own when it has work. 0: nothing (the frame of the key); 1: the mode left put
@@ -563,7 +558,8 @@ class App:
         frame that encodes a file to save, see ``flush``)."""
         if self._switch is not None:
             self._switch_step(now)
-            F.dim(frame, _FADE)  # the last picture fades while the switch runs
+            if self._stage != 1:  # (not in the frame of the collection: it has no time)
+                F.dim(frame, _FADE)  # the last picture fades while the switch runs
             return
         if self._held_n:  # keys pressed during the switch
             n = self._held_n

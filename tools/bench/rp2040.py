@@ -3,7 +3,9 @@
 What ``make flash`` writes, booted from the MicroPython v1.28.0 image with the probe
 (tools/rp2040/probe.py), plays a scripted session through every mode and animation: solo
 rounds to the celebration, score and replay; a refereed claim demonstrated, a failed one,
-a route revealed; the classroom's wave and route; settings with a shuffle. Every frame's
+a route revealed; the classroom's wave and route; solo again, its game resumed from flash;
+settings with a shuffle. Each frame of a mode switch (app.App.go) is reported by its
+stage. Every frame's
 work (``Device.step``: buttons, app, ``display.show`` with the WS2812 bitstream, sound) is
 timed on the board with ``time.ticks_us``, in emulated time.
 
@@ -62,7 +64,12 @@ def script(seed):
     rest("classroom")
     s.wait(3000)
     s.hold("b", 650)
+    s.tap("up")
+    s.tap("a")  # solo again: its game resumed from flash
+    s.wait(1500)
+    s.hold("b", 650)
     s.tap("right")
+    s.tap("down")
     s.tap("a")  # settings
     rest("settings")
     s.tap("down")
