@@ -356,7 +356,14 @@ class App:
             return False, problem
         mode = self.get(name)
         try:
-            ok, problem = mode.resume(saved, now)
+            try:
+                ok, problem = mode.resume(saved, now)
+            except MemoryError:  # the heap was short (loading gameload.py), not the game
+                _unload("microrobots.gameload")  # bad: once more after a collection; a
+                gc.collect()  # second MemoryError stops the app, the game kept (main.py)
+                ok, problem = mode.resume(saved, now)
+        except MemoryError:
+            raise
         except Exception as error:  # noqa: BLE001 - a saved game must not stop the app
             mode.reset()
             ok, problem = False, "%s: the saved game cannot be played (%s)" % (
