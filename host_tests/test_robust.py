@@ -16,6 +16,16 @@ def enter(s, name):
     assert s.app.mode == name
 
 
+def solo_one_move_made(tmp_path):
+    """A solo game on the flash folder ``tmp_path`` with its robot moved once."""
+    s = Session(seed=5, state=str(tmp_path))
+    enter(s, "solo")
+    s.settle()
+    route = s.app.current.game.route()
+    s.move(route[0], route[1])
+    return s
+
+
 def test_a_solo_walk_of_more_than_255_moves_is_scored_and_survives_a_reboot(tmp_path):
     s = Session(seed=21, state=str(tmp_path))
     enter(s, "solo")
@@ -194,12 +204,9 @@ def test_a_game_that_stops_the_app_is_set_aside_and_the_restart_reaches_the_menu
         tmp_path, monkeypatch, capsys):
     from microrobots.modes import solo as solo_module
 
-    s = Session(seed=5, state=str(tmp_path))
-    enter(s, "solo")
-    s.settle()
+    s = solo_one_move_made(tmp_path)
     solo = s.app.current
     route = solo.game.route()
-    s.move(route[0], route[1])
     plain = solo_module.Mode.render
 
     def poisoned(self, now, frame):  # a bug that shows with two moves made, once saved
@@ -247,11 +254,7 @@ def test_a_saved_game_whose_loading_raises_is_set_aside_without_stopping(
         tmp_path, monkeypatch):
     from microrobots import walk
 
-    s = Session(seed=5, state=str(tmp_path))
-    enter(s, "solo")
-    s.settle()
-    route = s.app.current.game.route()
-    s.move(route[0], route[1])
+    s = solo_one_move_made(tmp_path)
     s.until_saved()  # written in idle frames, after the animation (app.App.flush)
     saved = (tmp_path / "solo.json").read_text()
 
@@ -388,11 +391,7 @@ def test_a_memory_error_keeps_the_game_where_it_is(tmp_path, monkeypatch, capsys
     not that the saved game is bad: the game stays and resumes after the restart."""
     from microrobots.modes import solo as solo_module
 
-    s = Session(seed=5, state=str(tmp_path))
-    enter(s, "solo")
-    s.settle()
-    route = s.app.current.game.route()
-    s.move(route[0], route[1])
+    s = solo_one_move_made(tmp_path)
     s.until_saved()  # written in idle frames, after the animation (app.App.flush)
     plain = solo_module.Mode.render
     short = [True]
