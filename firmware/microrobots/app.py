@@ -147,19 +147,6 @@ def _unload(name):
         pass
 
 
-def _import_mode(name):
-    """Module ``modes.NAME``. The switch collected the garbage a frame before; should
-    what was allocated since leave no room in one piece (the simulators print every frame;
-    compiling from source needs more), it collects again and tries once more."""
-    full = "microrobots.modes." + name
-    try:
-        return __import__(full, None, None, ("Mode",))
-    except MemoryError:
-        _unload(full)
-        gc.collect()
-        return __import__(full, None, None, ("Mode",))
-
-
 def _join(a, b):
     return b if a is None else a if b is None else a + "; " + b
 
@@ -448,13 +435,25 @@ class App:
         mode = self.modes.get(name)
         if mode is None:
             gc.collect()  # room for compiling the module on a small heap
-            before = set(sys.modules)
-            module = __import__("microrobots.modes." + name, None, None, ("Mode",))
-            # the modules that came with it (solo: walk) go with it (see _put_away)
-            self._brought[name] = [k for k in sys.modules
-                                   if k not in before and k != "microrobots.modes"]
-            mode = self.modes[name] = module.Mode(self)
+            mode = self.modes[name] = self._import_mode(name).Mode(self)
         return mode
+
+    def _import_mode(self, name):
+        """Module ``modes.NAME``; the modules its import brought (solo: walk) are noted, to
+        go with it (``_put_away``). The garbage was collected just before; should what was
+        allocated since leave no room in one piece (the simulators print every frame;
+        compiling from source needs more), it collects again and tries once more."""
+        full = "microrobots.modes." + name
+        before = set(sys.modules)
+        try:
+            module = __import__(full, None, None, ("Mode",))
+        except MemoryError:
+            _unload(full)
+            gc.collect()
+            module = __import__(full, None, None, ("Mode",))
+        self._brought[name] = [k for k in sys.modules
+                               if k not in before and k != "microrobots.modes"]
+        return module
 
     def go(self, name, now):
         """Switch to mode ``name``, spread over the next frames so that none of them takes
@@ -490,11 +489,7 @@ class App:
                 gc.collect()  # room for the next mode, and no collection later in it
                 return
             if stage == 2 and name not in self.modes:
-                before = set(sys.modules)
-                self._module = _import_mode(name)
-                # the modules that came with it (solo: walk) go with it (see _put_away)
-                self._brought[name] = [k for k in sys.modules
-                                       if k not in before and k != "microrobots.modes"]
+                self._module = self._import_mode(name)
                 return
             if stage == 3 and self._module is not None:
                 self.modes[name] = self._module.Mode(self)
@@ -580,7 +575,7 @@ class App:
             self._keyed = False
         elif self._quiet:
             self._quiet -= 1
-        elif self._pending or self._text is not None:
+        elif self.unsaved:
             self.flush(now)
         if self._noticing:
             t = ticks_diff(now, self._notice_at)
