@@ -587,7 +587,7 @@ def test_colour_aid_high_contrast_and_blinking_robot_colour(session):
         seen_lit |= not any(dark)
         for i in other:  # the rest in the high-contrast palette, dimmed
             c = lay.colours[i]
-            want = tuple(v * P.BACKGROUND // 255 for v in P.HIGH_CONTRAST[3 * c:3 * c + 3])
+            want = tuple(v * P.BACKGROUND // 255 for v in P.palette(True)[3 * c:3 * c + 3])
             assert design(s, i) == want
     assert seen_dark and seen_lit
 

@@ -12,9 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import mpy
+from button_events import event_name
 from microrobots import frame as F
 from microrobots.compat import TICKS_MAX, ticks_add, ticks_diff
-from microrobots.input import A, LEFT, Buttons, event_name
+from microrobots.input import A, LEFT, Buttons
 from microrobots.sound import Player
 from tools.sim.script import Session
 

@@ -31,23 +31,25 @@ from array import array
 
 from .compat import const, kernels
 
-CELLS = const(36)
-FRAME_BYTES = const(108)
-GRID = const(6)
+_CELLS = const(36)
+_FRAME_BYTES = const(108)
+_GRID = const(6)
 GAMMA = 2.6
 BRIGHTNESS_LEVELS = const(8)
 DEFAULT_BRIGHTNESS = const(5)
 # Design-value scale (/256) of each brightness level 1..8: each step is about 1.65x
 # brighter on the LEDs, from a maximum of 8/255 at level 1 to 255/255 at level 8.
-BRIGHTNESS_SCALE = (0, 67, 81, 98, 119, 144, 174, 212, 256)
-_RGB = "RGB"
+_BRIGHTNESS_SCALE = const((0, 67, 81, 98, 119, 144, 174, 212, 256))
+_RGB = const("RGB")
 
 # gamma_table(GAMMA) as computed in double precision. Kept as bytes, not computed at boot:
 # the Pico's MicroPython has single-precision floats, whose powf rounds some entries one
 # step up (the emulated board's LEDs then differed from the simulator's), and 255 pow()
 # calls cost boot time. A bytes literal: a tuple of 256 ints would stay in the module's
 # constants on the heap. host_tests/test_display.py checks it against the formula.
-GAMMA_TABLE = (
+# (Names of the form ``_X = const(...)`` cost no entry in the module's globals and no
+# interned name on a Pico: the compiler puts the value where it is used.)
+_GAMMA_TABLE = const(
     b"\x00\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01"
     b"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x02\x02\x02\x02\x02\x02\x02\x02"
     b"\x03\x03\x03\x03\x03\x03\x04\x04\x04\x04\x05\x05\x05\x05\x05\x06\x06\x06\x06\x07\x07\x07"
@@ -82,20 +84,20 @@ def led_map(config):
     rows, every row the same way (``progressive``) or alternating (``serpentine``).
     """
     panel = config["matrix"] == "panel8x8"
-    size = 8 if panel else GRID
+    size = 8 if panel else _GRID
     col0, row0 = config["window"] if panel else (0, 0)
     rotation = config["rotation"]
     origin = config["origin"]
     serpentine = config["order"] == "serpentine"
     leds = []
-    for cell in range(CELLS):
-        r, c = divmod(cell, GRID)
+    for cell in range(_CELLS):
+        r, c = divmod(cell, _GRID)
         if rotation == 90:
-            r, c = c, GRID - 1 - r
+            r, c = c, _GRID - 1 - r
         elif rotation == 180:
-            r, c = GRID - 1 - r, GRID - 1 - c
+            r, c = _GRID - 1 - r, _GRID - 1 - c
         elif rotation == 270:
-            r, c = GRID - 1 - c, r
+            r, c = _GRID - 1 - c, r
         y, x = r + row0, c + col0
         if origin.startswith("bottom"):
             y = size - 1 - y
@@ -108,9 +110,10 @@ def led_map(config):
 
 
 def gamma_table(gamma=GAMMA):
-    """``bytearray(256)``: design value -> LED value; nonzero stays nonzero."""
+    """256 bytes, design value -> LED value; nonzero stays nonzero (the table for GAMMA is
+    a constant, read-only: a Pico keeps no copy of it)."""
     if gamma == GAMMA:
-        return bytearray(GAMMA_TABLE)
+        return _GAMMA_TABLE
     table = bytearray(256)
     for v in range(1, 256):
         table[v] = max(1, int(255 * (v / 255) ** gamma + 0.5))
@@ -128,17 +131,17 @@ class Display:
         self.write = write
         self.cap = config["brightness_cap"]
         self.buf = bytearray(config["led_count"] * 3)
-        self.written = bytearray(FRAME_BYTES)
+        self.written = bytearray(_FRAME_BYTES)
         self.total = 0  # sum of the values last written
         self.capped = False  # whether the cap scaled the last written frame down
         self.writes = 0
-        self._next = bytearray(FRAME_BYTES)
+        self._next = bytearray(_FRAME_BYTES)
         self._gamma = gamma_table(gamma)
         self._lut = bytearray(256)
         order = config["color_order"]
-        dest = array("H", [0] * FRAME_BYTES)
+        dest = array("H", [0] * _FRAME_BYTES)
         leds = led_map(config)
-        for cell in range(CELLS):
+        for cell in range(_CELLS):
             for ch in range(3):
                 dest[3 * cell + ch] = 3 * leds[cell] + order.index(_RGB[ch])
         self._dest = dest
@@ -149,7 +152,7 @@ class Display:
         """Brightness 1..8 (clamped); the next ``show`` uses it."""
         level = min(max(level, 1), BRIGHTNESS_LEVELS)
         self.brightness = level
-        scale = BRIGHTNESS_SCALE[level]
+        scale = _BRIGHTNESS_SCALE[level]
         gamma = self._gamma
         lut = self._lut
         for v in range(256):

@@ -11,7 +11,7 @@ the hardware layer has already inverted the active-low pins), then drains the ev
         app.handle(event, now)
         event = buttons.next_event()
 
-An event is ``kind << 3 | button`` (see ``event``, ``kind_of``, ``button_of``).
+An event is ``kind << 3 | button`` (``event``): its kind is ``e >> 3``, its button ``e & 7``.
 
 Debouncing is by lock-out, as in Hinch's Pushbutton: a change of level is accepted at the
 first poll that sees it, and further changes of that button are ignored for
@@ -33,20 +33,19 @@ A = const(4)
 B = const(5)
 BUTTON_NAMES = ("up", "down", "left", "right", "a", "b")
 BUTTONS = const(6)
-DPAD_MASK = const(0x0F)  # up, down, left, right: the buttons that auto-repeat
+_DPAD_MASK = const(0x0F)  # up, down, left, right: the buttons that auto-repeat
 
 PRESS = const(1)
 RELEASE = const(2)
 LONG = const(3)
 REPEAT = const(4)
-KIND_NAMES = ("", "press", "release", "long", "repeat")
 
 NO_EVENT = const(-1)
 
-DEBOUNCE_MS = const(20)
-LONG_MS = const(600)
-REPEAT_DELAY_MS = const(400)
-REPEAT_MS = const(120)
+_DEBOUNCE_MS = const(20)
+_LONG_MS = const(600)
+_REPEAT_DELAY_MS = const(400)
+_REPEAT_MS = const(120)
 QUEUE_SIZE = const(16)
 _STALE_MS = const(0x10000000)  # a level this old (3.1 days) stays "long ago" (see poll)
 
@@ -54,21 +53,6 @@ _STALE_MS = const(0x10000000)  # a level this old (3.1 days) stays "long ago" (s
 def event(kind, button):
     """The event int for ``kind`` (PRESS...) of ``button`` (UP...)."""
     return kind << 3 | button
-
-
-def kind_of(e):
-    """PRESS, RELEASE, LONG or REPEAT."""
-    return e >> 3
-
-
-def button_of(e):
-    """UP, DOWN, LEFT, RIGHT, A or B."""
-    return e & 7
-
-
-def event_name(e):
-    """``"press a"``, ``"repeat left"``... for logs and tests (allocates a string)."""
-    return "%s %s" % (KIND_NAMES[e >> 3], BUTTON_NAMES[e & 7])
 
 
 class Buttons:
@@ -79,8 +63,8 @@ class Buttons:
     drained every frame it never fills.
     """
 
-    def __init__(self, debounce_ms=DEBOUNCE_MS, long_ms=LONG_MS,
-                 repeat_delay_ms=REPEAT_DELAY_MS, repeat_ms=REPEAT_MS, repeat_mask=DPAD_MASK):
+    def __init__(self, debounce_ms=_DEBOUNCE_MS, long_ms=_LONG_MS,
+                 repeat_delay_ms=_REPEAT_DELAY_MS, repeat_ms=_REPEAT_MS, repeat_mask=_DPAD_MASK):
         self.debounce_ms = debounce_ms
         self.long_ms = long_ms
         self.repeat_delay_ms = repeat_delay_ms

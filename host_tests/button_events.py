@@ -1,0 +1,11 @@
+"""Button events as words, for the tests' logs (input.py's events are ints: ``kind << 3 |
+button``; the firmware keeps no names for them, a Pico's heap being small)."""
+
+from microrobots.input import BUTTON_NAMES
+
+KIND_NAMES = ("", "press", "release", "long", "repeat")
+
+
+def event_name(e):
+    """``"press a"``, ``"repeat left"``..."""
+    return "%s %s" % (KIND_NAMES[e >> 3], BUTTON_NAMES[e & 7])
