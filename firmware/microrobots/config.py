@@ -14,22 +14,26 @@ hardware docs are generated from ``DEFAULTS``: change a default here, not there.
 
 import json
 
-PIN_MAX = 29  # RP2040: GP0..GP29
+from .compat import const
+
+# (``_X = const(...)``: no global and no interned name on a Pico, where the names of a
+# module stay in RAM after it is dropped.)
+_PIN_MAX = const(29)  # RP2040: GP0..GP29
 # GPIOs the Pico uses on the board itself (on a Pico W: the radio): not on its header.
 INTERNAL_PINS = {23: "power supply mode", 24: "VBUS sensing", 25: "the on-board LED",
                  29: "VSYS measurement"}
 BUTTON_NAMES = ("up", "down", "left", "right", "a", "b")  # the order of input.BUTTON_NAMES
 MATRIX_LEDS = {"strip": 36, "panel8x8": 64}
-ORDERS = ("serpentine", "progressive")
-ORIGINS = ("top-left", "top-right", "bottom-left", "bottom-right")
-ROTATIONS = (0, 90, 180, 270)
-PANEL_SIZE = 8
-GRID_SIZE = 6
+_ORDERS = const(("serpentine", "progressive"))
+_ORIGINS = const(("top-left", "top-right", "bottom-left", "bottom-right"))
+_ROTATIONS = const((0, 90, 180, 270))
+_PANEL_SIZE = const(8)
+_GRID_SIZE = const(6)
 # The LEDs' power budget from USB: 500 mA, of which each WS2812B takes 1 mA idle; a
 # channel at full value (255) draws about 20 mA more.
-USB_MA = 500
-IDLE_MA = 1
-CHANNEL_MA = 20
+_USB_MA = const(500)
+_IDLE_MA = const(1)
+_CHANNEL_MA = const(20)
 
 DEFAULTS = {
     "led_pin": 2,  # GP2: NeoPixel data
@@ -47,12 +51,12 @@ DEFAULTS = {
 
 
 def power_budget(led_count):
-    """The largest sum of channel values within ``USB_MA``, rounded down to 50.
+    """The largest sum of channel values within USB's 500 mA, rounded down to 50.
 
     36 LEDs: (500 - 36) mA / 20 mA * 255 = 5916 -> 5900 (the default brightness_cap);
     64 LEDs: (500 - 64) / 20 * 255 = 5559 -> 5550 (the panel8x8 default).
     """
-    return (USB_MA - led_count * IDLE_MA) * 255 // CHANNEL_MA // 50 * 50
+    return (_USB_MA - led_count * _IDLE_MA) * 255 // _CHANNEL_MA // 50 * 50
 
 
 class ConfigError(ValueError):
@@ -121,10 +125,10 @@ def _validate(given):
     count = _int(config["led_count"], "led_count")
     if count != leds:
         raise ConfigError("led_count: %s has %d LEDs, not %d" % (config["matrix"], leds, count))
-    _choice(config["order"], "order", ORDERS)
-    _choice(config["origin"], "origin", ORIGINS)
+    _choice(config["order"], "order", _ORDERS)
+    _choice(config["origin"], "origin", _ORIGINS)
     rotation = _int(config["rotation"], "rotation")
-    if rotation not in ROTATIONS:
+    if rotation not in _ROTATIONS:
         raise ConfigError("rotation: must be 0, 90, 180 or 270, not %d" % rotation)
     _window(config["window"], config["matrix"] == "panel8x8")
     _color_order(config["color_order"])
@@ -157,8 +161,8 @@ def _int(value, key):
 
 def _pin(value, key):
     _int(value, key)
-    if not 0 <= value <= PIN_MAX:
-        raise ConfigError("%s: pin %d is out of range 0-%d" % (key, value, PIN_MAX))
+    if not 0 <= value <= _PIN_MAX:
+        raise ConfigError("%s: pin %d is out of range 0-%d" % (key, value, _PIN_MAX))
     if value in INTERNAL_PINS:
         raise ConfigError("%s: pin %d is not on the Pico's header (it is used for %s)"
                           % (key, value, INTERNAL_PINS[value]))
@@ -175,7 +179,7 @@ def _window(value, used):
         raise ConfigError("window: must be [column, row], not %s" % _shown(value))
     col = _int(value[0], "window")
     row = _int(value[1], "window")
-    limit = PANEL_SIZE - GRID_SIZE
+    limit = _PANEL_SIZE - _GRID_SIZE
     if used and not (0 <= col <= limit and 0 <= row <= limit):
         raise ConfigError("window: [%d, %d] puts the 6x6 grid outside the 8x8 panel "
                           "(column and row must be 0-%d)" % (col, row, limit))

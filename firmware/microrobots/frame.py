@@ -24,8 +24,8 @@ is already in the frame and returns True while the animation still runs.
 from . import palette as P
 from .compat import const, kernels, ticks_add, ticks_diff
 
-CELLS = const(36)
-COUNT_MAX = const(99)  # count() shows larger numbers as 99
+_CELLS = const(36)
+_COUNT_MAX = const(99)  # count() shows larger numbers as 99
 _BLACK = bytes(108)
 
 # Whole-frame loops, compiled by compat.kernels (viper on MicroPython, plain Python where
@@ -186,7 +186,7 @@ def count(frame, n, row, label, rows=2):
     50, 10, 5, 1). A number of more than five symbols goes on in columns 1..5 of the next
     row (column 0 there stays dark), if ``rows`` allows (at most ten symbols: 0..99 fit).
     0 is one DIM cell. Draws only the rows it uses."""
-    n = min(max(n, 0), COUNT_MAX)
+    n = min(max(n, 0), _COUNT_MAX)
     base = row * 6
     put_rgb(frame, base, label)
     for c in range(1, 6):
@@ -206,16 +206,6 @@ def count(frame, n, row, label, rows=2):
             put_rgb(frame, base + 1 + k % 5, P.TALLY[s])
             n -= value
             k += 1
-
-
-def count_rows(n):
-    """How many rows ``count`` needs for ``n``: 1 or 2."""
-    n = min(max(n, 0), COUNT_MAX)
-    k = 0
-    for value in P.TALLY_VALUES:
-        k += n // value
-        n %= value
-    return 1 if k <= 5 else 2
 
 
 def bar(frame, n, rgb, row=5, empty=P.DIM):
@@ -402,11 +392,6 @@ class Replay:
         """True until the route has played and held."""
         return self.n > 0 and since(now, self.t0) < (self.n - 1) * HOP_MS + _HOLD
 
-    def moves_shown(self, now):
-        """How many moves of the route have been played by ``now``."""
-        m = since(now, self.t0) // HOP_MS
-        return min(self.n - 1, max(m, 0))
-
     def render(self, now, frame):
         if self.n == 0:
             return False
@@ -442,7 +427,7 @@ class Wave:
     """
 
     def __init__(self):
-        self.dist = bytearray(CELLS)
+        self.dist = bytearray(_CELLS)
         self.step_ms = 0
         self.t0 = 0
         self.layer = 0
@@ -450,7 +435,7 @@ class Wave:
 
     def start(self, now, dist, step_ms=900):
         deepest = 0
-        for i in range(CELLS):
+        for i in range(_CELLS):
             d = dist[i]
             self.dist[i] = d
             if d != 255 and d > deepest:
@@ -464,7 +449,7 @@ class Wave:
         if self.step_ms > 0:
             self.layer = since(now, self.t0) // self.step_ms
         layer = self.layer
-        for i in range(CELLS):
+        for i in range(_CELLS):
             d = self.dist[i]
             if d <= layer:
                 k = d if d < 8 else 7
@@ -528,7 +513,7 @@ class Flash:
             if self.cell >= 0:
                 put_rgb(frame, self.cell, self.rgb)
             else:
-                for i in range(CELLS):
+                for i in range(_CELLS):
                     r = i // 6
                     c = i % 6
                     if r == 0 or r == 5 or c == 0 or c == 5:

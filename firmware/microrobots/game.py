@@ -37,9 +37,9 @@ _OLD_SHARE_PREFIX = "MR1"
 
 POOL = const(25)  # victory tokens at the start
 WIN_TOKENS = const(5)  # whoever holds this many wins at once
-MAX_PLAYERS = const(8)
+_MAX_PLAYERS = const(8)
 MAX_CLAIM = const(65535)  # a claim's count is stored in two bytes: a solo walk may be long
-MAX_DIFFICULTY = const(254)
+_MAX_DIFFICULTY = const(254)
 ROLLS = const(36)  # rolls per target (or waypoint) before a fallback; keeps a round bounded
 GIVE_UP = const(255)  # decision log: "nobody found a route"
 KEEP = const(32)  # the log keeps KEEP..2*KEEP-1 decisions; older ones fold into the base
@@ -100,13 +100,13 @@ class Game:
     def __init__(self, layout, players=2, expert=False, seed=0, difficulty=0, solver=None):
         if not isinstance(layout, Layout):
             raise GameError("layout must be a board.Layout, not %r" % (layout,))
-        if not _is_int(players) or not 1 <= players <= MAX_PLAYERS:
-            raise GameError("players must be 1 to %d, not %r" % (MAX_PLAYERS, players))
+        if not _is_int(players) or not 1 <= players <= _MAX_PLAYERS:
+            raise GameError("players must be 1 to %d, not %r" % (_MAX_PLAYERS, players))
         if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
             raise GameError("seed must be an int from 0 to %d, not %r" % (MAX_SEED, seed))
-        if not _is_int(difficulty) or not 0 <= difficulty <= MAX_DIFFICULTY:
+        if not _is_int(difficulty) or not 0 <= difficulty <= _MAX_DIFFICULTY:
             raise GameError("difficulty must be 0 to %d moves, not %r"
-                            % (MAX_DIFFICULTY, difficulty))
+                            % (_MAX_DIFFICULTY, difficulty))
         self.layout = layout
         self.solver = solver if solver is not None and solver.layout == layout \
             else Solver(layout)

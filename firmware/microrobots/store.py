@@ -27,9 +27,11 @@ cut the power at every step of a save.
 import json
 import os
 
+from .compat import const
+
 # errno "no such file": 2 on MicroPython's ports and CPython; 44 in the WebAssembly port,
 # whose files are Emscripten's (its errno.ENOENT still says 2).
-MISSING = (2, 44)
+_MISSING = const((2, 44))
 
 FORMAT = 1
 
@@ -165,7 +167,7 @@ class Store:
         try:
             f = self.fs.open(path, "rb")
         except OSError as error:
-            if error.args and error.args[0] in MISSING:
+            if error.args and error.args[0] in _MISSING:
                 return None
             raise
         try:
