@@ -43,7 +43,7 @@ def play(script, emit):
         else:
             emit(game.undo())
         emit(game.to_dict())
-        emit([game.optimum(), game.notice, game.rerolls, list(game.last_roll)])
+        emit([game.optimum(), game.notice, game.rerolls])
     emit(game.share())
     again = Game.from_dict(game.to_dict()).to_dict() == game.to_dict()
     emit(again and Game.replay(game.share()).to_dict() == game.to_dict())
@@ -158,11 +158,18 @@ def test_rng_sequence_matches_the_textbook_xorshift32_on_micropython():
     code = (
         "from microrobots.rng import XorShift32\n"
         "r = XorShift32(123456789)\n"
-        "print(r.hi, r.lo, [r.next32() for _ in range(50)], [r.roll() for _ in range(200)])\n")
+        "def next32():\n"
+        "    r._step()\n"
+        "    return r.hi << 16 | r.lo\n"
+        "print(r.hi, r.lo, [next32() for _ in range(50)], [r.below(6) + 1 for _ in range(200)])\n")
     from microrobots.rng import XorShift32
     r = XorShift32(123456789)
-    expected = "%d %d %r %r" % (r.hi, r.lo, [r.next32() for _ in range(50)],
-                                [r.roll() for _ in range(200)])
+    first = (r.hi, r.lo)
+    values = []
+    for _ in range(50):
+        r._step()
+        values.append(r.hi << 16 | r.lo)
+    expected = "%d %d %r %r" % (first + (values, [r.below(6) + 1 for _ in range(200)]))
     assert run(code).strip() == expected
 
 

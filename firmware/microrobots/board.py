@@ -14,7 +14,7 @@ from .compat import const
 SIZE = const(6)
 CELLS = const(36)
 
-COLOUR_LETTERS = "BYGRPW"
+_COLOUR_LETTERS = const("BYGRPW")
 COLOUR_NAMES = ("blue", "yellow", "green", "red", "pink", "white")
 SIDES = ("black", "copper")
 
@@ -58,9 +58,9 @@ def parse_cell(text):
         colour = COLOUR_NAMES.index(a)
         num = b
     else:
-        if len(t) < 2 or t[0].upper() not in COLOUR_LETTERS:
+        if len(t) < 2 or t[0].upper() not in _COLOUR_LETTERS:
             raise LayoutError("unknown colour in %r (use B Y G R P W)" % text)
-        colour = COLOUR_LETTERS.index(t[0].upper())
+        colour = _COLOUR_LETTERS.index(t[0].upper())
         num = t[1:]
     if not (len(num) == 1 and "1" <= num <= "6"):
         raise LayoutError("unknown number in %r (use 1-6)" % text)
@@ -69,7 +69,7 @@ def parse_cell(text):
 
 def cell_token(colour, number):
     """The short token of a die face, e.g. ``G3``."""
-    return COLOUR_LETTERS[colour] + str(number)
+    return _COLOUR_LETTERS[colour] + str(number)
 
 
 def _rotate_tile(cells, turns):

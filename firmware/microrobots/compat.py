@@ -24,18 +24,14 @@ else:
     # Decide by the runtime, not by whether "import micropython" works: CPython
     # packages such as Adafruit Blinka ship a module of that name whose decorators raise.
 
-    class _Shim:
+    class micropython:  # noqa: N801 - the module's name
         """Stand-in for the ``micropython`` module under CPython."""
 
         @staticmethod
         def viper(func):
             return func
 
-        @staticmethod
-        def native(func):
-            return func
-
-    micropython = _Shim()
+        native = viper
 
     def const(value):
         return value
@@ -80,14 +76,14 @@ def ticks_diff(later, earlier):
 
 
 if sys.implementation.name == "micropython":
-    import time as _time
+    import time
 
     # rp2 (and every 32-bit port) has these built in, with this very period: the same
     # arithmetic in C. The 64-bit unix port's period is 2**62, so there the functions
     # above stay (the tests run them there and under CPython).
-    if hasattr(_time, "ticks_add") and _time.ticks_add(0, -1) == TICKS_MAX:
-        ticks_add = _time.ticks_add  # noqa: F811
-        ticks_diff = _time.ticks_diff  # noqa: F811
+    if hasattr(time, "ticks_add") and time.ticks_add(0, -1) == TICKS_MAX:
+        ticks_add = time.ticks_add  # noqa: F811
+        ticks_diff = time.ticks_diff  # noqa: F811
 
 
 _kernels = None  # every kernel, compiled at the first call

@@ -305,17 +305,6 @@ class Game:
         return self.solver.path(self.start, self.target, self.waypoint)
 
     @property
-    def last_roll(self):
-        """The dice that named the target: ``(colour 0..5, number 1..6)``."""
-        return (self.layout.colour(self.target), self.layout.number(self.target))
-
-    @property
-    def waypoint_roll(self):
-        """The dice that named the waypoint, or None."""
-        w = self.waypoint
-        return None if w is None else (self.layout.colour(w), self.layout.number(w))
-
-    @property
     def round(self):
         """The round being played, from 1 (after the game ends: the last round played)."""
         return self.folded + self._made + (0 if self.over else 1)

@@ -15,11 +15,11 @@ An event is ``kind << 3 | button`` (``event``): its kind is ``e >> 3``, its butt
 
 Debouncing is by lock-out, as in Hinch's Pushbutton: a change of level is accepted at the
 first poll that sees it, and further changes of that button are ignored for
-``debounce_ms`` (20 ms) while the contacts bounce. So a PRESS is reported by the very poll
+20 ms while the contacts bounce. So a PRESS is reported by the very poll
 that first sees the button down, and reaches the screen in the same frame.
 
-Holding a button: LONG once after ``long_ms`` (600 ms), for every button. The D-pad also
-auto-repeats: REPEAT after ``repeat_delay_ms`` (400 ms), then every ``repeat_ms`` (120 ms),
+Holding a button: LONG once after 600 ms, for every button. The D-pad also
+auto-repeats: REPEAT after 400 ms, then every 120 ms,
 at most one per poll (a late poll never bursts). RELEASE always follows, LONG or not.
 """
 
@@ -63,13 +63,7 @@ class Buttons:
     drained every frame it never fills.
     """
 
-    def __init__(self, debounce_ms=_DEBOUNCE_MS, long_ms=_LONG_MS,
-                 repeat_delay_ms=_REPEAT_DELAY_MS, repeat_ms=_REPEAT_MS, repeat_mask=_DPAD_MASK):
-        self.debounce_ms = debounce_ms
-        self.long_ms = long_ms
-        self.repeat_delay_ms = repeat_delay_ms
-        self.repeat_ms = repeat_ms
-        self.repeat_mask = repeat_mask
+    def __init__(self):
         self._changed = [0] * BUTTONS  # when each button's accepted level last changed
         self._long_done = [False] * BUTTONS
         self._next_repeat = [0] * BUTTONS
@@ -80,14 +74,11 @@ class Buttons:
         """Forget every button and event (e.g. after the app restarts)."""
         self.state = 0  # the debounced mask: bit set = held down
         for b in range(BUTTONS):
-            self._changed[b] = ticks_add(now, -self.debounce_ms)
+            self._changed[b] = ticks_add(now, -_DEBOUNCE_MS)
             self._long_done[b] = False
         self._head = 0
         self._count = 0
         self.dropped = 0
-
-    def is_held(self, button):
-        return bool(self.state >> button & 1)
 
     def poll(self, now, pressed_mask):
         """Take the raw levels at time ``now`` (ticks, see compat.ticks_add); queue the
@@ -102,7 +93,7 @@ class Buttons:
                 # read as changed in the future, and be locked out for days more.
                 since = _STALE_MS
                 self._changed[b] = ticks_add(now, -_STALE_MS)
-            if (pressed_mask & bit) != held and since >= self.debounce_ms:
+            if (pressed_mask & bit) != held and since >= _DEBOUNCE_MS:
                 self._changed[b] = now
                 state ^= bit
                 if held:
@@ -110,14 +101,14 @@ class Buttons:
                 else:
                     self._put(PRESS << 3 | b)
                     self._long_done[b] = False
-                    self._next_repeat[b] = ticks_add(now, self.repeat_delay_ms)
+                    self._next_repeat[b] = ticks_add(now, _REPEAT_DELAY_MS)
             elif held:
-                if self.repeat_mask & bit and ticks_diff(now, self._next_repeat[b]) >= 0:
+                if _DPAD_MASK & bit and ticks_diff(now, self._next_repeat[b]) >= 0:
                     self._put(REPEAT << 3 | b)
-                    due = ticks_add(self._next_repeat[b], self.repeat_ms)
+                    due = ticks_add(self._next_repeat[b], _REPEAT_MS)
                     self._next_repeat[b] = due if ticks_diff(due, now) > 0 else ticks_add(
-                        now, self.repeat_ms)
-                if not self._long_done[b] and since >= self.long_ms:
+                        now, _REPEAT_MS)
+                if not self._long_done[b] and since >= _LONG_MS:
                     self._long_done[b] = True
                     self._put(LONG << 3 | b)
         self.state = state

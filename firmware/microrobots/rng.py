@@ -5,12 +5,11 @@ Pico, in the simulator and in tests, under MicroPython and CPython alike.
 
 On the Pico (rp2) MicroPython's small ints hold 31 bits, so a 32-bit state would be a
 heap-allocated big int after every shift. The state is therefore kept as two 16-bit
-halves and every intermediate value stays below 2**29: ``roll``/``below`` allocate
-nothing on any port. ``next32`` builds the full 32-bit value (a big int on rp2) for
-tests and tools only.
+halves and every intermediate value stays below 2**29: ``below`` allocates nothing on
+any port.
 
 The generator is Marsaglia's xorshift32 (shifts 13, 17, 5) on the 32-bit value
-``hi << 16 | lo``; ``next32`` returns exactly the values of the textbook version.
+``hi << 16 | lo`` (host_tests/test_game_rng.py checks it against the textbook version).
 """
 
 from .compat import const
@@ -63,24 +62,3 @@ class XorShift32:
         """
         self._step()
         return ((self.hi % n) * 65536 + self.lo) % n
-
-    def roll(self):
-        """Advance and return one die: 1..6."""
-        return self.below(6) + 1
-
-    def next32(self):
-        """Advance and return the 32-bit value (a big int on rp2: tests and tools only)."""
-        self._step()
-        return (self.hi << 16) | self.lo
-
-    def getstate(self):
-        """The state as ``(hi, lo)``, two 16-bit ints."""
-        return (self.hi, self.lo)
-
-    def setstate(self, state):
-        """Restore a state from ``getstate()``."""
-        hi, lo = state
-        if not (0 <= hi <= 0xFFFF and 0 <= lo <= 0xFFFF) or hi == lo == 0:
-            raise ValueError("bad xorshift32 state %r" % (state,))
-        self.hi = hi
-        self.lo = lo

@@ -5,13 +5,14 @@ import time
 
 from machine import PWM, Pin, bitstream
 
+from ..compat import const
 from ..input import BUTTON_NAMES
 
 # WS2812 at 800 kHz: high and low times in ns of a 0 bit, then of a 1 bit. These are the
 # values of MicroPython's own neopixel module (timing=1); bitstream sends the buffer
 # display.py prepared, colour order included, without copying it.
-WS2812_TIMING = (400, 850, 800, 450)
-BUZZER_DUTY = 32768  # half of duty_u16's range: the loudest square wave
+_WS2812_TIMING = const((400, 850, 800, 450))
+_BUZZER_DUTY = const(32768)  # half of duty_u16's range: the loudest square wave
 
 
 class Hardware:
@@ -36,7 +37,7 @@ class Hardware:
         return mask
 
     def show(self, buf):
-        bitstream(self._led, 0, WS2812_TIMING, buf)
+        bitstream(self._led, 0, _WS2812_TIMING, buf)
 
     def tone(self, freq):
         """Sound ``freq`` Hz until ``quiet()``; 0 or less is silence."""
@@ -46,7 +47,7 @@ class Hardware:
             self.quiet()
             return
         self._buzzer.freq(freq)
-        self._buzzer.duty_u16(BUZZER_DUTY)
+        self._buzzer.duty_u16(_BUZZER_DUTY)
 
     def quiet(self):
         if self._buzzer is not None:

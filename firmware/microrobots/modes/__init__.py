@@ -11,8 +11,9 @@ progress ``resume(saved, now)`` -> ``(ok, problem)`` when entered or at boot.
 from .. import frame as F
 from .. import palette as P
 from ..app import LEFT, RIGHT, UP
+from ..compat import const
 
-_ANIMATIONS = ("slide", "flash", "party", "replay")  # frame.py objects with running(now)
+_ANIMATIONS = const(("slide", "flash", "party", "replay"))  # frame.py objects with running(now)
 
 
 class Base:

@@ -16,10 +16,10 @@ from .. import frame as F
 from ..compat import const
 from . import Base
 
-_ICONS = (16, 68, 0, 495)  # 3x3 pip masks: one pip, two pips, (wave), a ring
-_COLOURS = ((255, 215, 0), (20, 70, 255), (0, 230, 40), (200, 200, 190))
-_TARGETS = ("solo", "referee", "classroom", "settings")
-_CORNERS = (0, 3, 18, 21)  # top-left cell of each quadrant
+_ICONS = const((16, 68, 0, 495))  # 3x3 pip masks: one pip, two pips, (wave), a ring
+_COLOURS = const(((255, 215, 0), (20, 70, 255), (0, 230, 40), (200, 200, 190)))
+_TARGETS = const(("solo", "referee", "classroom", "settings"))
+_CORNERS = const((0, 3, 18, 21))  # top-left cell of each quadrant
 _DIM = const(70)  # the quadrants not chosen
 
 
