@@ -6,6 +6,11 @@ from microrobots.input import BUTTON_NAMES
 KIND_NAMES = ("", "press", "release", "long", "repeat")
 
 
+def event(kind, button):
+    """The event int for ``kind`` (PRESS...) of ``button`` (UP...)."""
+    return kind << 3 | button
+
+
 def event_name(e):
     """``"press a"``, ``"repeat left"``..."""
     return "%s %s" % (KIND_NAMES[e >> 3], BUTTON_NAMES[e & 7])

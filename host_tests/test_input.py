@@ -20,9 +20,8 @@ from microrobots.input import (
     A,
     B,
     Buttons,
-    event,
 )
-from button_events import event_name
+from button_events import event, event_name
 
 
 def drain(buttons):

@@ -65,9 +65,9 @@ def ticks_add(ticks, delta):
     return t + TICKS_MAX + 1 if t < 0 else t
 
 
-def ticks_diff(later, earlier):
-    """``later - earlier`` in ms, signed, for two ticks less than 2**29 ms apart."""
-    d = later - earlier  # -2**30 < d < 2**30
+def ticks_diff(end, start):
+    """``end - start`` in ms, signed, for two ticks less than 2**29 ms apart."""
+    d = end - start  # -2**30 < d < 2**30
     if d >= _TICKS_HALF:
         return d - TICKS_MAX - 1
     if d < -_TICKS_HALF:

@@ -11,7 +11,7 @@ the hardware layer has already inverted the active-low pins), then drains the ev
         app.handle(event, now)
         event = buttons.next_event()
 
-An event is ``kind << 3 | button`` (``event``): its kind is ``e >> 3``, its button ``e & 7``.
+An event is ``kind << 3 | button``: its kind (PRESS...) is ``e >> 3``, its button (UP...) ``e & 7``.
 
 Debouncing is by lock-out, as in Hinch's Pushbutton: a change of level is accepted at the
 first poll that sees it, and further changes of that button are ignored for
@@ -48,11 +48,6 @@ _REPEAT_DELAY_MS = const(400)
 _REPEAT_MS = const(120)
 QUEUE_SIZE = const(16)
 _STALE_MS = const(0x10000000)  # a level this old (3.1 days) stays "long ago" (see poll)
-
-
-def event(kind, button):
-    """The event int for ``kind`` (PRESS...) of ``button`` (UP...)."""
-    return kind << 3 | button
 
 
 class Buttons:

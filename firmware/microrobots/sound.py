@@ -11,8 +11,8 @@ from .compat import ticks_add, ticks_diff
 
 
 class Player:
-    def __init__(self, hardware):
-        self.hw = hardware
+    def __init__(self, hw):
+        self.hw = hw
         self._steps = ()
         self._index = 0
         self._until = 0
@@ -21,8 +21,8 @@ class Player:
     def playing(self):
         return self._index < len(self._steps)
 
-    def play(self, steps, now):
-        self._steps = steps
+    def play(self, tones, now):
+        self._steps = tones
         self._index = 0
         self._start(now)
 
@@ -36,10 +36,10 @@ class Player:
             self._index += 1
             self._start(self._until)
 
-    def _start(self, at):
+    def _start(self, start):
         if self._index >= len(self._steps):
             self.hw.quiet()
             return
         freq, ms = self._steps[self._index]
         self.hw.tone(freq)
-        self._until = ticks_add(at, ms)
+        self._until = ticks_add(start, ms)

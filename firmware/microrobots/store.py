@@ -42,8 +42,8 @@ class PosixFs:
     def open(self, path, mode):
         return open(path, mode)
 
-    def rename(self, old, new):
-        os.rename(old, new)
+    def rename(self, src, dest):
+        os.rename(src, dest)
 
     def remove(self, path):
         os.remove(path)

@@ -80,8 +80,8 @@ class Hardware:
             return _ticks_ms()
         return (time.monotonic_ns() // 1000000) % _TICKS_PERIOD
 
-    def ticks_diff(self, later, earlier):
-        return ((later - earlier + _TICKS_HALF) % _TICKS_PERIOD) - _TICKS_HALF
+    def ticks_diff(self, end, start):
+        return ((end - start + _TICKS_HALF) % _TICKS_PERIOD) - _TICKS_HALF
 
     def sleep_ms(self, ms):
         time.sleep(ms / 1000)

@@ -41,8 +41,8 @@ class Hardware:
     def ticks_ms(self):
         return self.now
 
-    def ticks_diff(self, later, earlier):
-        return ticks_diff(later, earlier)
+    def ticks_diff(self, end, start):
+        return ticks_diff(end, start)
 
     def sleep_ms(self, ms):
         self.now = ticks_add(self.now, ms)

@@ -56,8 +56,8 @@ class Hardware:
     def ticks_ms(self):
         return time.ticks_ms()
 
-    def ticks_diff(self, later, earlier):
-        return time.ticks_diff(later, earlier)
+    def ticks_diff(self, end, start):
+        return time.ticks_diff(end, start)
 
     def sleep_ms(self, ms):
         time.sleep_ms(ms)

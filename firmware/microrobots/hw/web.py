@@ -62,8 +62,8 @@ class Hardware:
     def ticks_ms(self):
         return self._board.now() % _PERIOD
 
-    def ticks_diff(self, later, earlier):
-        return (later - earlier + _HALF) % _PERIOD - _HALF
+    def ticks_diff(self, end, start):
+        return (end - start + _HALF) % _PERIOD - _HALF
 
     def sleep_ms(self, ms):
         pass  # the page's clock paces the frames: it calls Device.step() once per tick
