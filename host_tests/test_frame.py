@@ -194,13 +194,13 @@ def test_dice_roll_settles_on_the_rolled_faces_then_ends():
     roll.start(1000, LAYOUT, P.DIE, a, b)
     frame = bytearray(108)
     for k, c in enumerate((a, b)):
-        t = 1000 + k * F.ROLL_MS + 1000  # settled
+        t = 1000 + k * F._ROLL_MS + 1000  # settled
         assert roll.render(t, frame)
         colour = LAYOUT.colours[c]
         rgb = tuple(P.DIE[3 * colour:3 * colour + 3])
         assert all(cell(frame, i) == rgb for i in range(18))  # the colour die
         assert read_count(frame, 4) == (rgb, LAYOUT.numbers[c])  # the number die, counted
-    assert not roll.render(1000 + 2 * F.ROLL_MS, frame)
+    assert not roll.render(1000 + 2 * F._ROLL_MS, frame)
 
 
 def test_slide_passes_each_cell_between():

@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 from microrobots import solver as S
 from microrobots.board import Layout
 from microrobots.game import (
-    MAX_CLAIM, POOL, ROLLS, WIN_TOKENS, Game, GameError, penalty_recipient,
+    MAX_CLAIM, POOL, WIN_TOKENS, Game, GameError, penalty_recipient,
 )
+from microrobots.game import _ROLLS as ROLLS  # rolls per target before a fallback
 from microrobots.solver import Solver
 
 PERMS = ["".join(p) for p in itertools.permutations("ABCD")]

@@ -247,7 +247,7 @@ def scores(frame, tokens, players, page=0, pool=-1):
 _TUMBLE = const(900)  # the dice tumble, slowing down
 _SETTLE = const(500)  # the thrown dice, still
 _SHOW = const(700)   # the board with the rolled cell flashing
-ROLL_MS = _TUMBLE + _SETTLE + _SHOW
+_ROLL_MS = const(_TUMBLE + _SETTLE + _SHOW)
 _SPEED = const(70)  # a sliding robot: ms per cell
 HOP_MS = const(420)  # a replayed move: slide, then a short stop
 _HOLD = const(1200)  # a replayed route, finished
@@ -289,10 +289,10 @@ class DiceRoll:
         t = since(now, self.t0)
         if t < 0:
             t = 0
-        k = t // ROLL_MS
+        k = t // _ROLL_MS
         if k >= self.count:
             return False
-        t -= k * ROLL_MS
+        t -= k * _ROLL_MS
         cell = self.cells[k]
         lay = self.layout
         if t >= _TUMBLE + _SETTLE:

@@ -40,7 +40,7 @@ WIN_TOKENS = const(5)  # whoever holds this many wins at once
 _MAX_PLAYERS = const(8)
 MAX_CLAIM = const(65535)  # a claim's count is stored in two bytes: a solo walk may be long
 _MAX_DIFFICULTY = const(254)
-ROLLS = const(36)  # rolls per target (or waypoint) before a fallback; keeps a round bounded
+_ROLLS = const(36)  # rolls per target (or waypoint) before a fallback; keeps a round bounded
 GIVE_UP = const(255)  # decision log: "nobody found a route"
 KEEP = const(32)  # the log keeps KEEP..2*KEEP-1 decisions; older ones fold into the base
 
@@ -54,8 +54,8 @@ class GameStateError(GameError):
     """A saved game or share string that is corrupt, truncated or not ours (one line)."""
 
 
-def penalty_recipient(tokens, claimant):
-    """Who receives the token of a wrong ``claimant``: -1 when nobody can.
+def penalty_recipient(tokens, player):
+    """Who receives the token of ``player``, whose claim was wrong: -1 when nobody can.
 
     The player with the fewest tokens among the others; ties go to the first such
     player after the claimant in seating order, wrapping around.
@@ -63,7 +63,7 @@ def penalty_recipient(tokens, claimant):
     n = len(tokens)
     best = -1
     for k in range(1, n):
-        p = (claimant + k) % n
+        p = (player + k) % n
         if best < 0 or tokens[p] < tokens[best]:  # strict: the earliest tie stays
             best = p
     return best
@@ -181,7 +181,7 @@ class Game:
     def _roll_start(self):
         solver = self.solver
         self._dead_starts = 0
-        for _ in range(ROLLS):
+        for _ in range(_ROLLS):
             cell = self._roll_cell()
             if solver.degree(cell) > 0:
                 return cell
@@ -225,7 +225,7 @@ class Game:
         best_d = 0
         unreachable = 0
         rolls = 0
-        while rolls < ROLLS:
+        while rolls < _ROLLS:
             cell = self._roll_cell()
             rolls += 1
             if cell == start:
@@ -250,7 +250,7 @@ class Game:
         if self.expert:
             via = -1
             rolls = 0
-            while rolls < ROLLS:
+            while rolls < _ROLLS:
                 cell = self._roll_cell()
                 rolls += 1
                 if cell == start or cell == target:
@@ -447,11 +447,11 @@ class Game:
             if tokens[to] >= WIN_TOKENS:
                 self._end(to)
 
-    def _end(self, winner):
-        """The game is over: ``winner``, or (-1) everyone holding the most tokens."""
+    def _end(self, player):
+        """The game is over: ``player`` won, or (-1) everyone holding the most tokens."""
         self.over = True
-        if winner >= 0:
-            self.winners = [winner]
+        if player >= 0:
+            self.winners = [player]
         else:
             most = max(self.tokens)
             self.winners = [p for p in range(self.players) if self.tokens[p] == most]

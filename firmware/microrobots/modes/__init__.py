@@ -90,10 +90,3 @@ def draw_round(frame, app, robot, target, waypoint, now, level=P.BACKGROUND):
     F.target(frame, target, pal, colours[target], now)
     F.robot(frame, robot, pal, colours[robot], now)
 
-
-def draw_hint(frame, app, robot, now):
-    """Light the legal destinations of the robot (a hint)."""
-    solver = app.solver
-    level = F.pulse(now, 800, 120, 255)
-    for k in range(solver.degree(robot)):
-        F.put_scaled(frame, solver.neighbour(robot, k), 255, 255, 255, level)

@@ -29,7 +29,7 @@ from .. import palette as P
 from ..compat import const, ticks_add
 from ..game import Game, GameError
 from ..walk import Walk
-from . import Base, draw_hint, draw_round, step_cursor
+from . import Base, draw_round, step_cursor
 
 _ROLL = const(0)
 _PLAY = const(1)
@@ -38,6 +38,14 @@ _SCORE = const(3)
 _REPLAY = const(4)
 _SCORE_MS = const(3000)
 _STATS_MS = const(2500)
+
+
+def _draw_hint(frame, app, robot, now):
+    """Light the legal destinations of the robot (a hint)."""
+    solver = app.solver
+    level = F.pulse(now, 800, 120, 255)
+    for k in range(solver.degree(robot)):
+        F.put_scaled(frame, solver.neighbour(robot, k), 255, 255, 255, level)
 
 
 class Mode(Base):
@@ -248,7 +256,7 @@ class Mode(Base):
             draw_round(frame, app, self.robot, g.target,
                        -1 if way is None or self.walk.seen else way, now)
             if self.hint:
-                draw_hint(frame, app, self.robot, now)
+                _draw_hint(frame, app, self.robot, now)
             if self.cursor != self.robot:
                 F.cursor(frame, self.cursor, app.pal, app.layout.colours[self.cursor], now)
             if self.slide.render(now, frame):  # hide the robot at its goal meanwhile
