@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from microrobots import config as cfg
-from microrobots.display import BRIGHTNESS_LEVELS, Display, gamma_table, led_map
+from microrobots.display import _BRIGHTNESS_LEVELS as BRIGHTNESS_LEVELS
+from microrobots.display import Display, gamma_table, led_map
 
 
 def make_config(**over):

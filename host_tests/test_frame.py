@@ -322,14 +322,14 @@ def test_dimmed_board_colours_stay_apart_on_the_leds_at_default_brightness():
     brightness): every two colours differ clearly in some channel, and the robot's white
     outshines the dice's white."""
     from microrobots.config import defaults
-    from microrobots.display import DEFAULT_BRIGHTNESS, Display
+    from microrobots.display import Display
 
     for pal in (P.palette(False), P.palette(True)):
         frame = bytearray(108)
         for c in range(6):
             F.put_die(frame, c, pal, c, P.BACKGROUND)
         F.put_rgb(frame, 6, P.ROBOT_WHITE)
-        d = Display(defaults(), brightness=DEFAULT_BRIGHTNESS)
+        d = Display(defaults(), brightness=5)  # the default
         d.show(frame)
         shown = [tuple(d.written[3 * i:3 * i + 3]) for i in range(7)]
         for a in range(6):

@@ -102,10 +102,10 @@ def test_a_full_queue_drops_new_events_and_counts_them():
         buttons.poll(t, 1 << A)
         buttons.poll(t + 20, 0)
         t += 40
-    assert buttons.pending() == inp.QUEUE_SIZE
-    assert buttons.dropped == 24 - inp.QUEUE_SIZE
+    assert buttons.pending() == inp._QUEUE_SIZE
+    assert buttons.dropped == 24 - inp._QUEUE_SIZE
     got = drain(buttons)
-    assert got == [event(PRESS, A), event(RELEASE, A)] * (inp.QUEUE_SIZE // 2)
+    assert got == [event(PRESS, A), event(RELEASE, A)] * (inp._QUEUE_SIZE // 2)
     assert buttons.next_event() == NO_EVENT
 
 

@@ -28,8 +28,8 @@ else:
         """Stand-in for the ``micropython`` module under CPython."""
 
         @staticmethod
-        def viper(func):
-            return func
+        def viper(f):
+            return f
 
         native = viper
 

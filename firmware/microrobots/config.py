@@ -29,6 +29,8 @@ _USB_MA = const(500)
 _IDLE_MA = const(1)
 _CHANNEL_MA = const(20)
 
+_CHECKER = const("microrobots.config_check")
+
 DEFAULTS = {
     "led_pin": 2,  # GP2: NeoPixel data
     "matrix": "strip",  # "strip": 36 LEDs in six rows of six; "panel8x8": a 6x6 window on an 8x8 panel
@@ -80,13 +82,14 @@ def load(text, source="config.json"):
 
     Raises ``ConfigError`` whose message starts with ``source``.
     """
-    from . import config_check
-
+    # By its full name: a string this long is a constant, not a name the Pico interns
+    # (``from . import config_check`` would intern it at boot, file or not).
+    checker = __import__(_CHECKER, None, None, ("check",))
     try:
-        return config_check.check(text, source)
+        return checker.check(text, source)
     finally:
         if sys.implementation.name != "cpython":  # the device: the checker's code goes
-            sys.modules.pop(__name__ + "_check", None)
-            package = sys.modules.get(__name__[:-7])
-            if package is not None and hasattr(package, "config_check"):
-                delattr(package, "config_check")
+            sys.modules.pop(_CHECKER, None)
+            package = sys.modules.get("microrobots")
+            if package is not None and hasattr(package, _CHECKER[12:]):
+                delattr(package, _CHECKER[12:])

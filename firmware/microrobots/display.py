@@ -34,15 +34,15 @@ from .compat import const, kernels
 _CELLS = const(36)
 _FRAME_BYTES = const(108)
 _GRID = const(6)
-GAMMA = 2.6
-BRIGHTNESS_LEVELS = const(8)
-DEFAULT_BRIGHTNESS = const(5)
+_GAMMA = const(2.6)
+_BRIGHTNESS_LEVELS = const(8)
+_DEFAULT_BRIGHTNESS = const(5)
 # Design-value scale (/256) of each brightness level 1..8: each step is about 1.65x
 # brighter on the LEDs, from a maximum of 8/255 at level 1 to 255/255 at level 8.
 _BRIGHTNESS_SCALE = const((0, 67, 81, 98, 119, 144, 174, 212, 256))
 _RGB = const("RGB")
 
-# gamma_table(GAMMA) as computed in double precision. Kept as bytes, not computed at boot:
+# gamma_table(_GAMMA) as computed in double precision. Kept as bytes, not computed at boot:
 # the Pico's MicroPython has single-precision floats, whose powf rounds some entries one
 # step up (the emulated board's LEDs then differed from the simulator's), and 255 pow()
 # calls cost boot time. A bytes literal: a tuple of 256 ints would stay in the module's
@@ -109,10 +109,10 @@ def led_map(config):
     return leds
 
 
-def gamma_table(gamma=GAMMA):
-    """256 bytes, design value -> LED value; nonzero stays nonzero (the table for GAMMA is
+def gamma_table(gamma=_GAMMA):
+    """256 bytes, design value -> LED value; nonzero stays nonzero (the table for _GAMMA is
     a constant, read-only: a Pico keeps no copy of it)."""
-    if gamma == GAMMA:
+    if gamma == _GAMMA:
         return _GAMMA_TABLE
     table = bytearray(256)
     for v in range(1, 256):
@@ -127,7 +127,7 @@ class Display:
     ``color_order``; panel LEDs outside the window stay dark.
     """
 
-    def __init__(self, config, write=None, brightness=DEFAULT_BRIGHTNESS, gamma=GAMMA):
+    def __init__(self, config, write=None, brightness=_DEFAULT_BRIGHTNESS, gamma=_GAMMA):
         self.write = write
         self.cap = config["brightness_cap"]
         self.buf = bytearray(config["led_count"] * 3)
@@ -150,7 +150,7 @@ class Display:
 
     def set_brightness(self, level):
         """Brightness 1..8 (clamped); the next ``show`` uses it."""
-        level = min(max(level, 1), BRIGHTNESS_LEVELS)
+        level = min(max(level, 1), _BRIGHTNESS_LEVELS)
         self.brightness = level
         scale = _BRIGHTNESS_SCALE[level]
         gamma = self._gamma

@@ -274,20 +274,16 @@ class Game:
             self.waypoint = None
             self._optimum = dist[target]
         self.notice = None
-        if unreachable or no_waypoint:
-            self._explain(unreachable, no_waypoint)
-
-    def _explain(self, unreachable, no_waypoint):
-        """The notice for a round whose rolls a custom layout forced (allocates; rare)."""
-        parts = []
-        if unreachable:
-            parts.append("custom layout: %d rolled cell%s cannot be reached from %s; rerolled"
-                         % (unreachable, "" if unreachable == 1 else "s",
-                            self.layout.token(self.start)))
-        if no_waypoint:
-            parts.append("custom layout: no waypoint can be reached from %s; this round has none"
-                         % self.layout.token(self.start))
-        self.notice = "; ".join(parts)
+        if unreachable or no_waypoint:  # a custom layout forced the rolls (allocates; rare)
+            parts = []
+            if unreachable:
+                parts.append("custom layout: %d rolled cell%s cannot be reached from %s; "
+                             "rerolled" % (unreachable, "" if unreachable == 1 else "s",
+                                           self.layout.token(start)))
+            if no_waypoint:
+                parts.append("custom layout: no waypoint can be reached from %s; this round "
+                             "has none" % self.layout.token(start))
+            self.notice = "; ".join(parts)
 
     # -- questions ------------------------------------------------------------
     def optimum(self):

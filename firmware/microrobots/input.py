@@ -32,7 +32,7 @@ RIGHT = const(3)
 A = const(4)
 B = const(5)
 BUTTON_NAMES = ("up", "down", "left", "right", "a", "b")
-BUTTONS = const(6)
+_BUTTONS = const(6)
 _DPAD_MASK = const(0x0F)  # up, down, left, right: the buttons that auto-repeat
 
 PRESS = const(1)
@@ -46,29 +46,29 @@ _DEBOUNCE_MS = const(20)
 _LONG_MS = const(600)
 _REPEAT_DELAY_MS = const(400)
 _REPEAT_MS = const(120)
-QUEUE_SIZE = const(16)
+_QUEUE_SIZE = const(16)
 _STALE_MS = const(0x10000000)  # a level this old (3.1 days) stays "long ago" (see poll)
 
 
 class Buttons:
     """Six debounced buttons and a queue of their events.
 
-    ``poll`` and ``next_event`` allocate nothing. When the queue (``QUEUE_SIZE`` events)
+    ``poll`` and ``next_event`` allocate nothing. When the queue (``_QUEUE_SIZE`` events)
     is full, new events are dropped and counted in ``dropped``; polled once a frame and
     drained every frame it never fills.
     """
 
     def __init__(self):
-        self._changed = [0] * BUTTONS  # when each button's accepted level last changed
-        self._long_done = [False] * BUTTONS
-        self._next_repeat = [0] * BUTTONS
-        self._queue = bytearray(QUEUE_SIZE)
+        self._changed = [0] * _BUTTONS  # when each button's accepted level last changed
+        self._long_done = [False] * _BUTTONS
+        self._next_repeat = [0] * _BUTTONS
+        self._queue = bytearray(_QUEUE_SIZE)
         self.reset()
 
     def reset(self, now=0):
         """Forget every button and event (e.g. after the app restarts)."""
         self.state = 0  # the debounced mask: bit set = held down
-        for b in range(BUTTONS):
+        for b in range(_BUTTONS):
             self._changed[b] = ticks_add(now, -_DEBOUNCE_MS)
             self._long_done[b] = False
         self._head = 0
@@ -79,7 +79,7 @@ class Buttons:
         """Take the raw levels at time ``now`` (ticks, see compat.ticks_add); queue the
         events they cause."""
         state = self.state
-        for b in range(BUTTONS):
+        for b in range(_BUTTONS):
             bit = 1 << b
             held = state & bit
             since = ticks_diff(now, self._changed[b])
@@ -113,7 +113,7 @@ class Buttons:
         if not self._count:
             return NO_EVENT
         e = self._queue[self._head]
-        self._head = (self._head + 1) % QUEUE_SIZE
+        self._head = (self._head + 1) % _QUEUE_SIZE
         self._count -= 1
         return e
 
@@ -121,8 +121,8 @@ class Buttons:
         return self._count
 
     def _put(self, e):
-        if self._count == QUEUE_SIZE:
+        if self._count == _QUEUE_SIZE:
             self.dropped += 1
             return
-        self._queue[(self._head + self._count) % QUEUE_SIZE] = e
+        self._queue[(self._head + self._count) % _QUEUE_SIZE] = e
         self._count += 1

@@ -133,7 +133,7 @@ def _board(frame: ptr8, colours: ptr8, pal: ptr8, level: int):
 
 
 @micropython.viper
-def _rings(frame: ptr8, cell: int, wave: int, table: ptr8):
+def _rings(frame: ptr8, cell: int, step: int, table: ptr8):
     r0 = cell // 6
     c0 = cell % 6
     i = 0
@@ -145,10 +145,10 @@ def _rings(frame: ptr8, cell: int, wave: int, table: ptr8):
         if dc < 0:
             dc = 0 - dc
         d = dc if dc > dr else dr
-        phase = (wave + 6 - d) % 6
+        phase = (step + 6 - d) % 6
         if phase < 2:
             level = 255 if phase == 0 else 60
-            k = (1 + (wave + d) % 7) * 3
+            k = (1 + (step + d) % 7) * 3
             j = i * 3
             frame[j] = int(table[k]) * level // 255
             frame[j + 1] = int(table[k + 1]) * level // 255
