@@ -57,7 +57,8 @@ def legal(layout):
 def test_a_walk_takes_back_its_last_100_moves_and_counts_them_all():
     from microrobots.board import Layout
     from microrobots.solver import Solver
-    from microrobots.walk import UNDO, Walk
+    from microrobots.walk import _UNDO as UNDO
+    from microrobots.walk import Walk
 
     solver = Solver(Layout.named("black:ABCD0000"))
     a = 0
@@ -87,7 +88,8 @@ def test_a_walk_takes_back_its_last_100_moves_and_counts_them_all():
 def test_a_walk_saves_and_restores_exactly_and_reads_the_first_format():
     from microrobots.board import Layout
     from microrobots.solver import Solver
-    from microrobots.walk import UNDO, Walk
+    from microrobots.walk import _UNDO as UNDO
+    from microrobots.walk import Walk
 
     solver = Solver(Layout.named("black:ABCD0000"))
     a = 0

@@ -27,15 +27,15 @@ def _bfs(nb: ptr8, degree: ptr8, start: int, dist: ptr8, queue: ptr8):
         cell = int(queue[head])
         head += 1
         d = int(dist[cell]) + 1
-        base = cell * 10
-        end = base + int(degree[cell])
-        while base < end:
-            n = int(nb[base])
+        i = cell * 10  # cell's neighbours: nb[i:end]
+        end = i + int(degree[cell])
+        while i < end:
+            n = int(nb[i])
             if int(dist[n]) == 255:
                 dist[n] = d
                 queue[tail] = n
                 tail += 1
-            base += 1
+            i += 1
 
 
 @micropython.viper
@@ -65,10 +65,10 @@ def _walk_bfs(nb: ptr8, degree: ptr8, start: int, via: int, dist: ptr8, queue: p
         cell = s % 36
         seen = (s // 36) % 2
         flip = 72 - (s // 72) * 72  # parity of the next state
-        base = cell * 10
-        end = base + int(degree[cell])
-        while base < end:
-            n = int(nb[base])
+        i = cell * 10  # cell's neighbours: nb[i:end]
+        end = i + int(degree[cell])
+        while i < end:
+            n = int(nb[i])
             if seen or n == via:
                 t = n + 36 + flip
             else:
@@ -77,7 +77,7 @@ def _walk_bfs(nb: ptr8, degree: ptr8, start: int, via: int, dist: ptr8, queue: p
                 dist[t] = d
                 queue[tail] = t
                 tail += 1
-            base += 1
+            i += 1
 '''
 
 DISPLAY = '''

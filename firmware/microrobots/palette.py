@@ -107,10 +107,10 @@ WAVE = (
 )
 
 
-def palette(high_contrast):
-    """The die palette to draw with: ``DIE``, or the high-contrast one for the colour-blind
-    aid."""
-    return _HIGH_CONTRAST if high_contrast else DIE
+def palette(aid):
+    """The die palette to draw with: ``DIE``, or the high-contrast one when ``aid`` (the
+    colour-blind aid's first option) is on."""
+    return _HIGH_CONTRAST if aid else DIE
 
 
 def robot_flash(pal):

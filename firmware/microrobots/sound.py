@@ -17,10 +17,6 @@ class Player:
         self._index = 0
         self._until = 0
 
-    @property
-    def playing(self):
-        return self._index < len(self._steps)
-
     def play(self, tones, now):
         self._steps = tones
         self._index = 0

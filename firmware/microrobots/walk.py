@@ -1,8 +1,8 @@
 """The robot's walk in a solo round: where it stands, how far it went, what B takes back.
 
 A walk may be as long as the player likes (up to ``game.MAX_CLAIM`` moves), but the
-memory is fixed: the last ``UNDO`` positions are kept in a ring, so B takes back up to
-``UNDO`` moves and nothing grows while the player wanders::
+memory is fixed: the last ``_UNDO`` (100) positions are kept in a ring, so B takes back up to
+``_UNDO`` (100) moves and nothing grows while the player wanders::
 
     walk = Walk()
     walk.start(cell, waypoint)   # a new round (waypoint -1: none)
@@ -15,12 +15,12 @@ memory is fixed: the last ``UNDO`` positions are kept in a ring, so B takes back
 from .compat import const
 from .game import MAX_CLAIM
 
-UNDO = const(100)  # moves B can take back
+_UNDO = const(100)  # moves B can take back
 
 
 class Walk:
     def __init__(self):
-        self._ring = bytearray(UNDO + 1)  # positions; _ring[_head] is the robot
+        self._ring = bytearray(_UNDO + 1)  # positions; _ring[_head] is the robot
         self.start(0, -1)
 
     def start(self, cell, waypoint):
@@ -49,9 +49,9 @@ class Walk:
         if self.count >= MAX_CLAIM:
             return False
         self.count += 1
-        self._head = (self._head + 1) % (UNDO + 1)
+        self._head = (self._head + 1) % (_UNDO + 1)
         self._ring[self._head] = cell
-        if self.kept < UNDO:
+        if self.kept < _UNDO:
             self.kept += 1
         if self._seen_at < 0 and cell == self.waypoint:
             self._seen_at = self.count
@@ -63,14 +63,14 @@ class Walk:
             return False
         self.kept -= 1
         self.count -= 1
-        self._head = (self._head - 1) % (UNDO + 1)
+        self._head = (self._head - 1) % (_UNDO + 1)
         if self._seen_at > self.count:
             self._seen_at = -1
         return True
 
     def trail(self):
         """The kept positions, oldest first: ``kept + 1`` cells ending on the robot."""
-        n = UNDO + 1
+        n = _UNDO + 1
         return [self._ring[(self._head - k) % n] for k in range(self.kept, -1, -1)]
 
     def moves(self):
@@ -98,7 +98,7 @@ class Walk:
                         not self.step(cell):
                     return False
             return True
-        ok = isinstance(trail, list) and 0 < len(trail) <= UNDO + 1 and isinstance(walked, int) \
+        ok = isinstance(trail, list) and 0 < len(trail) <= _UNDO + 1 and isinstance(walked, int) \
             and not isinstance(walked, bool) and len(trail) - 1 <= walked <= MAX_CLAIM
         if ok:
             for cell in trail:

@@ -20,12 +20,14 @@ import sys
 def backend():
     """The ``Hardware`` class for this runtime."""
     name = sys.implementation.name
+    # Full module names: strings this long are constants, where ``from .web import``
+    # would make a Pico intern the names of the backends it never loads.
     if sys.platform == "webassembly":
-        from .web import Hardware
+        module = "microrobots.hw.web"
     elif name == "micropython":
-        from .rp2 import Hardware
+        module = "microrobots.hw.rp2"
     elif name == "circuitpython":
-        from .circuitpython import Hardware
+        module = "microrobots.hw.circuitpython"
     else:
-        from .fake import Hardware
-    return Hardware
+        module = "microrobots.hw.fake"
+    return __import__(module, None, None, ("Hardware",)).Hardware

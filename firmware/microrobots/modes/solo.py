@@ -7,7 +7,7 @@ and the waypoint flashes white).
 - D-pad: move the cursor (blinking cyan) along the robot's row or column.
 - A: move the robot to the cursor. A move must land on a cell of the same colour or the
   same number as the robot's cell; anything else flashes red and the robot stays.
-- B: take the last move back (up to walk.UNDO = 100 of them). With no move to take back: the score for a moment, three
+- B: take the last move back (up to 100 of them). With no move to take back: the score for a moment, three
   counts (frame.count): puzzles solved (green label), the current streak of puzzles
   solved in a row (blue label), the moves needed beyond the optimum in all of them
   (red label; 0 means every puzzle was solved perfectly).
