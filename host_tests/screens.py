@@ -10,6 +10,10 @@ def cell(frame, i):
     return tuple(frame[3 * i:3 * i + 3])
 
 
+# Players 1..8 as (r, g, b), as score and claim screens label them (palette.PLAYERS).
+PLAYER_RGB = [tuple(P.PLAYERS[3 * p:3 * p + 3]) for p in range(8)]
+
+
 def read_count(frame, row):
     """``(label, n)`` of the count drawn from ``row``: its label cell, then the tally's
     symbols (palette.TALLY), going on in the next row when this one is full. Raises

@@ -12,7 +12,7 @@ from microrobots import palette as P
 from microrobots.app import SETTINGS, check_settings
 from microrobots.board import Layout
 from mpy import ROOT
-from screens import read_count
+from screens import PLAYER_RGB, read_count
 from tools.sim.script import Session
 
 
@@ -200,7 +200,7 @@ def test_referee_claim_below_the_optimum_fails_at_once_and_undo_restores(session
         s.wait(1000)  # after the red flash: why, until A - the claim over the optimum
         assert ref.state == 10
         shown = s.driver.device.frame
-        assert read_count(shown, 0) == (P.PLAYER_RGB[0], opt - 1)
+        assert read_count(shown, 0) == (PLAYER_RGB[0], opt - 1)
         assert read_count(shown, 3) == (P.OPTIMUM, opt)
         s.wait(5000)
         assert ref.state == 10  # it waits for the table
@@ -701,7 +701,7 @@ def test_a_wrong_count_shows_the_moves_made_against_the_claim(session):
         claim - 1, "" if claim == 2 else "s", claim) in console_lines(s)[-1]
     s.wait(800 + 420 * (claim - 1) + 900)  # the flash, the replay, its end
     shown = s.driver.device.frame
-    assert read_count(shown, 0) == (P.PLAYER_RGB[1], claim)  # claimed, in the claimant's colour
+    assert read_count(shown, 0) == (PLAYER_RGB[1], claim)  # claimed, in the claimant's colour
     assert read_count(shown, 3) == (P.REFUSE, claim - 1)  # made
 
 

@@ -15,7 +15,7 @@ from microrobots.solver import Solver
 
 from tools.draw.colour import led_difference
 from mpy import run
-from screens import read_count
+from screens import PLAYER_RGB, read_count
 
 LAYOUT = Layout.named("black:CADB0312")
 GAMMA = gamma_table()
@@ -109,7 +109,7 @@ def tally(n):
     return out
 
 
-@given(st.integers(0, 99), st.integers(0, 4), st.sampled_from(P.PLAYER_RGB))
+@given(st.integers(0, 99), st.integers(0, 4), st.sampled_from(PLAYER_RGB))
 def test_count_is_a_tally_read_back_exactly(n, row, label):
     frame = bytearray([7] * 108)  # whatever was there
     F.count(frame, n, row, label)
@@ -172,7 +172,7 @@ def test_the_pool_is_on_the_last_page_whatever_the_table(players):
             F.scores(frame, [1] * players, players, page, pool)
             rows = [r for r in range(6) if cell(frame, 6 * r) == P.POOL]
             seen += [read_count(frame, r)[1] for r in rows]
-            shown = sum(1 for r in range(6) if cell(frame, 6 * r) in P.PLAYER_RGB)
+            shown = sum(1 for r in range(6) if cell(frame, 6 * r) in PLAYER_RGB)
             assert shown == min(6, players - 6 * page) if page * 6 < players else shown == 0
         assert seen == [pool]
 

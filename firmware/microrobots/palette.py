@@ -62,7 +62,6 @@ PLAYERS = (
     b"\xff\x5a\x00"  # 255, 90, 0
     b"\xff\x3c\x96"  # 255, 60, 150
 )
-PLAYER_RGB = tuple((PLAYERS[3 * p], PLAYERS[3 * p + 1], PLAYERS[3 * p + 2]) for p in range(8))
 
 # The robot blinks between its die's colour (at full level, the board being dimmer) and a
 # flash chosen per die colour for contrast: bright white where white differs most from

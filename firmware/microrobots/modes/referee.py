@@ -390,7 +390,7 @@ class Mode(Base):
                 F.dim(frame, 80)
         elif st == _COUNT:
             F.fill(frame, 0, 0, 0)
-            F.count(frame, self.count, 0, P.PLAYER_RGB[self.player])
+            self._claim_count(frame)
             for i in range(24, 36):
                 F.put_entry(frame, i, P.PLAYERS, self.player, 120)
         elif st == _DEMO:
@@ -494,5 +494,10 @@ class Mode(Base):
     def _counts(self, frame, other, label):
         """The claim (top, the claimant's colour) over ``other`` (labelled ``label``)."""
         F.fill(frame, 0, 0, 0)
-        F.count(frame, self.count, 0, P.PLAYER_RGB[self.player])
+        self._claim_count(frame)
         F.count(frame, other, 3, label)
+
+    def _claim_count(self, frame):
+        """The claim as a count in the top row, labelled in the claimant's colour."""
+        F.count(frame, self.count, 0, P.DIM)
+        F.put_entry(frame, 0, P.PLAYERS, self.player)
