@@ -11,6 +11,7 @@ from microrobots import frame as F
 from microrobots import palette as P
 from microrobots.board import Layout
 from microrobots.display import gamma_table
+from microrobots.modes.classroom import Wave
 from microrobots.solver import Solver
 
 from tools.draw.colour import led_difference
@@ -253,7 +254,7 @@ def bfs(layout, start):
 @given(st.integers(0, 35), st.integers(0, 8))
 def test_wave_lights_exactly_the_layers_reached(start, layer):
     dist = bfs(LAYOUT, start)
-    w = F.Wave()
+    w = Wave()
     w.start(0, Solver(LAYOUT).distances(start), 0)
     w.layer = layer
     frame = bytearray(108)
@@ -285,11 +286,12 @@ def test_drawing_allocates_nothing_in_micropython():
 import gc, json
 from microrobots import frame as F, palette as P
 from microrobots.board import Layout
+from microrobots.modes.classroom import Wave
 from microrobots.solver import Solver
 lay = Layout.named('black:CADB0312')
 route = Solver(lay).path(0, 35)
 fr = bytearray(108)
-anims = (F.DiceRoll(), F.Slide(), F.Wave(), F.Celebrate(), F.Flash(), F.Replay())
+anims = (F.DiceRoll(), F.Slide(), Wave(), F.Celebrate(), F.Flash(), F.Replay())
 anims[0].start(0, lay, P.DIE, 3, 4, 5)
 anims[1].start(0, 0, 5)
 anims[2].start(0, Solver(lay).distances(3), 300)

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from microrobots import frame as F
 from microrobots import palette as P
+from microrobots.modes.classroom import Wave
 
 from mpy import run
 
@@ -66,7 +67,7 @@ def test_dim_and_fill(frame, level):
 def test_wave_is_every_reached_cell_in_its_layer_colour(frame, dist, layer):
     want = bytearray(frame)
     ref_wave(want, dist, layer)
-    w = F.Wave()
+    w = Wave()
     w.start(0, bytearray(dist), 0)
     w.layer = layer
     w.render(0, frame)
@@ -86,6 +87,7 @@ def test_kernels_as_viper_inside_micropython_match_and_allocate_nothing():
     script = r"""
 import gc, json
 from microrobots import frame as F, palette as P
+from microrobots.modes.classroom import Wave
 
 out = []
 x = 12345
@@ -96,7 +98,7 @@ def rnd(n):
 fr = bytearray(108)
 col = bytearray(36)
 dist = bytearray(36)
-w = F.Wave()
+w = Wave()
 for t in range(40):
     for i in range(108):
         fr[i] = rnd(256)

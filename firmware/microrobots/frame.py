@@ -417,46 +417,6 @@ class Replay:
         return t < moves * HOP_MS + _HOLD
 
 
-class Wave:
-    """Breadth-first search made visible: layer 0 is the robot, layer k the cells k
-    moves away, each layer in its own colour (warm = near, cold = far).
-
-    ``start(now, dist, step_ms)`` copies a 36-byte distance table (255 = unreachable).
-    With ``step_ms`` > 0 the wave spreads by itself; else ``layer`` is set by the caller
-    (classroom mode steps it with A). Unreached cells keep the frame's content.
-    """
-
-    def __init__(self):
-        self.dist = bytearray(_CELLS)
-        self.step_ms = 0
-        self.t0 = 0
-        self.layer = 0
-        self.deepest = 0
-
-    def start(self, now, dist, step_ms=900):
-        deepest = 0
-        for i in range(_CELLS):
-            d = dist[i]
-            self.dist[i] = d
-            if d != 255 and d > deepest:
-                deepest = d
-        self.deepest = deepest
-        self.step_ms = step_ms
-        self.t0 = now
-        self.layer = 0
-
-    def render(self, now, frame):
-        if self.step_ms > 0:
-            self.layer = since(now, self.t0) // self.step_ms
-        layer = self.layer
-        for i in range(_CELLS):
-            d = self.dist[i]
-            if d <= layer:
-                k = d if d < 8 else 7
-                put_entry(frame, i, P.WAVE, k, 255 if d == layer else 110)
-        return layer <= self.deepest + 1
-
-
 class Celebrate:
     """Rainbow rings spreading from a cell: a solved puzzle, a won game."""
 

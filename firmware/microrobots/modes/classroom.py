@@ -18,6 +18,7 @@ the target over it.
 
 from ..app import A, B, SOUND_CLICK, UP
 from .. import frame as F
+from .. import palette as P
 from ..compat import const
 from ..game import Game
 from . import Base, draw_round
@@ -28,6 +29,47 @@ _ROUTE = const(2)
 _AUTO_MS = const(1500)
 
 
+class Wave:
+    """Breadth-first search made visible: layer 0 is the robot, layer k the cells k
+    moves away, each layer in its own colour (warm = near, cold = far).
+
+    ``start(now, dist, step_ms)`` copies a 36-byte distance table (255 = unreachable).
+    With ``step_ms`` > 0 the wave spreads by itself; else ``layer`` is set by the caller
+    (classroom mode steps it with A). Unreached cells keep the frame's content. (Here,
+    not in frame.py: a Pico keeps only the code of the mode that runs.)
+    """
+
+    def __init__(self):
+        self.dist = bytearray(36)
+        self.step_ms = 0
+        self.t0 = 0
+        self.layer = 0
+        self.deepest = 0
+
+    def start(self, now, dist, step_ms=900):
+        deepest = 0
+        for i in range(36):
+            d = dist[i]
+            self.dist[i] = d
+            if d != 255 and d > deepest:
+                deepest = d
+        self.deepest = deepest
+        self.step_ms = step_ms
+        self.t0 = now
+        self.layer = 0
+
+    def render(self, now, frame):
+        if self.step_ms > 0:
+            self.layer = F.since(now, self.t0) // self.step_ms
+        layer = self.layer
+        for i in range(36):
+            d = self.dist[i]
+            if d <= layer:
+                k = d if d < 8 else 7
+                F.put_entry(frame, i, P.WAVE, k, 255 if d == layer else 110)
+        return layer <= self.deepest + 1
+
+
 class Mode(Base):
     name = "classroom"
 
@@ -35,7 +77,7 @@ class Mode(Base):
         super().__init__(app)
         self.game = None
         self.dice = F.DiceRoll()
-        self.wave = F.Wave()
+        self.wave = Wave()
         self.replay = F.Replay()
         self.state = _ROLL
         self.t0 = 0  # when the last step was taken
