@@ -214,35 +214,6 @@ def bar(frame, n, rgb, row=5, empty=P.DIM):
         put_rgb(frame, row * 6 + c, rgb if c < n else empty)
 
 
-def score_pages(players):
-    """How many pages ``scores`` needs to show every player and the pool: one up to four
-    players, else two (the pool's count needs two rows after the players)."""
-    return 1 if players <= 4 else 2
-
-
-def scores(frame, tokens, players, page=0, pool=-1):
-    """One row per player (six per page): the player's colour, then their tokens.
-
-    Column 0 is the player's colour, columns 1..5 one victory token each (gold, as a
-    count's ones; 5 wins). ``page`` 1 shows players 7 and 8. With ``pool`` >= 0 the
-    pool's exact count (label palette.POOL) follows the players on the page, after an
-    empty row when there is room, if two rows are left for it (see score_pages).
-    """
-    fill(frame, 0, 0, 0)
-    first = page * 6
-    row = 0
-    p = first
-    while p < players and row < 6:
-        put_entry(frame, row * 6, P.PLAYERS, p)
-        t = tokens[p]
-        for c in range(1, 6):
-            put_rgb(frame, row * 6 + c, P.TOKEN if c <= t else P.DIM)
-        row += 1
-        p += 1
-    if pool >= 0 and row <= 4:
-        count(frame, pool, row + 1 if row <= 3 else row, P.POOL)
-
-
 # -- animations ----------------------------------------------------------------------
 _TUMBLE = const(900)  # the dice tumble, slowing down
 _SETTLE = const(500)  # the thrown dice, still

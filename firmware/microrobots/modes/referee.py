@@ -64,6 +64,37 @@ _WHY_HOLD_MS = const(3000)  # the broken rule shown, before the replay starts ag
 _END_MS = const(800)  # a wrong count: the end of the replay, before the counts
 
 
+def score_pages(players):
+    """How many pages ``scores`` needs to show every player and the pool: one up to four
+    players, else two (the pool's count needs two rows after the players)."""
+    return 1 if players <= 4 else 2
+
+
+def scores(frame, tokens, players, page=0, pool=-1):
+    """The score screen: one row per player (six per page), the player's colour, then their
+    tokens. (Here, not in frame.py: only the referee shows scores, and a Pico keeps only
+    the code of the mode that runs.)
+
+    Column 0 is the player's colour, columns 1..5 one victory token each (gold, as a
+    count's ones; 5 wins). ``page`` 1 shows players 7 and 8. With ``pool`` >= 0 the
+    pool's exact count (label palette.POOL) follows the players on the page, after an
+    empty row when there is room, if two rows are left for it (see score_pages).
+    """
+    F.fill(frame, 0, 0, 0)
+    first = page * 6
+    row = 0
+    p = first
+    while p < players and row < 6:
+        F.put_entry(frame, row * 6, P.PLAYERS, p)
+        t = tokens[p]
+        for c in range(1, 6):
+            F.put_rgb(frame, row * 6 + c, P.TOKEN if c <= t else P.DIM)
+        row += 1
+        p += 1
+    if pool >= 0 and row <= 4:
+        F.count(frame, pool, row + 1 if row <= 3 else row, P.POOL)
+
+
 class Mode(Base):
     name = "referee"
 
@@ -362,7 +393,7 @@ class Mode(Base):
             self.flash.render(now, frame)
         elif st == _PLAYER:
             p = self.player
-            F.scores(frame, g.tokens, g.players, p // 6 if p >= 0 else 0, -1)
+            scores(frame, g.tokens, g.players, p // 6 if p >= 0 else 0, -1)
             if p < 0:  # nobody chosen yet: the colours pulse, asking for a choice
                 level = F.pulse(now, 900, 40, 255)
                 for row in range(min(g.players, 6)):
@@ -374,18 +405,18 @@ class Mode(Base):
                 F.put_rgb(frame, row * 6, P.ROBOT_WHITE)
         elif st == _SCORES:
             page = 0
-            if F.score_pages(g.players) > 1:
+            if score_pages(g.players) > 1:
                 page = F.since(now, self.t0) // _PAGE_MS % 2
-            F.scores(frame, g.tokens, g.players, page, g.pool)
+            scores(frame, g.tokens, g.players, page, g.pool)
         elif st == _UNDO:
             if F.since(now, self.t0) >= _UNDO_MS:
                 self.state = self.back
             now_shown = F.blink(now, 800)
             tokens = g.tokens if now_shown else self.undo_tokens
             page = 0
-            if F.score_pages(g.players) > 1:
+            if score_pages(g.players) > 1:
                 page = F.since(now, self.t0) // (2 * _PAGE_MS) % 2
-            F.scores(frame, tokens, g.players, page, g.pool if now_shown else self.undo_pool)
+            scores(frame, tokens, g.players, page, g.pool if now_shown else self.undo_pool)
             if not now_shown:  # after the undo, dim: a question, also when no token moves
                 F.dim(frame, 80)
         elif st == _COUNT:
@@ -419,8 +450,8 @@ class Mode(Base):
                 return
             # then the scores, the claimant's colour blinking the verdict
             page = self.player // 6
-            F.scores(frame, g.tokens, g.players, page,
-                     g.pool if page + 1 == F.score_pages(g.players) else -1)
+            scores(frame, g.tokens, g.players, page,
+                     g.pool if page + 1 == score_pages(g.players) else -1)
             if F.blink(now, 400):
                 F.put_rgb(frame, (self.player % 6) * 6, rgb)
             if t >= _RESULT_MS:
@@ -436,7 +467,7 @@ class Mode(Base):
             if self.party.render(now, frame):
                 return
             page = F.since(now, self.t0) // _PAGE_MS % 2 if g.players > 6 else 0
-            F.scores(frame, g.tokens, g.players, page, -1)
+            scores(frame, g.tokens, g.players, page, -1)
             if F.blink(now, 500):
                 for p in g.winners:
                     if p // 6 == page:
