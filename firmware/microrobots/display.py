@@ -27,8 +27,6 @@ simulator and tests. ``show`` allocates nothing. Its loops over the 108 channels
 kernel (see ``kernels.py``): viper machine code on a Pico, plain Python elsewhere.
 """
 
-from array import array
-
 from .compat import const, kernels
 
 _CELLS = const(36)
@@ -139,7 +137,7 @@ class Display:
         self._gamma = gamma_table(gamma)
         self._lut = bytearray(256)
         order = config["color_order"]
-        dest = array("H", [0] * _FRAME_BYTES)
+        dest = bytearray(_FRAME_BYTES)  # LED buffer indices: 191 at most (an 8x8 panel)
         leds = led_map(config)
         for cell in range(_CELLS):
             for ch in range(3):

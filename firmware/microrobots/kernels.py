@@ -82,7 +82,7 @@ def _walk_bfs(nb: ptr8, degree: ptr8, start: int, via: int, dist: ptr8, queue: p
 
 DISPLAY = '''
 @micropython.viper
-def _show(frame: ptr8, lut: ptr8, nxt: ptr8, written: ptr8, buf: ptr8, dest: ptr16,
+def _show(frame: ptr8, lut: ptr8, nxt: ptr8, written: ptr8, buf: ptr8, dest: ptr8,
           cap: int, fresh: int) -> int:
     total = 0
     i = 0
