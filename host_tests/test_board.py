@@ -40,6 +40,30 @@ def test_every_arrangement_is_a_full_layout(order, turns, side):
     assert Layout.named("%s:%s" % (side, code.lower())) == layout
 
 
+def test_every_arrangement_matches_the_printed_tiles_turned_by_hand():
+    """from_tiles reads the dice straight off the transcription (a Pico shuffles in a
+    frame); the reference turns each tile's list of tokens a quarter at a time."""
+    import itertools
+
+    def turned(cells, turns):
+        for _ in range(turns):
+            cells = [cells[(2 - c) * 3 + r] for r in range(3) for c in range(3)]
+        return cells
+
+    for side in ("black", "copper"):
+        for text in TILES[side]:  # the format from_tiles relies on: die k at 3 * k
+            assert text == " ".join(t.upper() for t in text.split()) and len(text) == 26
+        for order in itertools.permutations("ABCD"):
+            for turns in itertools.product(range(4), repeat=4):
+                layout = Layout.from_tiles(side, "".join(order) + "".join(map(str, turns)))
+                for q in range(4):
+                    tile = turned(TILES[side]["ABCD".index(order[q])].split(), turns[q])
+                    for k in range(9):
+                        cell = ((q // 2) * 3 + k // 3) * 6 + (q % 2) * 3 + k % 3
+                        assert (layout.colour(cell), layout.number(cell)) == \
+                            parse_cell(tile[k])
+
+
 def test_four_turns_of_one_board_cycle_back():
     seen = [str(Layout.from_tiles("copper", "ABCD%d000" % t)) for t in range(4)]
     assert len(set(seen)) == 4

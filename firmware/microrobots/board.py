@@ -72,11 +72,19 @@ def cell_token(colour, number):
     return _COLOUR_LETTERS[colour] + str(number)
 
 
-def _rotate_tile(cells, turns):
-    """Turn a 3x3 tile (list of 9, row-major) clockwise ``turns`` quarter turns."""
-    for _ in range(turns % 4):
-        cells = [cells[(2 - c) * 3 + r] for r in range(3) for c in range(3)]
-    return cells
+_DICE = {}  # side -> dice(side)
+
+
+def dice(side):
+    """The dice of the four printed boards of ``side``: 36 bytes, board A's 9 first,
+    each ``colour << 3 | number`` (made once per side, then kept)."""
+    dice = _DICE.get(side)
+    if dice is None:
+        dice = _DICE[side] = bytearray(36)
+        for k, token in enumerate(" ".join(TILES[side]).split()):
+            colour, number = parse_cell(token)
+            dice[k] = colour << 3 | number
+    return dice
 
 
 class Layout:
@@ -129,16 +137,23 @@ class Layout:
                 "e.g. CADB0312" % arrangement)
         colours = bytearray(CELLS)
         numbers = bytearray(CELLS)
+        faces = dice(side)
+        # where die k (row-major) of a printed board lies, as row * 6 + column within its
+        # quadrant, after 0-3 clockwise quarter turns (a turn takes row r, column c to
+        # row c, column 2 - r): entry turns * 9 + k
+        turned = (b"\x00\x01\x02\x06\x07\x08\x0c\x0d\x0e"  # as printed
+                   b"\x02\x08\x0e\x01\x07\x0d\x00\x06\x0c"  # one turn
+                   b"\x0e\x0d\x0c\x08\x07\x06\x02\x01\x00"  # two
+                   b"\x0c\x06\x00\x0d\x07\x01\x0e\x08\x02")  # three
         for q in range(4):
-            board = ord(code[q]) - ord("A")
-            tile = _rotate_tile(TILES[side][board].split(), int(code[4 + q]))
-            top = (q // 2) * 3
-            left = (q % 2) * 3
+            board = (ord(code[q]) - 65) * 9
+            place = (ord(code[4 + q]) - 48) * 9
+            corner = (q // 2) * 18 + (q % 2) * 3
             for k in range(9):
-                colour, number = parse_cell(tile[k])
-                i = (top + k // 3) * SIZE + left + k % 3
-                colours[i] = colour
-                numbers[i] = number
+                i = corner + turned[place + k]
+                d = faces[board + k]
+                colours[i] = d >> 3
+                numbers[i] = d & 7
         return cls(colours, numbers, side + ":" + code)
 
     @classmethod

@@ -3,8 +3,8 @@ viper machine code on MicroPython and as plain Python where there is no native e
 (CircuitPython, the WebAssembly port) or under CPython, then unloads this module, so that
 the text does not stay on the heap (a module's constants live as long as the module).
 
-    SOLVER   _bfs, _walk_bfs: breadth-first distances, and walks over (cell, waypoint
-             seen, length parity) states (solver.py)
+    SOLVER   _moves: every cell's moves; _bfs, _walk_bfs: breadth-first distances, and
+             walks over (cell, waypoint seen, length parity) states (solver.py)
     DISPLAY  _show: a frame through the brightness-and-gamma table and the power cap into
              the LED buffer in wiring order, unless nothing changed (display.py)
     FRAME    _board: every cell its die colour at a level; _rings: the celebration's
@@ -12,6 +12,26 @@ the text does not stay on the heap (a module's constants live as long as the mod
 """
 
 SOLVER = '''
+@micropython.viper
+def _moves(colours: ptr8, numbers: ptr8, nb: ptr8, degree: ptr8):
+    """Every cell's moves, in index order: the other cells of its row and column that
+    share its colour or its number (at most 10 per cell)."""
+    i = 0
+    while i < 36:
+        r0 = i // 6
+        c0 = i % 6
+        k = 0
+        j = 0
+        while j < 36:
+            if j != i and (j // 6 == r0 or j % 6 == c0):
+                if colours[j] == colours[i] or numbers[j] == numbers[i]:
+                    nb[i * 10 + k] = j
+                    k += 1
+            j += 1
+        degree[i] = k
+        i += 1
+
+
 @micropython.viper
 def _bfs(nb: ptr8, degree: ptr8, start: int, dist: ptr8, queue: ptr8):
     """Breadth-first distances from ``start`` over the 36 cells."""

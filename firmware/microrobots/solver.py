@@ -65,11 +65,11 @@ class Verdict:
         return "<Verdict %s>" % self.reason
 
 
-# The two search kernels (kernels.SOLVER), compiled at import. On MicroPython they become
+# The solver's kernels (kernels.SOLVER: the move table and two searches), compiled at import. On MicroPython they become
 # viper (native machine code, ~100x faster); CircuitPython has no native emitters and
 # refuses the decorator, so there they are compiled as plain Python; CPython runs them
 # with a no-op decorator. One text, so every runtime runs the same code path.
-_bfs, _walk_bfs = kernels("SOLVER", ("_bfs", "_walk_bfs"))
+_moves, _bfs, _walk_bfs = kernels("SOLVER", ("_moves", "_bfs", "_walk_bfs"))
 
 
 class Solver:
@@ -83,17 +83,7 @@ class Solver:
         self._queue = bytearray(_STATES)
         self._walk = bytearray(_STATES)
         self.verdict = Verdict()
-        colours = layout.colours
-        numbers = layout.numbers
-        for i in range(CELLS):
-            r, c = i // SIZE, i % SIZE
-            k = 0
-            for j in range(CELLS):
-                if j != i and (j // SIZE == r or j % SIZE == c) and (
-                        colours[j] == colours[i] or numbers[j] == numbers[i]):
-                    self._nb[i * _MAX_DEGREE + k] = j
-                    k += 1
-            self._degree[i] = k
+        _moves(layout.colours, layout.numbers, self._nb, self._degree)
 
     # -- moves --------------------------------------------------------------
     def moves(self, i):

@@ -29,7 +29,7 @@ flash), B: previous quadrant or cancel.
 from ..app import A, B, DOWN, LEFT, RIGHT, SOUND_CLICK, SOUND_GOOD, SOUND_REFUSE, UP
 from .. import frame as F
 from .. import palette as P
-from ..board import TILES
+from ..board import dice
 from ..compat import const
 from ..rng import XorShift32
 from . import Base
@@ -49,21 +49,11 @@ def _rotated(k, turns):
     return k
 
 
-def _tile_colours(side):
-    """The die colours of the four printed boards of ``side``: 36 bytes, 9 per board."""
-    out = bytearray(36)
-    for b in range(4):
-        tokens = TILES[side][b].split()
-        for k in range(9):
-            out[9 * b + k] = "BYGRPW".find(tokens[k][0])
-    return out
-
-
 def _draw_tile(frame, pal, tiles, board, turns, q, level):
-    """Board ``board`` (0..3, colours from _tile_colours) turned ``turns`` into quadrant ``q``."""
+    """Board ``board`` (0..3; ``tiles``: board.dice) turned ``turns`` into quadrant ``q``."""
     top = _CORNERS[q]
     for k in range(9):
-        colour = tiles[9 * board + _rotated(k, turns)]
+        colour = tiles[9 * board + _rotated(k, turns)] >> 3
         F.put_die(frame, top + (k // 3) * 6 + k % 3, pal, colour, level)
 
 
@@ -117,7 +107,7 @@ class Mode(Base):
             app.change(name, min(max(s[name] + d, lo), hi))
 
     def _begin_arrange(self, now):
-        self.tiles = _tile_colours(self.app.settings["side"])
+        self.tiles = dice(self.app.settings["side"])
         self.quadrant = 0
         self.t0 = now
         if self.arrange == 2:
