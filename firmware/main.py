@@ -4,6 +4,12 @@ Every 20 ms: read the buttons, hand their events to the app, let it draw a frame
 the frame on the LEDs, play any sound it asked for, print any line it has for the serial
 console (a referee's verdict and why), sleep until the next frame.
 
+Long work that the app spreads over frames (a mode's code imported, a saved game
+replayed) calls ``Device.pause`` between its pieces: once a frame's period has had
+as much work as it can take, the rest of it is slept and the next frame runs there and then, a
+frame within a frame (the app only fades or holds its picture meanwhile and keeps the
+keys for later). On a Pico imports go through loader.py, which pauses between its reads.
+
 Nothing here may reboot the device in a loop:
 - a bad ``config.json`` prints one line on the serial console (again every 10 s) and
   shows a red X on the grid, wired by the default configuration; the device then idles;
@@ -102,6 +108,7 @@ class Device:
         self.player = Player(self.hw)
         self.frame = bytearray(108)
         self._last = self.hw.ticks_ms()
+        self.start = self._last  # when the running frame began (pause)
         # The app's clock: compat's ticks, moved on by what the board's own ticks_diff
         # measures each frame (a board whose ticks wrap elsewhere still gives these).
         self.now = self._last & TICKS_MAX
@@ -112,6 +119,11 @@ class Device:
         self._notice = None  # a saved game set aside by fail(): the next app shows it
         self._App = App
         self.tones = ()
+        if getattr(Hardware, "SLOW", False):  # a Pico: see pause, loader.py
+            import microrobots
+            from microrobots import loader
+
+            loader.stream(microrobots, self.pause)
         if self.problem is not None:
             print(self.problem)
             self._halt(CONFIG_ERROR)
@@ -129,6 +141,7 @@ class Device:
                 self.tones = app_module.TONES
             gc.collect()
             self.app = App(self.store, seed=self.hw.seed(), now=self.now)
+            self.app.pause = self.pause
             self._take_line = getattr(self.app, "take_line", None)
             if self._notice and hasattr(self.app, "show_notice"):  # a game set aside by fail
                 self.app.show_notice(self._notice, self.now)
@@ -187,6 +200,8 @@ class Device:
                 app.handle(event, now)
                 event = buttons.next_event()
             app.render(now, self.frame)
+            if self.app is not app:  # it stopped in a frame within this one's work (pause)
+                return
             sound = app.take_sound()
             level = app.brightness
             line = self._take_line() if self._take_line is not None else None
@@ -201,6 +216,33 @@ class Device:
         if sound:
             self.player.play(self.tones[sound], now)
         self.player.update(now)
+
+    def pause(self, ms=4):
+        """A point where long work may stop for a frame, before a piece of it that takes
+        up to ``ms``: when the app allows it (``app.waiting``) and the piece would
+        take this frame's period past 5 ms of work, the rest of the period is slept and the
+        next frame runs now."""
+        app = self.app
+        board = self.hw
+        if app is None or not app.waiting or not getattr(board, "SLOW", False):
+            return
+        # The piece may go on in this period while it fits in 5 ms of the period's work
+        # (its ms counted whole), and after a frame within it in 6: a period's work stays
+        # under 10 ms, half the frame.
+        spent = board.ticks_diff(board.ticks_ms(), self.start)
+        if spent + ms <= 5:
+            return
+        for _ in range(12):  # frames within a fade (show, 4 ms) may leave no room for
+            # a long piece: the fade ends within 10 frames, and the frames after are light
+            if spent < FRAME_MS:
+                board.sleep_ms(FRAME_MS - spent)
+            self.start = board.ticks_ms()
+            self.step()
+            if self.app is not app:
+                return
+            spent = board.ticks_diff(board.ticks_ms(), self.start)
+            if spent + ms <= 6:
+                return
 
     def _idle(self, now):
         """No app: a bad config waits forever, a failed app for a released button."""
@@ -220,9 +262,9 @@ class Device:
         """Run ``frames`` frames (-1: forever), each FRAME_MS long unless one overruns."""
         board = self.hw
         while frames != 0:
-            start = board.ticks_ms()
+            self.start = board.ticks_ms()
             self.step()
-            spent = board.ticks_diff(board.ticks_ms(), start)
+            spent = board.ticks_diff(board.ticks_ms(), self.start)  # (pause moves it)
             if spent < FRAME_MS:
                 board.sleep_ms(FRAME_MS - spent)
             frames -= 1

@@ -157,6 +157,8 @@ class App:
     def __init__(self, store=None, seed=0, now=0):
         self.store = store
         self.seed = seed & 0x3FFFFFFF
+        self.waiting = False  # long work under way: frames within it (pause) hold or fade
+        self.pause = lambda ms=4: None  # main.Device.pause: long work lets a frame run there
         self.sound = 0
         self.line = None  # a line for the serial console, until main.py takes it
         self.notice = None  # one line for the console when a file was reset (main prints it)
@@ -217,12 +219,12 @@ class App:
             self.current.enter(now)
 
     # -- persistence ----------------------------------------------------------
-    def _load(self, name):
+    def _load(self, name, pause=None):
         """``(data, problem)``: data None when the file is missing or bad (a bad file is
-        set aside)."""
+        set aside). ``pause``: see Store.load."""
         if self.store is None:
             return None, None
-        data, problem = self.store.load(name)
+        data, problem = self.store.load(name, pause)
         if problem is not None:
             problem = self._set_aside(name, problem)
         return data, problem
@@ -373,6 +375,7 @@ class App:
     def _apply_layout(self):
         s = self.settings
         self.layout = Layout.from_tiles(s["side"], s["tiles"])
+        self.pause(8)  # the rest (its solver, the key's frame) in a frame of its own
         self.solver = Solver(self.layout)
         self.pal = P.palette(s["aid"] & 1)
 
@@ -383,7 +386,12 @@ class App:
             return
         s[key] = value
         if key in ("side", "tiles"):
-            self._apply_layout()
+            waiting = self.waiting
+            self.waiting = True  # a frame may run within: it shows the last picture
+            try:
+                self._apply_layout()
+            finally:
+                self.waiting = waiting
             self.remove_game()
             for mode in self.modes.values():
                 mode.reset()
@@ -498,14 +506,15 @@ class App:
             if stage == 4 and name in GAMES and getattr(self.modes[name], "game", 1) is None \
                     and name not in self._pending and self._unwritten(name) is None \
                     and self.store is not None:
-                data, problem = self._load(name)
+                data, problem = self._load(name, self.pause)
                 self._preloaded = (name, data, problem)
                 return
-            if stage == 5:
+            if stage == 5:  # still switching: frames within it only fade, keys wait
                 mode = self.current = self.modes[name]
-                self._switch = None
                 mode.enter(now)
                 self._preloaded = None
+                if self._stage == 5:  # (entering may have begun another switch)
+                    self._switch = None
                 return
 
     def _put_away(self, name):
@@ -525,7 +534,8 @@ class App:
 
     def handle(self, event, now):
         """Take one input.py event (``kind << 3 | button``) at time ``now``."""
-        if self._switch is not None:  # handled when the switch is done (render)
+        if self._switch is not None or self.waiting or self._held_n:
+            # kept, in order, until the switch or the work is done (render)
             if self._held_n < len(self._held):
                 self._held[self._held_n] = event
                 self._held_n += 1
@@ -558,8 +568,16 @@ class App:
     def render(self, now, frame):
         """Draw the current mode at ``now`` into ``frame``; allocates nothing (but in the
         frame that encodes a file to save, see ``flush``)."""
+        if self.waiting:  # a frame within long work (pause): a switch's fades on, the
+            if self._switch is not None:  # picture of a key's work (a new layout) stays
+                F.dim(frame, _FADE)
+            return
         if self._switch is not None:
-            self._switch_step(now)
+            self.waiting = True
+            try:
+                self._switch_step(now)
+            finally:
+                self.waiting = False
             if self._stage != 1:  # (not in the frame of the collection: it has no time)
                 F.dim(frame, _FADE)  # the last picture fades while the switch runs
             return

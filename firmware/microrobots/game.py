@@ -542,13 +542,15 @@ class Game:
         return d
 
     @classmethod
-    def from_dict(cls, d):
+    def from_dict(cls, d, solver=None, pause=None):
         """The game a ``to_dict()`` describes, or GameStateError (one line); never half-loaded.
 
         The decisions are replayed from the configuration (and the base, when a long
         game folded its oldest decisions) and every saved state field must agree.
+        ``solver``: one to share, used when it is for the saved game's layout; ``pause``:
+        called between decisions replayed (main.Device.pause lets a frame run there).
         """
-        return _text().from_dict(cls, d)
+        return _text().from_dict(cls, d, solver, pause)
 
 
 def _read_number(log, i):

@@ -47,13 +47,13 @@ def _same(a, b):
     return a == b
 
 
-def apply(game, text, where="decisions"):
+def apply(game, text, where="decisions", pause=None):
     """Make the decisions written in ``text`` (as ``decision_text()`` writes them).
 
     For replays and tools: ``apply(game, "b3o-")``. Each decision must be one that
     could have happened (a claim's outcome agrees with its count and the optimum);
     GameStateError names the first one that could not, with ``where`` in front.
-    Decisions before it stay made.
+    Decisions before it stay made. ``pause``: called before each decision.
     """
     if not isinstance(text, str):
         raise GameStateError("%s: decisions must be text, not %r" % (where, text))
@@ -62,6 +62,8 @@ def apply(game, text, where="decisions"):
     k = 0
     while i < n:
         k += 1
+        if pause is not None:
+            pause()
         if game.over:
             raise GameStateError("%s: decision %d comes after the end of the game" % (where, k))
         ch = text[i]
@@ -191,7 +193,7 @@ def set_base(game, folded, rng, start, pool, tokens, score, streak, best, extra,
     game._reset()
 
 
-def from_dict(cls, d):
+def from_dict(cls, d, solver=None, pause=None):
     """The game a ``to_dict()`` describes, or GameStateError (one line); never half-loaded.
 
     The decisions are replayed from the configuration (and the base, when a long
@@ -219,13 +221,15 @@ def from_dict(cls, d):
                     based and key == "base"):
                 raise GameStateError("%s: unknown field %r" % (where, key))
     layout = _saved_layout(d["layout"], where)
+    if pause is not None:
+        pause()
     for key in ("players", "seed", "difficulty"):
         if not _is_int(d[key]):
             raise GameStateError("%s: %s must be an integer, not %r" % (where, key, d[key]))
     if not isinstance(d["expert"], bool):
         raise GameStateError("%s: expert must be true or false, not %r" % (where, d["expert"]))
     try:
-        game = cls(layout, d["players"], d["expert"], d["seed"], d["difficulty"])
+        game = cls(layout, d["players"], d["expert"], d["seed"], d["difficulty"], solver)
     except GameError as e:
         raise GameStateError("%s: %s" % (where, e))
     if based:
@@ -239,7 +243,9 @@ def from_dict(cls, d):
         set_base(game, b["round"], b["rng"], b["start"], b["pool"], b["tokens"],
                        b["score"], b["streak"], b["best_streak"], b["extra"],
                        b["last_extra"], where)
-    apply(game, d["decisions"], where)  # in canonical form, or refused
+    apply(game, d["decisions"], where, pause)  # in canonical form, or refused
+    if pause is not None:
+        pause()
     mine = game.to_dict()
     for key in _STATE_KEYS:
         if not _same(d[key], mine[key]):

@@ -27,6 +27,7 @@ BUDGET_US = 10000  # the goal: half the 20 ms frame
 
 def script(seed):
     """The bench's session, closed-loop on the host: ``(edges, length, quiet)``."""
+    from tools.rp2040.session import SWITCH_MS
     from tools.sim import headless
     from tools.sim.script import Session
 
@@ -39,6 +40,7 @@ def script(seed):
 
     rest("menu")
     s.tap("a")  # solo: the dice roll, one throw of it
+    s.wait(SWITCH_MS)
     s.wait(1200)
     s.settle()
     rest("solo")
@@ -50,6 +52,7 @@ def script(seed):
     s.hold("b", 650)
     s.tap("right")
     s.tap("a")  # referee
+    s.wait(SWITCH_MS)
     s.settle()
     rest("referee")
     ref = s.app.current
@@ -60,17 +63,20 @@ def script(seed):
     s.tap("down")
     s.tap("left")
     s.tap("a")  # classroom
+    s.wait(SWITCH_MS)
     s.tap("a")  # the dice skipped: the wave, one layer every 1.5 s
     rest("classroom")
     s.wait(3000)
     s.hold("b", 650)
     s.tap("up")
     s.tap("a")  # solo again: its game resumed from flash
+    s.wait(SWITCH_MS)
     s.wait(1500)
     s.hold("b", 650)
     s.tap("right")
     s.tap("down")
     s.tap("a")  # settings
+    s.wait(SWITCH_MS)
     rest("settings")
     s.tap("down")
     s.tap("right")  # shuffle
@@ -118,7 +124,7 @@ def switch_stages(recs):
     for k, r in enumerate(recs):
         flags = r.get("app", 0)
         if flags & probe.APP_SWITCHING:
-            out.append(flags >> probe.APP_STAGE_SHIFT)
+            out.append((flags >> probe.APP_STAGE_SHIFT & probe.APP_STAGE_MASK) % 7)  # 7: key
         elif k and recs[k - 1].get("app", 0) & probe.APP_SWITCHING:
             out.append(5)
         else:

@@ -44,10 +44,16 @@ rep("main.py")
 from microrobots import hw
 dev = fw.Device(hw.backend())
 rep("Device (menu)")
-for m in %(modes)r:
+def enter(m):  # a switch runs over frames (app.App.go): step until it is done
     dev.app.go(m, dev.now)
+    for _ in range(500):
+        dev.step()
+        if not dev.app.switching:
+            return
+for m in %(modes)r:
+    enter(m)
     rep("mode " + m)
-    dev.app.go("menu", dev.now)
+    enter("menu")
     rep("menu again")
 print("HEAPMAP DONE")
 while True:  # keeps the emulated clock going until the harness has read the console

@@ -5,12 +5,19 @@ becomes ``firmware_main.py`` (the same bytes) and the probe takes its place as `
 (Not ``boot.py``: MicroPython 1.28 starts USB only after ``boot.py`` returns, so a probe
 there would silence the serial console.) The probe imports the shipped code as a module,
 builds the same ``Device`` on the same hardware backend and calls the same
-``Device.run()``. Around the shipped code it wraps a few calls: ``Device.step`` (the
-frame's work), ``hw.pressed_mask`` (the buttons the frame read), ``display.show``,
-``store.save``, ``store.write`` and ``store.remove`` (their share of the frame's time;
-``saves`` counts the files a frame wrote or removed) and ``Game.claim``; after each frame, outside its timing, it
-notes whether the app was animating or switching modes (``app``).
-Each wrapper costs a few microseconds of emulated time, included in the frame's figure.
+``Device.run()``. Around the shipped code it wraps a few calls: ``Device.step`` (a frame),
+``hw.pressed_mask`` (the buttons the frame read, and its ``now``), ``hw.sleep_ms`` (the
+idle part of a frame's period), ``display.show``, ``store.save``, ``store.write`` and
+``store.remove`` (their share of the frame's time; ``saves`` counts the files a frame
+wrote or removed) and ``Game.claim``; after each frame, outside its timing, it notes
+whether the app was animating, switching modes or doing long work (``app``).
+
+A frame's work (``step_us``) is its whole period, from its start to the next frame's,
+minus what was slept in it: long work that goes on after the frame, between two frames
+(main.Device.pause, loader.py), counts in the period where it runs. A frame that runs
+within such work (``APP_WAITING``) is a record of its own, in the order the frames
+began; the frame that started the work is complete once that work is done. Each wrapper
+costs a few microseconds of emulated time, included in the figures.
 
 Records go into one preallocated ``array('i')`` that the harness reads straight out of the
 emulated SRAM (found by two magic words), so the probe prints nothing and allocates
@@ -30,15 +37,17 @@ ANSWERS = 16
 DONE = ANSWERS + SLOTS
 RING = 160
 FIELD_NAMES = ("now", "mask", "step_us", "writes", "mode", "t_us", "show_us", "save_us",
-               "saves", "claim_us", "app")
+               "saves", "claim_us", "app", "idle_us")
+# "idle_us": what of the frame's period was slept, or spent by the probe on a command
 # "app": what the app was doing at the end of the frame (read after its timing):
 APP_BUSY = 1  # its mode animating (Mode.busy: no file may be written)
-APP_SWITCHING = 2  # a mode switch under way; the switch's stage (1-5) in bits 2-4
+APP_SWITCHING = 2  # a mode switch under way; the switch's stage (0-5; 7: none yet) in bits 2-4
 APP_STAGE_SHIFT = 2
+APP_STAGE_MASK = 7
+APP_WAITING = 32  # a frame within long work (app.waiting): it only fades the picture
 FIELDS = len(FIELD_NAMES)
-# header words
-H_STAGE, H_FRAMES, H_ORIGIN, H_BASE, H_BOOT, H_SEED, H_CMD = range(2, 9)
-H_MASK, H_SHOW, H_SAVE, H_SAVES, H_CLAIM = range(11, 16)
+# header words: H_FRAMES frames begun, H_DONE the frames before it are complete
+H_STAGE, H_FRAMES, H_ORIGIN, H_BASE, H_BOOT, H_SEED, H_CMD, H_DONE = range(2, 10)
 STAGE_NAMES = {0: "not started", 1: "importing", 2: "running", 9: "probe failed"}
 CMD_HEAP = 1  # collect, report the heap in use
 CMD_WINDOW = 2  # collect, stop the collector, start counting the bytes allocated
@@ -80,20 +89,31 @@ def _probe():
     buf[7] = dev.app.seed if dev.app is not None else -1
     board = dev.hw
     read = board.pressed_mask
+    cur = array("i", [_H])  # the record of the frame running now (a frame within a
+    depth = array("i", [0])  # frame's work is a record of its own): the frames open
 
     def pressed():
         m = read()
-        buf[11] = m
+        buf[cur[0]] = dev.now  # read right after the frame set its now
+        buf[cur[0] + 1] = m
         return m
 
     board.pressed_mask = pressed
+    sleep = board.sleep_ms
+
+    def timed_sleep(ms):
+        t = time.ticks_us()
+        sleep(ms)
+        buf[cur[0] + 11] += time.ticks_diff(time.ticks_us(), t)
+
+    board.sleep_ms = timed_sleep
     display = dev.display
     show = display.show
 
     def timed_show(frame):
         t = time.ticks_us()
         r = show(frame)
-        buf[12] += time.ticks_diff(time.ticks_us(), t)
+        buf[cur[0] + 6] += time.ticks_diff(time.ticks_us(), t)
         return r
 
     display.show = timed_show
@@ -103,8 +123,8 @@ def _probe():
     def timed_save(name, data):
         t = time.ticks_us()
         r = save(name, data)
-        buf[13] += time.ticks_diff(time.ticks_us(), t)
-        buf[14] += 1
+        buf[cur[0] + 7] += time.ticks_diff(time.ticks_us(), t)
+        buf[cur[0] + 8] += 1
         return r
 
     store.save = timed_save
@@ -113,8 +133,8 @@ def _probe():
     def timed_write(name, text):
         t = time.ticks_us()
         r = write(name, text)
-        buf[13] += time.ticks_diff(time.ticks_us(), t)
-        buf[14] += 1
+        buf[cur[0] + 7] += time.ticks_diff(time.ticks_us(), t)
+        buf[cur[0] + 8] += 1
         return r
 
     if write is not None:
@@ -124,8 +144,8 @@ def _probe():
     def timed_remove(name):
         t = time.ticks_us()
         remove(name)
-        buf[13] += time.ticks_diff(time.ticks_us(), t)
-        buf[14] += 1
+        buf[cur[0] + 7] += time.ticks_diff(time.ticks_us(), t)
+        buf[cur[0] + 8] += 1
 
     store.remove = timed_remove
     claim = _game.Game.claim
@@ -133,43 +153,45 @@ def _probe():
     def timed_claim(self, *args):
         t = time.ticks_us()
         r = claim(self, *args)
-        buf[15] += time.ticks_diff(time.ticks_us(), t)
+        buf[cur[0] + 9] += time.ticks_diff(time.ticks_us(), t)
         return r
 
     _game.Game.claim = timed_claim
     step = fw.Device.step
 
     def timed_step():
-        buf[12] = 0
-        buf[13] = 0
-        buf[14] = 0
-        buf[15] = 0
         t = time.ticks_us()
-        step(dev)
-        u = time.ticks_diff(time.ticks_us(), t)
         n = buf[3]
+        if n:  # the last frame's period ends here: its work is the period minus sleep
+            j = _H + ((n - 1) %% _RING) * _F
+            buf[j + 2] = time.ticks_diff(t, buf[j + 5]) - buf[j + 11]
         i = _H + (n %% _RING) * _F
-        buf[i] = dev.now
-        buf[i + 1] = buf[11]
-        buf[i + 2] = u
+        for k in range(_F):
+            buf[i + k] = 0
+        buf[i + 5] = t
+        cur[0] = i
+        buf[3] = n + 1
+        depth[0] += 1
+        step(dev)
+        depth[0] -= 1
         buf[i + 3] = display.writes
         app = dev.app
         buf[i + 4] = -1 if app is None else modes.get(app.mode, 99)
-        buf[i + 5] = t
-        buf[i + 6] = buf[12]
-        buf[i + 7] = buf[13]
-        buf[i + 8] = buf[14]
-        buf[i + 9] = buf[15]
         st = 0
         if app is not None:
             if app.switching:
-                st = 2 | app._stage << 2
+                st = 2 | (app._stage & 7) << 2  # 7: go() came after this frame's stage
             elif app.current.busy(dev.now):
                 st = 1
+            if app.waiting:
+                st |= 32
         buf[i + 10] = st
-        buf[3] = n + 1
+        if depth[0]:
+            return  # a frame within a frame's work: that frame is not done yet
+        buf[%(h_done)d] = n  # every frame before this one is complete (its period ended)
         cmd = buf[8] & 255
         if cmd:  # between two frames, never inside one's timing
+            t = time.ticks_us()
             seq = buf[8] >> 8
             if cmd == 1:
                 gc.collect()
@@ -190,6 +212,7 @@ def _probe():
             buf[%(answers)d + seq %% %(slots)d] = v
             buf[%(done)d + seq %% %(slots)d] = seq
             buf[8] = 0
+            buf[cur[0] + 11] += time.ticks_diff(time.ticks_us(), t)  # not the firmware's work
 
     dev.step = timed_step
     buf[2] = 2
@@ -219,7 +242,8 @@ def probed(tree):
 def source():
     """The probe's ``main.py``."""
     return SOURCE % {"header": HEADER, "ring": RING, "fields": FIELDS, "m1": MAGIC[0],
-                     "m2": MAGIC[1], "answers": ANSWERS, "slots": SLOTS, "done": DONE}
+                     "m2": MAGIC[1], "h_done": H_DONE, "answers": ANSWERS,
+                     "slots": SLOTS, "done": DONE}
 
 
 class ProbeReader:
@@ -248,7 +272,7 @@ class ProbeReader:
         """The records written since the last call, oldest first, as dicts."""
         if not self.find():
             return []
-        frames = self.header()[H_FRAMES]
+        frames = self.header()[H_DONE]
         if frames - self.read > RING:
             self.lost += frames - self.read - RING
             self.read = frames - RING

@@ -21,6 +21,9 @@ from tools.cli import FIRMWARE, ROOT  # noqa: F401 - tools.cli puts firmware/ on
 from . import image, probe
 from .pico import Pico
 BUTTON_NAMES = ("up", "down", "left", "right", "a", "b")
+# Scripts wait this long after the key that enters a mode: the board's switch takes a few
+# hundred ms (its import streamed over frames, main.Device.pause), the host's 0.1 s.
+SWITCH_MS = 800
 READ_EVERY_MS = 1000  # the probe's ring holds 160 frames: read well within 3 s
 
 
@@ -198,6 +201,7 @@ def lockstep(records, board, seed, config, state=None):
     it at that boot (default: nothing saved, a freshly flashed board).
     """
     import main as firmware_main
+    from microrobots import app as app_module
 
     from tools.sim.driver import SimHardware
 
@@ -216,7 +220,9 @@ def lockstep(records, board, seed, config, state=None):
         dev = firmware_main.Device(SimHardware, root + "config.json", root)
         disp = dev.display
         written = disp.writes
-        for k, rec in enumerate(records):
+        within = []  # frames the board ran within the work of the frame being replayed
+
+        def frame(k, rec):
             if rec["frame"] != k:
                 return Mismatch(k, rec["now"], "the probe lost frames before this one")
             dev.hw.now = rec["now"]
@@ -233,6 +239,40 @@ def lockstep(records, board, seed, config, state=None):
                 if bytes(disp.written) != board[n - 1][1]:
                     return Mismatch(k, rec["now"], "LED frame %d differs: board %s, host %s"
                                     % (n, list(board[n - 1][1]), list(disp.written)))
+            return None
+
+        # The host imports at once: the frames the board ran while a switch's stage
+        # worked (probe.APP_WAITING: main.Device.pause) run here when the host's stage
+        # has done its work, where the board's last one did (the picture only fades).
+        stage = app_module.App._switch_step
+        found = []
+
+        def switch_step(app, now):
+            stage(app, now)
+            while within and not found:
+                k, rec = within.pop(0)
+                wrong = frame(k, rec)
+                if wrong:
+                    found.append(wrong)
+
+        app_module.App._switch_step = switch_step
+        try:
+            k = 0
+            while k < len(records):
+                rec = records[k]
+                j = k + 1
+                while j < len(records) and records[j]["app"] & probe.APP_WAITING:
+                    within.append((j, records[j]))
+                    j += 1
+                wrong = frame(k, rec)
+                if found or wrong:
+                    return found[0] if found else wrong
+                if within:
+                    return Mismatch(within[0][0], within[0][1]["now"], "the board ran this "
+                                    "frame within a switch's stage, the host had none there")
+                k = j
+        finally:
+            app_module.App._switch_step = stage
         return None
     finally:
         import shutil
@@ -267,6 +307,7 @@ def tour(seed, quiet_ms=300):
 
     rest("menu")
     s.tap("a")  # solo
+    s.wait(SWITCH_MS)
     s.settle()
     rest("solo")
     route = s.app.current.game.route()
@@ -274,6 +315,7 @@ def tour(seed, quiet_ms=300):
     s.hold("b", 650)
     s.tap("right")
     s.tap("a")  # referee
+    s.wait(SWITCH_MS)
     s.settle()
     rest("referee")
     s.tap("a")  # claim: player 1 ...
@@ -284,11 +326,13 @@ def tour(seed, quiet_ms=300):
     s.tap("down")
     s.tap("left")
     s.tap("a")  # classroom
+    s.wait(SWITCH_MS)
     s.tap("a")  # skip the dice: the wave
     rest("classroom")
     s.hold("b", 650)
     s.tap("right")
     s.tap("a")  # settings
+    s.wait(SWITCH_MS)
     s.tap("down", 2)
     s.tap("right")  # brightness 6
     rest("settings")

@@ -166,7 +166,7 @@ class Mode(Base):
 
     def resume(self, saved, now):
         try:
-            game = Game.from_dict(saved.get("game"))
+            game = Game.from_dict(saved.get("game"), self.app.solver, self.app.pause)
         except GameError as e:
             return False, str(e)
         if game.layout != self.app.layout or game.players < 2:

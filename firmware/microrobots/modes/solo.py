@@ -124,13 +124,14 @@ class Mode(Base):
 
     def resume(self, saved, now):
         try:
-            game = Game.from_dict(saved.get("game"))
+            game = Game.from_dict(saved.get("game"), self.app.solver, self.app.pause)
         except GameError as e:
             return False, str(e)
         if game.layout != self.app.layout or game.players != 1:
             return False, "saved game: not a solo game on this layout"
         self.game = game
         self.hint = False
+        self.app.pause()
         self.walk.restore(saved, game.start, -1 if game.waypoint is None else game.waypoint,
                           self.app.solver.is_move)
         self.cursor = self.robot
