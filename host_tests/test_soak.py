@@ -42,6 +42,18 @@ def test_half_an_hour_of_mashing_on_both_runtimes_never_stops_the_app(seed, tmp_
         assert cp[key] == mp[key], key
 
 
+def test_micropython_with_imports_streamed_as_on_a_pico_never_stops_the_app(tmp_path, flashed):
+    """As on a Pico (loader.py, main.Device.pause): frames run within every import and
+    every resumed game, keys come in them, power cycles cut them short."""
+    got = soak.finish(soak.start("micropython", 3, MINUTES, str(tmp_path / "mp"),
+                                 restart=5, firmware=flashed, stream=True))
+    assert got["failures"] == [], soak.describe(got)
+    assert got["simulated_ms"] == MINUTES * 60000 and got["boots"] >= 3
+    assert set(got["modes"]) == set(soak.MODES), got["modes"]
+    assert got["within"] > 100  # frames within long work
+    assert 0 < got["heap"][1] < soak.HEAP_LIMIT
+
+
 def test_the_soak_reports_a_failure_with_its_console(tmp_path):
     """Older firmware: a solo walk of more than 255 moves stopped the app (issue 10)."""
     got = soak.finish(soak.start("cpython", 1, 1, str(tmp_path / "x"), restart=0))
