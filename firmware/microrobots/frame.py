@@ -34,7 +34,7 @@ _BLACK = bytes(108)
 # _board: every cell its die colour at ``level``; _rings: the celebration's rings at step
 # ``wave``. Only loops that run every frame of some screen are kernels: native code costs
 # heap (the wave is drawn once per layer into a Backdrop; a black fill is a copy).
-_board, _rings = kernels("FRAME", ("_board", "_rings"))
+_dim, _board, _rings = kernels("FRAME", ("_dim", "_board", "_rings"))
 
 
 # -- cells --------------------------------------------------------------------------
@@ -91,9 +91,10 @@ def board(frame, layout, pal, level=P.BACKGROUND):
 
 
 def dim(frame, level):
-    """Scale the whole frame by ``level`` / 255 (fade the background behind a text)."""
-    for i in range(108):
-        frame[i] = frame[i] * level // 255
+    """Scale the whole frame by ``level`` / 255 (fade the background behind a text, or
+    the picture while a mode switch runs: a kernel, since on a Pico frames within a
+    switch's import need their time for the import)."""
+    _dim(frame, level)
 
 
 class Backdrop:

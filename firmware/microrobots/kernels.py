@@ -7,8 +7,8 @@ the text does not stay on the heap (a module's constants live as long as the mod
              walks over (cell, waypoint seen, length parity) states (solver.py)
     DISPLAY  _show: a frame through the brightness-and-gamma table and the power cap into
              the LED buffer in wiring order, unless nothing changed (display.py)
-    FRAME    _board: every cell its die colour at a level; _rings: the celebration's
-             rings (frame.py)
+    FRAME    _dim: the whole frame scaled; _board: every cell its die colour at a level;
+             _rings: the celebration's rings (frame.py)
 """
 
 SOLVER = '''
@@ -140,6 +140,14 @@ def _show(frame: ptr8, lut: ptr8, nxt: ptr8, written: ptr8, buf: ptr8, dest: ptr
 '''
 
 FRAME = '''
+@micropython.viper
+def _dim(frame: ptr8, level: int):
+    i = 0
+    while i < 108:
+        frame[i] = int(frame[i]) * level // 255
+        i += 1
+
+
 @micropython.viper
 def _board(frame: ptr8, colours: ptr8, pal: ptr8, level: int):
     i = 0
