@@ -568,18 +568,17 @@ class App:
     def render(self, now, frame):
         """Draw the current mode at ``now`` into ``frame``; allocates nothing (but in the
         frame that encodes a file to save, see ``flush``)."""
-        if self.waiting:  # a frame within long work (pause): a switch's fades on, the
-            if self._switch is not None:  # picture of a key's work (a new layout) stays
-                F.dim(frame, _FADE)
-            return
         if self._switch is not None:
-            self.waiting = True
-            try:
-                self._switch_step(now)
-            finally:
-                self.waiting = False
+            if not self.waiting:  # (else a frame within the stage's work: main.Device.pause)
+                self.waiting = True
+                try:
+                    self._switch_step(now)
+                finally:
+                    self.waiting = False
             if self._stage != 1:  # (not in the frame of the collection: it has no time)
                 F.dim(frame, _FADE)  # the last picture fades while the switch runs
+            return
+        if self.waiting:  # a frame within a key's long work (a new layout): it stays
             return
         if self._held_n:  # keys pressed during the switch
             n = self._held_n

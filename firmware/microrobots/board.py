@@ -72,6 +72,13 @@ def cell_token(colour, number):
     return _COLOUR_LETTERS[colour] + str(number)
 
 
+# Where die k (row-major) of a printed board lies, as row * 6 + column within its
+# quadrant, after 0-3 clockwise quarter turns (a turn takes row r, column c to row c,
+# column 2 - r): entry turns * 9 + k. (from_tiles; the settings' guide draws with it)
+TURNED = (b"\x00\x01\x02\x06\x07\x08\x0c\x0d\x0e"  # as printed
+          b"\x02\x08\x0e\x01\x07\x0d\x00\x06\x0c"  # one turn
+          b"\x0e\x0d\x0c\x08\x07\x06\x02\x01\x00"  # two
+          b"\x0c\x06\x00\x0d\x07\x01\x0e\x08\x02")  # three
 _DICE = {}  # side -> dice(side)
 
 
@@ -138,19 +145,12 @@ class Layout:
         colours = bytearray(CELLS)
         numbers = bytearray(CELLS)
         faces = dice(side)
-        # where die k (row-major) of a printed board lies, as row * 6 + column within its
-        # quadrant, after 0-3 clockwise quarter turns (a turn takes row r, column c to
-        # row c, column 2 - r): entry turns * 9 + k
-        turned = (b"\x00\x01\x02\x06\x07\x08\x0c\x0d\x0e"  # as printed
-                   b"\x02\x08\x0e\x01\x07\x0d\x00\x06\x0c"  # one turn
-                   b"\x0e\x0d\x0c\x08\x07\x06\x02\x01\x00"  # two
-                   b"\x0c\x06\x00\x0d\x07\x01\x0e\x08\x02")  # three
         for q in range(4):
             board = (ord(code[q]) - 65) * 9
             place = (ord(code[4 + q]) - 48) * 9
             corner = (q // 2) * 18 + (q % 2) * 3
             for k in range(9):
-                i = corner + turned[place + k]
+                i = corner + TURNED[place + k]
                 d = faces[board + k]
                 colours[i] = d >> 3
                 numbers[i] = d & 7

@@ -90,11 +90,10 @@ def board(frame, layout, pal, level=P.BACKGROUND):
     _board(frame, layout.colours, pal, level)
 
 
-def dim(frame, level):
-    """Scale the whole frame by ``level`` / 255 (fade the background behind a text, or
-    the picture while a mode switch runs: a kernel, since on a Pico frames within a
-    switch's import need their time for the import)."""
-    _dim(frame, level)
+# dim(frame, level): scale the whole frame by ``level`` / 255 (fade the background behind
+# a text, or the picture while a mode switch runs: a kernel, since on a Pico the frames
+# within a switch's import need their time for the import).
+dim = _dim
 
 
 class Backdrop:

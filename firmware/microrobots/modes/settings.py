@@ -29,7 +29,7 @@ flash), B: previous quadrant or cancel.
 from ..app import A, B, DOWN, LEFT, RIGHT, SOUND_CLICK, SOUND_GOOD, SOUND_REFUSE, UP
 from .. import frame as F
 from .. import palette as P
-from ..board import dice
+from ..board import TURNED, dice
 from ..compat import const
 from ..rng import XorShift32
 from . import Base
@@ -42,19 +42,11 @@ _CORNERS = (0, 3, 18, 21)
 _LETTER_MS = const(800)
 
 
-def _rotated(k, turns):
-    """Index into the printed tile of cell ``k`` (0..8) of the tile turned clockwise."""
-    for _ in range(turns):
-        k = (2 - k % 3) * 3 + k // 3
-    return k
-
-
 def _draw_tile(frame, pal, tiles, board, turns, q, level):
     """Board ``board`` (0..3; ``tiles``: board.dice) turned ``turns`` into quadrant ``q``."""
     top = _CORNERS[q]
-    for k in range(9):
-        colour = tiles[9 * board + _rotated(k, turns)] >> 3
-        F.put_die(frame, top + (k // 3) * 6 + k % 3, pal, colour, level)
+    for k in range(9):  # each printed die where the turns take it
+        F.put_die(frame, top + TURNED[turns * 9 + k], pal, tiles[9 * board + k] >> 3, level)
 
 
 class Mode(Base):
@@ -202,7 +194,7 @@ class Mode(Base):
             for k in range(9):
                 F.put_rgb(frame, top + (k // 3) * 6 + k % 3, P.ONE if k < n else P.DIM)
         elif F.blink(now, 500):
-            corner = (0, 2, 14, 12)[code[4 + q] - 48]  # where the printed top-left went
+            corner = TURNED[(code[4 + q] - 48) * 9]  # where the printed top-left went
             F.put_rgb(frame, _CORNERS[q] + corner, P.ROBOT_WHITE)
         self.flash.render(now, frame)
 
