@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 STAMP  := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
 
-.PHONY: test bench play flash images overlay wiring stl package-json lint clean venv system-deps \
+.PHONY: test bench play flash firmware firmware-deps images overlay wiring stl package-json lint clean venv system-deps \
         web web-build web-images web-deps soak
 
 venv: $(STAMP)
@@ -38,7 +38,26 @@ $(WEB_DEPS): $(WEB_DIR)/package-lock.json
 	@if command -v npm >/dev/null; then cd $(WEB_DIR) && npm ci --no-audit --no-fund --loglevel=error; \
 	else echo "note: npm is missing; the web page cannot be built and its tests will be skipped"; fi
 
-test: $(STAMP) system-deps web-deps
+# The Micro Robots image (MicroPython with the firmware frozen in, tools/picoimage): its
+# compiler from Debian where we are root, the sources from ../shared/pico-src/ (or PICO_SRC,
+# or clones of the pinned versions). Built once per change of its inputs, cached.
+FIRMWARE_DEBS := gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib \
+                 cmake build-essential libusb-1.0-0-dev pkg-config
+firmware-deps:
+	@if ! command -v arm-none-eabi-gcc >/dev/null || ! command -v cmake >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing the ARM compiler for the Pico image (apt)"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      --no-install-recommends $(FIRMWARE_DEBS)) >/dev/null 2>&1 \
+	      || echo "note: could not install the ARM compiler; the image's tests will be skipped"; \
+	  fi; \
+	fi
+
+firmware: $(STAMP) firmware-deps
+	$(PY) -m tools.picoimage $(if $(BOARD),--board $(BOARD))
+
+test: $(STAMP) system-deps web-deps firmware-deps
+	$(PY) -m tools.picoimage --board RPI_PICO --if-possible
 	$(BIN)/ruff check --quiet firmware tools host_tests
 	$(PY) -m pytest -q host_tests
 

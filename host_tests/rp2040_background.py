@@ -1,5 +1,6 @@
 """The background runs of tools/rp2040/checks.py for test_rp2040.py (see conftest.py):
-one process per part, so that the two boards boot side by side."""
+one process per part and image (the stock MicroPython image with make flash's files, the
+Micro Robots image), so that the boards boot side by side."""
 
 import json
 import os
@@ -14,46 +15,53 @@ PARTS = ("tour", "bad_config")
 TIMEOUT_S = 2400  # minutes of emulation; far longer on a machine others share
 
 _procs = {}
-_why = None
+_why = {}  # image kind -> why its board tests cannot run
+_started = False
 
 
-def _paths(part):
-    return os.path.join(OUT, part + ".json"), os.path.join(OUT, part + ".log")
+def _paths(part, kind):
+    name = "%s-%s" % (part, kind)
+    return os.path.join(OUT, name + ".json"), os.path.join(OUT, name + ".log")
 
 
 def start():
-    """Start the runs unless running or unable to (no image: ``why()`` says so)."""
-    global _why
-    if _procs or _why is not None:
+    """Start the runs unless running; an image that cannot run has ``why(kind)``."""
+    global _started
+    if _started:
         return
-    firmware, _why = image.find_firmware()
-    if firmware is None:
-        return
+    _started = True
     os.makedirs(OUT, exist_ok=True)
-    env = dict(os.environ, PICO_FIRMWARE=firmware)
-    for part in PARTS:
-        out, log = _paths(part)
-        if os.path.exists(out):
-            os.remove(out)
-        with open(log, "w") as f:
-            _procs[part] = subprocess.Popen(
-                [sys.executable, "-m", "tools.rp2040.checks", "--part", part, "--json", out],
-                cwd=ROOT, env=env, stdout=f, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL)
+    for kind in image.IMAGES:
+        firmware, why = image.find(kind)
+        if firmware is None:
+            _why[kind] = why
+            continue
+        env = dict(os.environ, PICO_FIRMWARE=image.find_firmware()[0] or "")
+        for part in PARTS:
+            out, log = _paths(part, kind)
+            if os.path.exists(out):
+                os.remove(out)
+            with open(log, "w") as f:
+                _procs[part, kind] = subprocess.Popen(
+                    [sys.executable, "-m", "tools.rp2040.checks", "--part", part,
+                     "--image", kind, "--json", out],
+                    cwd=ROOT, env=env, stdout=f, stderr=subprocess.STDOUT,
+                    stdin=subprocess.DEVNULL)
 
 
-def why():
-    """Why the board tests cannot run (one line), or None."""
-    return _why
+def why(kind):
+    """Why the board tests of image ``kind`` cannot run (one line), or None."""
+    return image.find(kind)[1]
 
 
-def result(part):
-    """The results of ``part`` (a dict), waiting for them; RuntimeError if it failed."""
+def result(part, kind):
+    """The results of ``part`` on image ``kind`` (a dict), waiting for them; RuntimeError
+    if it failed."""
     start()
-    if _why is not None:
-        raise RuntimeError(_why)
-    out, log = _paths(part)
-    proc = _procs[part]
+    if kind in _why:
+        raise RuntimeError(_why[kind])
+    out, log = _paths(part, kind)
+    proc = _procs[part, kind]
     try:
         code = proc.wait(TIMEOUT_S)
     except subprocess.TimeoutExpired:

@@ -38,8 +38,9 @@ class FakeBoard:
     """mpremote plus a Pico: answers the calls tools.flash makes, on a folder."""
 
     def __init__(self, path, listing=USB_PICO, version=(1, 24, 0), mpy=PICO,
-                 name="micropython", raw_repl=True):
+                 name="micropython", raw_repl=True, image=None):
         self.path = path
+        self.image = image  # (build, board): it runs the Micro Robots image
         self.listing = listing
         self.version = version
         self.mpy = mpy
@@ -71,8 +72,10 @@ class FakeBoard:
             script = command[1].replace("_R = ''", "_R = %r" % self.path)
             text = run_on_board(self.path, script)
             line = next(x for x in text.splitlines() if x.startswith("MRPROBE "))
-            files = ast.literal_eval(line[8:])[4]
-            return "MRPROBE %r\n" % ((self.name, self.version, self.mpy, "Fake Pico", files),)
+            answer = ast.literal_eval(line[8:])
+            files, stock_main = answer[4], answer[6]
+            return "MRPROBE %r\n" % ((self.name, self.version, self.mpy, "Fake Pico", files,
+                                      self.image, stock_main),)
         if command[0] == "exec":
             return run_on_board(self.path, command[1])
         if command[:2] == ["fs", "cp"]:
@@ -434,3 +437,52 @@ def test_mip_install_from_a_local_checkout_puts_every_file_in_place(tmp_path, mo
             continue
         with open(os.path.join(FIRMWARE, rel), "rb") as a, open(tmp_path / rel, "rb") as b:
             assert a.read() == b.read()
+
+
+# -- a board that runs the Micro Robots image (make firmware) -----------------------------
+
+def stock_install(fake, main=None):
+    """What an earlier stock-image make flash left on ``fake``, with the user's files."""
+    os.makedirs(os.path.join(fake.path, "microrobots", "modes"))
+    for rel in ("microrobots/app.mpy", "microrobots/modes/solo.mpy"):
+        with open(os.path.join(fake.path, rel), "wb") as f:
+            f.write(b"M\x06")
+    with open(os.path.join(fake.path, "main.py"), "w") as f:
+        f.write(main or open(os.path.join(FIRMWARE, "main.py")).read())
+    for name in ("settings.json", "solo.json", "config.json"):
+        with open(os.path.join(fake.path, name), "w") as f:
+            f.write("{}")
+
+
+def test_the_firmware_main_starts_as_the_image_launcher_expects():
+    with open(os.path.join(FIRMWARE, "main.py")) as f:
+        assert f.read().startswith(flash.STOCK_MAIN)
+    with open(os.path.join(ROOT, "tools", "picoimage", "launcher.py")) as f:
+        assert "STOCK_MAIN = %r" % flash.STOCK_MAIN in f.read()
+
+
+def test_on_the_image_make_flash_removes_what_would_shadow_it_and_keeps_the_rest(board,
+                                                                                    capsys):
+    from tools.picoimage.__main__ import tree_key
+
+    board.image = (tree_key("RPI_PICO"), "RPI_PICO")
+    stock_install(board)
+    status, out, err = flash_main([], capsys)
+    assert status == 0, err
+    assert sorted(board.files()) == ["config.json", "settings.json", "solo.json"]
+    assert "removed :microrobots/modes/solo.mpy" in out and "removed :main.py" in out
+    assert "nothing to copy" in out
+    assert board.resets == 1
+    assert not any(c[2:3] == ["fs"] for c in board.calls)  # no firmware file copied
+
+
+def test_on_an_image_of_other_sources_make_flash_says_to_flash_the_new_uf2(board, capsys):
+    board.image = ("0123456789abcdef", "RPI_PICO")
+    stock_install(board, main="print('my own main')\n")
+    status, out, err = flash_main([], capsys)
+    assert status == 1
+    one_line_error(err, "build 0123456789abcdef", "make firmware",
+                   "build/firmware/microrobots-rpi_pico.uf2", "BOOTSEL")
+    files = board.files()
+    assert "main.py" in files  # the user's own main.py, not the stock install's: kept
+    assert not any(name.startswith("microrobots") for name in files)

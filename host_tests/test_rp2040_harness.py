@@ -52,6 +52,13 @@ def test_the_probe_is_valid_micropython_and_keeps_the_shipped_main(tmp_path):
     assert proc.returncode == 0, proc.stderr
 
 
+def test_on_the_micro_robots_image_the_probe_imports_the_frozen_main():
+    tree = probe.probed({"config.json": b"{}"}, frozen=True)
+    assert sorted(tree) == ["config.json", "main.py"]  # the firmware is in the image
+    assert b"import handheld as fw" in tree["main.py"]
+    assert b"firmware_main" not in tree["main.py"]
+
+
 def test_the_firmware_image_is_found_or_named_as_missing(tmp_path, monkeypatch):
     monkeypatch.setenv("PICO_FIRMWARE", str(tmp_path / "nope.uf2"))
     path, why = image.find_firmware()
@@ -70,5 +77,5 @@ def test_the_firmware_image_is_found_or_named_as_missing(tmp_path, monkeypatch):
 def test_the_tour_visits_every_mode_with_quiet_stretches():
     edges, length, quiet = tour(1234)
     assert [q[0] for q in quiet] == ["menu", "solo", "referee", "classroom", "settings"]
-    assert all(a < b for _, a, b in quiet) and 4000 < length < 14000
+    assert all(a < b for _, a, b in quiet) and 4000 < length < 20000
     assert edges == sorted(edges, key=lambda e: (e[0], e[2]))

@@ -39,6 +39,7 @@ PACKAGE_JSON = os.path.join(ROOT, "package.json")
 MIN_VERSION = (1, 22)
 CONFIG = "config.json"  # the board's copy is the user's: never overwritten
 SOURCE_ONLY = ("main.py",)  # copied as .py: the board runs main.py by that name
+STOCK_MAIN = '"""Boot the handheld'  # firmware/main.py's first line (tools/picoimage/launcher.py)
 PACKAGE_VERSION = "0.1.0"
 
 # Native architectures in the order of sys.implementation._mpy bits 10..13
@@ -59,13 +60,16 @@ class Board:
     entries and of everything under ``microrobots/``; directories end in ``/``.
     """
 
-    def __init__(self, port, version, mpy, machine="", files=(), assumed=False):
+    def __init__(self, port, version, mpy, machine="", files=(), assumed=False, image=None,
+                 stock_main=False):
         self.port = port
         self.version = tuple(version)
         self.mpy = mpy
         self.machine = machine
         self.files = set(files)
         self.assumed = assumed
+        self.image = image  # (build, board) when it runs the Micro Robots image
+        self.stock_main = stock_main  # its main.py is the one this tool copies
 
     @property
     def mpy_version(self):
@@ -191,9 +195,19 @@ for _n in os.listdir(_R + '/'):
     _files.append(_n + '/' if _isdir('/' + _n) else _n)
 _walk('/microrobots', _files)
 _i = sys.implementation
+try:
+    import microrobots_image as _m
+    _img = (_m.BUILD, _m.BOARD)
+except ImportError:
+    _img = None
+try:
+    with open(_R + '/main.py') as _f:
+        _ours = _f.read(len(%r)) == %r
+except OSError:
+    _ours = False
 print('MRPROBE', repr((_i.name, tuple(_i.version[:3]), getattr(_i, '_mpy', 0),
-                       getattr(_i, '_machine', ''), _files)))
-"""
+                       getattr(_i, '_machine', ''), _files, _img, _ours)))
+""" % (STOCK_MAIN, STOCK_MAIN)
 
 
 def probe(port):
@@ -215,14 +229,15 @@ def probe(port):
         raise FlashError(f"mpremote failed on {port}: {last_line(text)}")
     line = next((x for x in out.splitlines() if x.startswith("MRPROBE ")), None)
     try:
-        name, version, mpy, machine, files = ast.literal_eval(line[len("MRPROBE "):])
+        name, version, mpy, machine, files, image, stock_main = ast.literal_eval(
+            line[len("MRPROBE "):])
     except (TypeError, ValueError, SyntaxError):
         raise FlashError(f"the board on {port} gave an answer flash cannot read: "
                          f"{last_line(out or err)}")
     if name != "micropython":
         raise FlashError(f"the board on {port} runs {name}, not MicroPython: install "
                          "MicroPython (docs/flashing.md)")
-    board = Board(port, version, mpy, machine, files)
+    board = Board(port, version, mpy, machine, files, image=image, stock_main=stock_main)
     if board.version[:2] < MIN_VERSION:
         have = ".".join(map(str, board.version))
         need = ".".join(map(str, MIN_VERSION))
@@ -399,6 +414,50 @@ def stale_twins(plan):
     return sorted(stale)
 
 
+# -- a board with the Micro Robots image ------------------------------------------------
+
+def shadowing(board):
+    """What the stock-image install left that the Micro Robots image must not meet: the
+    package's folder (first on sys.path, it would shadow the built-in code and double the
+    heap) and this tool's main.py. Deepest first, so folders are empty when removed."""
+    paths = [f for f in board.files if f == "microrobots/" or f.startswith("microrobots/")]
+    if board.stock_main:
+        paths.append("main.py")
+    return sorted(paths, key=lambda p: (-p.rstrip("/").count("/"), p))
+
+
+def clean_image_board(board, out):
+    """make flash on a board that runs the Micro Robots image: nothing to copy (the firmware
+    is in its flash); remove what would shadow it; say whether its firmware is this tree's."""
+    from tools.picoimage.__main__ import image_path, tree_key
+
+    build, name = board.image
+    print(f"Board on {board.port}: {board.describe()}: the Micro Robots image, build {build}",
+          file=out)
+    paths = shadowing(board)
+    if paths:
+        script = ["import os"] + [
+            f"os.rmdir({p.rstrip('/')!r})" if p.endswith("/") else f"os.remove({p!r})"
+            for p in paths]
+        status, text, err = mpremote(["connect", board.port, "exec", "\n".join(script), "+",
+                                      "reset"])
+        if status != 0:
+            raise FlashError(f"removing the old files from {board.port} failed: "
+                             f"{last_line(err or text)}")
+        for p in paths:
+            print(f"  removed :{p} (left by a stock-image install; it would shadow the "
+                  "built-in firmware)", file=out)
+    print("keep: every other file on the board (settings, saved games)", file=out)
+    want = tree_key(name)
+    if want != build:
+        raise FlashError(
+            f"the firmware built into the board (build {build}) is not this tree's ({want}): "
+            f"run make firmware and copy {os.path.relpath(image_path(name), ROOT)} onto the "
+            "board in BOOTSEL mode (docs/flashing.md)")
+    print("done: the board's built-in firmware is this tree's; nothing to copy", file=out)
+    return 0
+
+
 # -- doing it ----------------------------------------------------------------------------
 
 def copy_commands(plan):
@@ -534,6 +593,8 @@ def main(argv=None, out=None):
             return 0
         port = choose_port(args.port)
         board = probe(port)
+        if board.image:
+            return clean_image_board(board, out)
         plan = stage(make_plan(board, force_source=args.source))
         print_plan(plan, out)
         text = install(plan)

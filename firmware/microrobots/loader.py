@@ -12,7 +12,9 @@ run once its code is read, 6 ms. ``pause`` (main.py's ``Device.pause``) runs the
 frame first when the piece would not fit in this frame's period.
 
 Only for MicroPython with a filesystem of its own (a Pico): CPython and the web page
-import as usual, and so does a port that cannot list or mount filesystems from Python.
+import as usual, and so does a port that cannot list or mount filesystems from Python,
+and so does the Micro Robots image, whose package is frozen (its code runs from flash and
+imports at once).
 """
 
 import io
@@ -80,6 +82,8 @@ def stream(root, pause):
     they were)."""
     try:
         folder = root.__path__
+        if folder.startswith(".frozen"):
+            return False
         if folder[:1] != "/":
             folder = os.getcwd().rstrip("/") + "/" + folder
         fs = None

@@ -88,11 +88,11 @@ def script(seed):
     return headless.parse_events(s.events_text(), "bench"), s.t, quiet
 
 
-def measure(firmware):
+def measure(firmware, frozen=False):
     from tools.rp2040 import probe
     from tools.rp2040.session import BoardSession
 
-    s = BoardSession(firmware)
+    s = BoardSession(firmware, frozen=frozen)
     t0 = time.time()
     if not s.boot():
         raise RuntimeError("the firmware did not start: %s" % s.pico.console[-300:])
@@ -187,24 +187,68 @@ def table(data):
     return lines
 
 
+NAMES = {"stock": "stock image + .mpy files", "ours": "Micro Robots image"}
+
+
+def side_by_side(results):
+    """The two images' headline figures, a column each (``results``: kind -> data)."""
+    from tools.rp2040.session import switch_times
+
+    kinds = [k for k in ("stock", "ours") if k in results]
+    columns = {}
+    for k in kinds:
+        d = results[k]
+        heaps = dict(d["heaps"])
+        work = [r["step_us"] for r in d["records"]]
+        rows = [("heap in use after boot", "%.1f KB" % (d["heap_after_boot"] / 1024))]
+        rows += [("heap with " + m, "%.1f KB" % (heaps[m] / 1024) if heaps.get(m) else "-")
+                 for m in MODES]
+        rows.append(("power-on to first frame", "%d ms" % d["boot_ms"]))
+        rows += [("switch %d, into %s" % (j + 1, m), "%d ms" % ms)
+                 for j, (m, ms) in enumerate(switch_times(d["records"], MODES))]
+        rows.append(("frame work, median", "%s ms" % _ms(statistics.median(work))))
+        rows.append(("frame work, worst", "%s ms" % _ms(max(work))))
+        columns[k] = rows
+    names = [name for name, _ in columns[kinds[0]]]
+    lines = ["%-28s" % "" + "".join("%26s" % NAMES[k] for k in kinds)]
+    for i, name in enumerate(names):
+        lines.append("%-28s" % name + "".join(
+            "%26s" % (columns[k][i][1] if i < len(columns[k]) and columns[k][i][0] == name
+                      else "-") for k in kinds))
+    return lines
+
+
 def report():
-    print("== Emulated RP2040: frame work per mode (rp2040py cycle model, MicroPython v1.28.0) ==")
+    print("== Emulated RP2040: both images side by side (rp2040py cycle model, "
+          "MicroPython v1.28.0) ==")
     from tools.rp2040 import image
 
-    firmware, why = image.find_firmware()
-    if firmware is None:
-        print(why)
+    results = {}
+    for kind in image.IMAGES:
+        firmware, why = image.find(kind)
+        if firmware is None:
+            print("%s: %s" % (NAMES[kind], why))
+            continue
+        results[kind] = measure(firmware, frozen=kind == "ours")
+    if not results:
         return
-    data = measure(firmware)
+    first = next(iter(results.values()))
     print("a scripted session of %.0f s (emulated) through every mode and animation; wall"
-          " %.0f s" % (data["length"] / 1000, data["wall"]))
-    for line in table(data):
+          " %s" % (first["length"] / 1000, ", ".join(
+              "%.0f s (%s)" % (results[k]["wall"], k) for k in results)))
+    for line in side_by_side(results):
         print(line)
+    for kind, data in results.items():
+        print()
+        print("-- %s: frame work per mode --" % NAMES[kind])
+        for line in table(data):
+            print(line)
     print("Emulated time: the model is believed about 2x slower than a real RP2040; flash"
           " writes take no time in it (a real sector erase: about 45 ms).")
-    from tools.rp2040 import heapmap
+    if "stock" in results:
+        from tools.rp2040 import heapmap
 
-    heapmap.report(firmware)
+        heapmap.report(image.find_firmware()[0])
 
 
 if __name__ == "__main__":

@@ -1,7 +1,10 @@
 """The emulated-board sessions behind host_tests/test_rp2040.py, as one run.
 
-    python -m tools.rp2040.checks --part tour --json build/rp2040/tour.json
-    python -m tools.rp2040.checks --part bad_config --json build/rp2040/bad_config.json
+    python -m tools.rp2040.checks --part tour --image stock --json build/rp2040/tour.json
+    python -m tools.rp2040.checks --part bad_config --image ours --json build/rp2040/bad.json
+
+``--image stock``: the stock MicroPython image with the files ``make flash`` writes;
+``--image ours``: the Micro Robots image (``make firmware``), the firmware built in.
 
 The emulator is slow (about 20-45 s of wall time per emulated second), so the tests'
 board work is done once, here, and written to a JSON file that the tests judge:
@@ -43,8 +46,8 @@ def _say(what, pico):
           file=sys.stderr, flush=True)
 
 
-def tour_run(firmware):
-    s = BoardSession(firmware)
+def tour_run(firmware, frozen):
+    s = BoardSession(firmware, frozen=frozen)
     t0 = time.time()
     if not s.boot():
         return {"error": "the probed firmware did not start: " + s.pico.console[-400:]}
@@ -89,8 +92,8 @@ def tour_run(firmware):
     }
 
 
-def bad_config_run(firmware):
-    s = BoardSession(firmware, {"config.json": BAD_CONFIG}, probed=False)
+def bad_config_run(firmware, frozen):
+    s = BoardSession(firmware, {"config.json": BAD_CONFIG}, probed=False, frozen=frozen)
     pico = s.pico
     pico.run_until(lambda: pico.leds and "config.json" in pico.console, 3000)
     from .session import grid_frames
@@ -109,13 +112,15 @@ def main(argv=None):
     parser.add_argument("--json", required=True, help="where to write the results")
     parser.add_argument("--part", choices=sorted(PARTS), required=True,
                         help="which session: each runs in a process of its own")
+    parser.add_argument("--image", choices=image.IMAGES, default="stock",
+                        help="the stock MicroPython image, or ours (make firmware)")
     args = parser.parse_args(argv)
-    firmware, why = image.find_firmware()
+    firmware, why = image.find(args.image)
     if firmware is None:
         print(why, file=sys.stderr)
         return 2
     t0 = time.time()
-    result = PARTS[args.part](firmware)
+    result = PARTS[args.part](firmware, args.image == "ours")
     result["firmware"] = firmware
     result["wall_s"] = time.time() - t0
     tmp = args.json + ".tmp"

@@ -1,6 +1,7 @@
 """The Pico's flash filesystem, built from what ``make flash`` writes.
 
     uf2 = find_firmware()                 # PICO_FIRMWARE, else ../shared/pico/*.uf2; or None
+    ours = find_image()                   # the Micro Robots image make firmware built; or None
     tree = flash_tree()                   # {"main.py": b"...", "microrobots/app.mpy": ...}
     image = build_image(tree)             # a littlefs image of the Pico's filesystem region
     files = read_files(image)             # {"settings.json": b"...", ...}: what the board has
@@ -40,6 +41,31 @@ def find_firmware(root=ROOT):
             return found[-1], None
     return None, ("no MicroPython image for the emulated Pico: set %s to a RPI_PICO .uf2 "
                   "(e.g. ../shared/pico/micropython-v1.28.0-RPI_PICO.uf2)" % ENV)
+
+
+IMAGES = ("stock", "ours")  # the stock image with make flash's files; the Micro Robots image
+
+
+def find_image():
+    """``(path, None)`` for the Micro Robots image (``make firmware``), or ``(None, why)``."""
+    from tools.picoimage.__main__ import find_archive, image_path, missing_tools
+
+    path = image_path("RPI_PICO")
+    if os.path.isfile(path):
+        return path, None
+    why = "no Micro Robots image for the emulated Pico (make firmware builds %s" % (
+        os.path.relpath(path, ROOT))
+    archive, no_archive = find_archive()
+    if missing_tools():
+        why += "; it needs an ARM compiler: apt-get install gcc-arm-none-eabi ..."
+    elif archive is None:
+        why += "; " + no_archive
+    return None, why + ")"
+
+
+def find(kind):
+    """``find_firmware()`` for ``"stock"``, ``find_image()`` for ``"ours"``."""
+    return find_firmware() if kind == "stock" else find_image()
 
 
 def flash_tree(build=None):

@@ -74,7 +74,7 @@ window = array("i", [0])
 def _probe():
     gc.collect()
     buf[5] = gc.mem_alloc()
-    import firmware_main as fw
+    import %(main_module)s as fw
     from microrobots import hw
     from microrobots import game as _game
     from microrobots.app import MODES
@@ -231,19 +231,29 @@ except Exception as e:
 PROBED_MAIN = "firmware_main.py"
 
 
-def probed(tree):
-    """A copy of the flash tree ``tree`` with the probe as main.py (see the docstring)."""
+FROZEN_MAIN = "handheld"  # the Micro Robots image's frozen copy of firmware/main.py
+
+
+def probed(tree, frozen=False):
+    """A copy of the flash tree ``tree`` with the probe as main.py (see the docstring).
+
+    ``frozen``: the board runs the Micro Robots image, whose built-in launcher hands over
+    to a main.py on the filesystem: the probe imports the image's frozen main instead.
+    """
     out = dict(tree)
-    out[PROBED_MAIN] = out["main.py"]
-    out["main.py"] = source().encode()
+    if frozen:
+        out["main.py"] = source(FROZEN_MAIN).encode()
+    else:
+        out[PROBED_MAIN] = out["main.py"]
+        out["main.py"] = source(PROBED_MAIN[:-3]).encode()
     return out
 
 
-def source():
-    """The probe's ``main.py``."""
+def source(main_module=PROBED_MAIN[:-3]):
+    """The probe's ``main.py``, importing the firmware's main as ``main_module``."""
     return SOURCE % {"header": HEADER, "ring": RING, "fields": FIELDS, "m1": MAGIC[0],
                      "m2": MAGIC[1], "h_done": H_DONE, "answers": ANSWERS,
-                     "slots": SLOTS, "done": DONE}
+                     "slots": SLOTS, "done": DONE, "main_module": main_module}
 
 
 class ProbeReader:

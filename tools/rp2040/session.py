@@ -24,6 +24,7 @@ BUTTON_NAMES = ("up", "down", "left", "right", "a", "b")
 # Scripts wait this long after the key that enters a mode: the board's switch takes a few
 # hundred ms (its import streamed over frames, main.Device.pause), the host's 0.1 s.
 SWITCH_MS = 800
+BOARD_LAG_MS = 1000  # the most a switch on the stock image lags behind the host's
 READ_EVERY_MS = 1000  # the probe's ring holds 160 frames: read well within 3 s
 
 
@@ -44,14 +45,16 @@ class BoardSession:
     """The emulated Pico with the firmware and (``probed``) the probe; see the docstring.
 
     ``files``: extra files for the board's flash ({path: bytes}), e.g. a config.json.
+    ``frozen``: ``firmware`` is the Micro Robots image (the firmware built in): the flash
+    holds only ``files`` (and the probe), as a board that was given the one .uf2 does.
     """
 
-    def __init__(self, firmware, files=None, probed=True):
+    def __init__(self, firmware, files=None, probed=True, frozen=False):
         files = dict(files or {})
-        tree = image.flash_tree()
+        tree = {} if frozen else image.flash_tree()
         tree.update(files)
         if probed:
-            tree = probe.probed(tree)
+            tree = probe.probed(tree, frozen)
         self.config = _config(files)
         cfg = self.config
         self.pico = Pico(firmware, image.build_image(tree), led_pin=cfg["led_pin"],
@@ -165,6 +168,22 @@ class BoardSession:
         return image.read_files(self.pico.flash_image())
 
 
+def switch_times(records, modes):
+    """``[(mode entered, ms)]``: each mode switch in ``records`` (a boot's), from the frame
+    that read the key to the first frame of the mode entered, in the board's ``now``;
+    ``modes``: the names of the records' mode numbers."""
+    out = []
+    began = None
+    for k, r in enumerate(records):
+        switching = r["app"] & probe.APP_SWITCHING
+        if switching and began is None:
+            began = records[k - 1]["now"] if k else r["now"]
+        elif not switching and began is not None:
+            out.append((modes[r["mode"]], r["now"] - began))
+            began = None
+    return out
+
+
 class Mismatch:
     """Where the board and the host firmware first disagree."""
 
@@ -185,10 +204,11 @@ def grid_frames(leds, config):
     cells = led_map(config)
     out = []
     for ms, pixels in leds:
+        if len(pixels) < config["led_count"]:
+            continue  # a frame cut short by a reset: the firmware sends every frame whole
         frame = bytearray(108)
-        if len(pixels) >= config["led_count"]:
-            for cell, led in enumerate(cells):
-                frame[3 * cell:3 * cell + 3] = bytes(pixels[led][:3])
+        for cell, led in enumerate(cells):
+            frame[3 * cell:3 * cell + 3] = bytes(pixels[led][:3])
         out.append((ms, bytes(frame)))
     return out
 
@@ -305,10 +325,17 @@ def tour(seed, quiet_ms=300):
         quiet.append((mode, s.t + 40, s.t + ms - 40))
         s.wait(ms)
 
+    def calm():
+        """Until the new game is on flash (its JSON encoded and written, which allocates)
+        on the host, then as long again as the stock image's switch lags behind it."""
+        s.until_saved()
+        s.wait(BOARD_LAG_MS)
+
     rest("menu")
     s.tap("a")  # solo
     s.wait(SWITCH_MS)
     s.settle()
+    calm()
     rest("solo")
     route = s.app.current.game.route()
     s.move(route[0], route[1])
@@ -317,6 +344,7 @@ def tour(seed, quiet_ms=300):
     s.tap("a")  # referee
     s.wait(SWITCH_MS)
     s.settle()
+    calm()
     rest("referee")
     s.tap("a")  # claim: player 1 ...
     s.tap("a")  # ... one move ...
@@ -328,6 +356,7 @@ def tour(seed, quiet_ms=300):
     s.tap("a")  # classroom
     s.wait(SWITCH_MS)
     s.tap("a")  # skip the dice: the wave
+    calm()
     rest("classroom")
     s.hold("b", 650)
     s.tap("right")

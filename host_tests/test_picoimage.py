@@ -1,0 +1,93 @@
+"""make firmware (tools/picoimage): what decides a rebuild, the staging, the one-line errors.
+The image itself is booted on the emulated RP2040 by test_rp2040.py."""
+
+import os
+
+import pytest
+
+from tools.picoimage import __main__ as picoimage
+
+
+def test_the_build_id_follows_every_frozen_file_and_nothing_else():
+    files = picoimage.firmware_sources()
+    key = picoimage.image_key("src", "RPI_PICO", files)
+    assert picoimage.image_key("src", "RPI_PICO", dict(files)) == key
+    assert picoimage.image_key("src", "RPI_PICO2", files) != key
+    assert picoimage.image_key("other", "RPI_PICO", files) != key
+    changed = dict(files)
+    changed["microrobots/board.py"] += b"\n"
+    assert picoimage.image_key("src", "RPI_PICO", changed) != key
+
+
+def test_what_is_frozen_the_package_the_main_as_handheld_and_the_launcher():
+    files = picoimage.firmware_sources()
+    assert "microrobots/app.py" in files and "microrobots/hw/rp2.py" in files
+    assert "microrobots/modes/solo.py" in files
+    with open(os.path.join(picoimage.FIRMWARE, "main.py"), "rb") as f:
+        assert files["handheld.py"] == f.read()
+    assert b"import handheld" in files["main.py"]
+    assert b'package("microrobots")' in files["manifest.py"]
+
+
+def test_staging_touches_only_what_changed_and_drops_what_went(tmp_path):
+    folder = str(tmp_path)
+    picoimage.stage(folder, {"a.py": b"1", "pkg/b.py": b"2", "gone.py": b"3"})
+    b = os.path.join(folder, "pkg", "b.py")
+    os.utime(b, (1, 1))
+    picoimage.stage(folder, {"a.py": b"changed", "pkg/b.py": b"2"})
+    assert os.stat(b).st_mtime == 1  # unchanged: make sees nothing to freeze again
+    with open(os.path.join(folder, "a.py"), "rb") as f:
+        assert f.read() == b"changed"
+    assert not os.path.exists(os.path.join(folder, "gone.py"))
+
+
+def test_an_unchanged_tree_is_taken_from_the_cache_not_built(tmp_path, monkeypatch):
+    monkeypatch.setenv("MICROROBOTS_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(picoimage, "OUT", str(tmp_path / "out"))
+    key = picoimage.tree_key("RPI_PICO")
+    cached = tmp_path / "cache" / "images" / key / "firmware.uf2"
+    cached.parent.mkdir(parents=True)
+    cached.write_bytes(b"UF2 image")
+    monkeypatch.setattr(picoimage, "missing_tools", lambda: pytest.fail("it would build"))
+    lines = []
+    made = picoimage.build(["RPI_PICO"], log=lines.append)
+    assert made == [picoimage.image_path("RPI_PICO")]
+    with open(made[0], "rb") as f:
+        assert f.read() == b"UF2 image"
+    assert "cached build " + key in lines[0]
+
+
+def run(argv, capsys):
+    status = picoimage.main(argv)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_without_a_compiler_make_test_goes_on_and_make_firmware_says_what_to_install(
+        tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("MICROROBOTS_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(picoimage, "OUT", str(tmp_path / "out"))
+    monkeypatch.setattr(picoimage, "missing_tools", lambda: ["arm-none-eabi-gcc"])
+    status, out, err = run(["--board", "RPI_PICO", "--if-possible"], capsys)
+    assert status == 0 and err == ""
+    assert out.count("\n") == 1 and "arm-none-eabi-gcc missing" in out and "skipped" in out
+    status, out, err = run(["--board", "RPI_PICO"], capsys)
+    assert status == 1 and out == ""
+    assert err.count("\n") == 1 and "apt-get install gcc-arm-none-eabi" in err
+
+
+def test_the_offline_sources_are_found_or_named(tmp_path, monkeypatch):
+    monkeypatch.setenv("PICO_SRC", str(tmp_path))
+    path, why = picoimage.find_archive()
+    assert path is None and why == "PICO_SRC=%s: no pico-src.tar.xz there" % tmp_path
+    archive = tmp_path / "pico-src.tar.xz"
+    archive.write_bytes(b"not the pinned archive")
+    assert picoimage.find_archive() == (str(archive), None)
+    with pytest.raises(picoimage.BuildError, match="not the pinned"):
+        picoimage.unpack(str(archive), str(tmp_path / "cache"))
+
+
+def test_a_bad_board_is_one_line_and_status_2(capsys):
+    status, out, err = run(["--board", "ESP32"], capsys)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and "ESP32" in err and "Traceback" not in err
