@@ -8,10 +8,11 @@ from hypothesis import strategies as st
 
 from microrobots import solver as S
 from microrobots.board import Layout
+from microrobots import notation
 from microrobots.game import (
     MAX_CLAIM, POOL, WIN_TOKENS, Game, GameError, penalty_recipient,
 )
-from microrobots.game import _ROLLS as ROLLS  # rolls per target before a fallback
+from microrobots.rolls import ROLLS  # rolls per target before a fallback
 from microrobots.solver import Solver
 
 PERMS = ["".join(p) for p in itertools.permutations("ABCD")]
@@ -224,8 +225,8 @@ def test_whole_games(layout, players, expert, seed, difficulty, balanced, data):
             game.claim(0, game.optimum(), [])
         with pytest.raises(GameError):
             game.give_up()
-    assert Game.from_dict(game.to_dict()).to_dict() == game.to_dict()
-    assert Game.replay(game.share()).to_dict() == game.to_dict()
+    assert notation.from_dict(game.to_dict()).to_dict() == game.to_dict()
+    assert notation.replay(notation.share(game)).to_dict() == game.to_dict()
 
 
 @given(tokens=st.lists(st.integers(0, 4), min_size=1, max_size=8), data=st.data())

@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from microrobots import game as G
 from microrobots.board import Layout
+from microrobots import notation
+from microrobots.decisions import OUTCOME_LETTERS
 from microrobots.game import KEEP, MAX_CLAIM, Game, GameError, GameStateError
 from test_game_mpy import make_script, run_cpython, run_micropython
 
@@ -51,15 +52,15 @@ def test_a_claim_above_255_moves_is_kept_saved_and_shared():
     assert game.extra == 300 and game.decision_text() == "a%do" % count
     d = json.loads(json.dumps(game.to_dict()))
     assert d["version"] == 2 and "base" not in d
-    assert Game.from_dict(d).to_dict() == game.to_dict()
-    assert Game.replay(game.share()).to_dict() == game.to_dict()
+    assert notation.from_dict(d).to_dict() == game.to_dict()
+    assert notation.replay(notation.share(game)).to_dict() == game.to_dict()
     far = Game(Layout.named("black:ABCD0000"), players=1, seed=3)
     assert far.solved(MAX_CLAIM - 1 if far.optimum() % 2 != MAX_CLAIM % 2 else MAX_CLAIM).ok
-    assert Game.replay(far.share()).to_dict() == far.to_dict()
+    assert notation.replay(notation.share(far)).to_dict() == far.to_dict()
     with pytest.raises(GameError):
         far.solved(MAX_CLAIM + 1)
     with pytest.raises(GameStateError, match="bad move count"):
-        Game.replay("MR1.1.3.black:ABCD0000.a%do" % (MAX_CLAIM + 1))
+        notation.replay("MR1.1.3.black:ABCD0000.a%do" % (MAX_CLAIM + 1))
 
 
 def test_solved_accepts_only_walks_that_can_exist():
@@ -77,9 +78,9 @@ def test_saves_and_share_strings_of_the_first_format_still_load():
            "players": 3, "expert": True, "seed": 2026, "difficulty": 0, "decisions": "b9ob3b-",
            "start": 25, "target": 15, "waypoint": 8, "pool": 24, "tokens": [0, 0, 1],
            "winners": [], "over": False, "score": 1, "streak": 0, "best_streak": 1, "extra": 0}
-    game = Game.from_dict(old)
+    game = notation.from_dict(old)
     assert game.to_dict() == dict(old, version=2)
-    assert Game.replay("MR1.3x.2026.black:CADB0312.b9ob3b-").to_dict() == dict(old, version=2)
+    assert notation.replay("MR1.3x.2026.black:CADB0312.b9ob3b-").to_dict() == dict(old, version=2)
 
 
 @settings(max_examples=25, deadline=None)
@@ -99,20 +100,20 @@ def test_a_long_game_folds_its_history_and_plays_exactly_as_without(seed, player
             break
         decide(full, rnd)
         player, count, verdict = full.decisions()[-1]
-        game.apply(one(player, count, verdict))
+        notation.apply(game, one(player, count, verdict))
         assert state(game) == state(full)
         assert len(game.decisions()) < 2 * keep + game.over
         assert game.folded + len(game.decisions()) == i + 1
         states.append(state(full))
     d = json.loads(json.dumps(game.to_dict()))
     assert (game.folded > 0) == ("base" in d)
-    loaded = Game.from_dict(d)
+    loaded = notation.from_dict(d)
     assert state(loaded) == state(full) and loaded.to_dict() == d
-    replayed = Game.replay(game.share())
-    assert state(replayed) == state(full) and replayed.share() == game.share()
+    replayed = notation.replay(notation.share(game))
+    assert state(replayed) == state(full) and notation.share(replayed) == notation.share(game)
     rewound = game.rewound()
     assert rewound.round == game.folded + 1 and rewound.decisions() == []
-    rewound.apply(game.decision_text())
+    notation.apply(rewound, game.decision_text())
     assert rewound.to_dict() == d
     # undo reaches back to the base, exactly, and no further
     kept = len(game.decisions())
@@ -134,7 +135,7 @@ def test_thousands_of_rounds_stay_small():
     assert game.round == 3001 and game.folded >= 3000 - 2 * KEEP
     assert len(game.decisions()) < 2 * KEEP
     assert biggest < 1200, "a saved solo game stays about a kilobyte"
-    assert Game.from_dict(game.to_dict()).to_dict() == game.to_dict()
+    assert notation.from_dict(game.to_dict()).to_dict() == game.to_dict()
 
 
 def test_damaged_bases_are_refused_in_one_line():
@@ -163,17 +164,17 @@ def test_damaged_bases_are_refused_in_one_line():
             damaged = json.loads(json.dumps(d))
             damaged["base"][key] = v
             with pytest.raises(GameStateError) as err:
-                Game.from_dict(damaged)
+                notation.from_dict(damaged)
             assert str(err.value).startswith("saved game: ") and "\n" not in str(err.value)
     for damaged in (dict(d, base=None), dict(d, base=[1]), dict(d, version=1),
                     dict(d, base={k: v for k, v in base.items() if k != "pool"})):
         with pytest.raises(GameStateError):
-            Game.from_dict(damaged)
-    text = game.share()
+            notation.from_dict(damaged)
+    text = notation.share(game)
     at = text.index(".@")
     for cut in (text[:at] + ".@1:2" + text[text.index(".", at + 1):], text.replace(".@", ".@x")):
         with pytest.raises(GameStateError, match="share string: "):
-            Game.replay(cut)
+            notation.replay(cut)
 
 
 def test_long_games_agree_on_micropython():
@@ -185,7 +186,7 @@ def test_long_games_agree_on_micropython():
 def one(player, count, verdict):
     if player is None:
         return "-"
-    return "%s%d%s%s" % (chr(97 + player), count, G.OUTCOME_LETTERS[verdict.code],
+    return "%s%d%s%s" % (chr(97 + player), count, OUTCOME_LETTERS[verdict.code],
                          verdict.move or "")
 
 
@@ -195,7 +196,7 @@ def test_replay_tool_numbers_the_rounds_of_a_folded_game(capsys):
     game = Game(Layout.named("black:ABCD0000"), players=2, seed=7)
     for _ in range(70):
         game.give_up()
-    assert replay.main([game.share()]) == 0
+    assert replay.main([notation.share(game)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].startswith("round %d: " % (game.folded + 1))
     assert lines[-1].startswith("round 71: ") and lines[-1].endswith("being played")
@@ -207,5 +208,5 @@ def test_numbers_in_decisions_are_written_one_way():
     assert game.optimum() <= 10
     for bad in ("b010o", "b10i01", "b00b"):
         with pytest.raises(GameStateError, match="should be written"):
-            Game.replay("MR2.3.5.black:CADB0312." + bad)
-    assert Game.replay("MR2.3.5.black:CADB0312.b10i1").decisions()[0][2].move == 1
+            notation.replay("MR2.3.5.black:CADB0312." + bad)
+    assert notation.replay("MR2.3.5.black:CADB0312.b10i1").decisions()[0][2].move == 1

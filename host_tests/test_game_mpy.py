@@ -20,6 +20,7 @@ from mpy import run
 DRIVER = """
 import json
 from microrobots.board import Layout
+from microrobots import notation
 from microrobots.game import Game, GameStateError
 
 
@@ -44,14 +45,14 @@ def play(script, emit):
             emit(game.undo())
         emit(game.to_dict())
         emit([game.optimum(), game.notice, game.rerolls])
-    emit(game.share())
-    again = Game.from_dict(game.to_dict()).to_dict() == game.to_dict()
-    emit(again and Game.replay(game.share()).to_dict() == game.to_dict())
+    emit(notation.share(game))
+    again = notation.from_dict(game.to_dict()).to_dict() == game.to_dict()
+    emit(again and notation.replay(notation.share(game)).to_dict() == game.to_dict())
 
 
 def load(d):
     try:
-        return Game.from_dict(d).to_dict()
+        return notation.from_dict(d).to_dict()
     except GameStateError as e:
         return "refused: " + str(e).split(":")[0]
 """
@@ -203,6 +204,7 @@ def test_saved_state_refusals_agree_on_micropython():
 ALLOC = """
 import gc
 from microrobots.board import Layout
+from microrobots import notation
 from microrobots.game import Game
 from microrobots.solver import Verdict
 

@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from microrobots.board import Layout
+from microrobots import notation
 from microrobots.game import Game
 from tools import replay
 
@@ -25,7 +26,7 @@ def sample_game():
 
 def test_rounds_in_text(capsys):
     game = sample_game()
-    assert replay.main([game.share()]) == 0
+    assert replay.main([notation.share(game)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "game: 3 players, expert, seed 2026, layout black:CADB0312"
     assert len(lines) == 1 + 3 + 1
@@ -37,9 +38,9 @@ def test_rounds_in_text(capsys):
 
 def test_json_matches_the_engine(capsys):
     game = sample_game()
-    assert replay.main([game.share(), "--json"]) == 0
+    assert replay.main([notation.share(game), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["state"] == game.to_dict() and out["share"] == game.share()
+    assert out["state"] == game.to_dict() and out["share"] == notation.share(game)
     tok = game.layout.token
     first = out["rounds"][0]
     fresh = Game(game.layout, 3, True, 2026)
@@ -68,13 +69,13 @@ def test_the_broken_rule_names_its_move(capsys):
     moves = route[1:]
     moves[1] = moves[0]  # the second move stays put
     game.claim(0, len(moves), moves)
-    assert game.share().endswith(".a%di2" % len(moves))
-    assert replay.main([game.share()]) == 0
+    assert notation.share(game).endswith(".a%di2" % len(moves))
+    assert replay.main([notation.share(game)]) == 0
     assert "a claims %d: move 2 is not legal" % len(moves) in capsys.readouterr().out
-    assert replay.main([game.share(), "--json"]) == 0
+    assert replay.main([notation.share(game), "--json"]) == 0
     row = json.loads(capsys.readouterr().out)["rounds"][0]
     assert (row["outcome"], row["illegal_move"], row["ok"]) == ("move 2 is not legal", 2, False)
-    old = game.share().replace("MR2.", "MR1.", 1)[:-1]  # as format 1 wrote it: no move
+    old = notation.share(game).replace("MR2.", "MR1.", 1)[:-1]  # as format 1 wrote it: no move
     assert replay.main([old]) == 0
     assert "a claims %d: a move is not legal" % len(moves) in capsys.readouterr().out
 
@@ -84,7 +85,7 @@ def test_finished_games_name_the_winners(capsys):
     while not game.over:
         r = game.route()
         game.claim(1, len(r) - 1, r[1:])
-    assert replay.main([game.share()]) == 0
+    assert replay.main([notation.share(game)]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "over: b wins"
 
 

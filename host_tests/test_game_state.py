@@ -7,6 +7,7 @@ from hypothesis import event, given
 from hypothesis import strategies as st
 
 from microrobots.board import Layout
+from microrobots import notation
 from microrobots.game import FORMAT, VERSION, Game, GameStateError
 from test_game import custom_layouts, named_layouts
 
@@ -83,7 +84,7 @@ def mutations(draw, d):
 def test_saved_games_round_trip_exactly(game):
     d = game.to_dict()
     assert json.loads(json.dumps(d)) == d, "JSON-friendly"
-    loaded = Game.from_dict(json.loads(json.dumps(d)))
+    loaded = notation.from_dict(json.loads(json.dumps(d)))
     assert canonical(loaded.to_dict()) == canonical(d)
     # The reloaded game plays on exactly like the original.
     if not game.over:
@@ -96,7 +97,7 @@ def test_damaged_saved_games_are_refused_or_identical(game, data):
     original = game.to_dict()
     damaged = data.draw(mutations(original))
     try:
-        loaded = Game.from_dict(damaged)
+        loaded = notation.from_dict(damaged)
     except GameStateError as e:
         message = str(e)
         assert message.startswith("saved game: ") and "\n" not in message
@@ -139,7 +140,7 @@ def test_specific_damage_is_named():
     cases["comes after the end"] = late
     for expected, bad in cases.items():
         with pytest.raises(GameStateError) as err:
-            Game.from_dict(bad)
+            notation.from_dict(bad)
         assert expected in str(err.value), (expected, str(err.value))
     assert d["format"] == FORMAT
 
@@ -152,51 +153,51 @@ def test_custom_layouts_are_saved_as_their_36_cells():
     game = Game(layout, players=2, seed=3)
     d = game.to_dict()
     assert d["layout"] == faces
-    assert Game.from_dict(d).layout == layout
+    assert notation.from_dict(d).layout == layout
     with pytest.raises(GameStateError, match="should be written"):
-        Game.from_dict(dict(d, layout=[t.lower() for t in d["layout"]]))
+        notation.from_dict(dict(d, layout=[t.lower() for t in d["layout"]]))
     with pytest.raises(GameStateError, match="layout"):
-        Game.from_dict(dict(d, layout=d["layout"][:35]))
+        notation.from_dict(dict(d, layout=d["layout"][:35]))
     with pytest.raises(GameStateError, match="G2 appears twice"):
-        Game.from_dict(dict(d, layout=["G2"] + d["layout"][1:]))
+        notation.from_dict(dict(d, layout=["G2"] + d["layout"][1:]))
 
 
 @given(game=played_games())
 def test_share_strings_replay_the_game(game):
-    text = game.share()
+    text = notation.share(game)
     assert text.startswith("MR2.") and " " not in text
-    replayed = Game.replay(text)
+    replayed = notation.replay(text)
     assert canonical(replayed.to_dict()) == canonical(game.to_dict())
-    assert replayed.share() == text
+    assert notation.share(replayed) == text
 
 
 @given(game=played_games(), data=st.data())
 def test_damaged_share_strings_are_refused_or_consistent(game, data):
-    text = game.share()
+    text = notation.share(game)
     cut = data.draw(st.integers(0, len(text)))
     damaged = text[:cut] + data.draw(st.text("MR12.:x-d0123456789abcdefghoictwBCD", max_size=3)) \
         + text[cut + data.draw(st.integers(0, 3)):]
     try:
-        replayed = Game.replay(damaged)
+        replayed = notation.replay(damaged)
     except GameStateError as e:
         assert str(e).startswith("share string: ") and "\n" not in str(e)
         return
-    assert canonical(Game.replay(replayed.share()).to_dict()) == canonical(replayed.to_dict())
+    assert canonical(notation.replay(notation.share(replayed)).to_dict()) == canonical(replayed.to_dict())
 
 
 def test_share_string_format():
     game = Game(Layout.named("copper:DCBA0123"), players=3, expert=True, seed=77, difficulty=4)
-    assert game.share() == "MR2.3xd4.77.copper:DCBA0123"
+    assert notation.share(game) == "MR2.3xd4.77.copper:DCBA0123"
     game.give_up()
     r = game.route()
     game.claim(2, len(r) - 1, r[1:])
     game.claim(0, 0, [])
-    assert game.share() == "MR2.3xd4.77.copper:DCBA0123.-c%doa0b" % (len(r) - 1)
+    assert notation.share(game) == "MR2.3xd4.77.copper:DCBA0123.-c%doa0b" % (len(r) - 1)
     for bad in ("", "MR3.3.1.black:ABCD0000", "MR0.3.1.black:ABCD0000", "MR1.9.1.black:ABCD0000", "MR1.3.-1.black",
                 "MR1.3.1.black:ABCD000", "MR1.2.1.black:ABCD0000.z3o", "MR1.2y.1.black:ABCD0000",
                 "MR1.2.1." + "0" * 36, None):
         with pytest.raises(GameStateError):
-            Game.replay(bad)
+            notation.replay(bad)
 
 
 def test_undo_restores_the_saved_form_exactly():
@@ -222,7 +223,7 @@ def test_decisions_must_be_written_as_saved():
     d = game.to_dict()
     padded = dict(d, decisions="b0%do" % (len(r) - 1))
     with pytest.raises(GameStateError, match="should be written"):
-        Game.from_dict(padded)
+        notation.from_dict(padded)
 
 
 # -- which move was illegal (format 2) ---------------------------------------------------------
@@ -247,8 +248,8 @@ def test_the_illegal_move_is_kept_in_every_form(k, extra):
     player, claimed, kept = game.decisions()[0]
     assert (player, claimed, kept.code, kept.move, kept.reason) == (1, count, 1, k, verdict.reason)
     assert game.decision_text() == "b%di%d-" % (count, k)
-    assert game.to_dict()["version"] == 2 and game.share().startswith("MR2.")
-    for again in (Game.replay(game.share()), Game.from_dict(json.loads(json.dumps(game.to_dict())))):
+    assert game.to_dict()["version"] == 2 and notation.share(game).startswith("MR2.")
+    for again in (notation.replay(notation.share(game)), notation.from_dict(json.loads(json.dumps(game.to_dict())))):
         assert again.decisions()[0][2].move == k and again.to_dict() == game.to_dict()
     assert game.undo() and game.decisions()[0][2].move == k  # undo replays the log
     assert game.undo() and game.decisions() == []
@@ -260,13 +261,13 @@ def test_old_saves_and_share_strings_without_the_move_still_load():
     game.claim(1, count, moves)
     new = game.to_dict()
     old = dict(new, version=1, decisions="b%di" % count)  # as version 1 wrote it
-    loaded = Game.from_dict(old)
+    loaded = notation.from_dict(old)
     verdict = loaded.decisions()[0][2]
     assert (verdict.code, verdict.move, verdict.reason) == (1, 0, "a move is not legal")
     assert loaded.to_dict() == dict(old, version=2)  # re-saved in the new version as it is
-    shared = Game.replay("MR1.3.5.black:CADB0312.b%di" % count)
-    assert shared.to_dict() == loaded.to_dict() and shared.share().startswith("MR2.")
-    assert Game.replay(game.share().replace("MR2.", "MR1.", 1)).to_dict() == new
+    shared = notation.replay("MR1.3.5.black:CADB0312.b%di" % count)
+    assert shared.to_dict() == loaded.to_dict() and notation.share(shared).startswith("MR2.")
+    assert notation.replay(notation.share(game).replace("MR2.", "MR1.", 1)).to_dict() == new
 
 
 @pytest.mark.parametrize("move, ok", [("0", False), ("1", True), ("4", True), ("5", False),
@@ -276,10 +277,10 @@ def test_the_illegal_move_is_one_to_one_past_the_claim(move, ok):
     text = "MR2.3.5.black:CADB0312.b3i%s" % move  # a claim of 3, at or above the optimum
     assert game.optimum() <= 3
     if ok:
-        assert Game.replay(text).decisions()[0][2].move == int(move)
+        assert notation.replay(text).decisions()[0][2].move == int(move)
     else:
         with pytest.raises(GameStateError, match="the illegal move must be 1 to 4"):
-            Game.replay(text)
+            notation.replay(text)
 
 
 def test_a_demonstration_is_judged_up_to_one_move_past_the_claim():
@@ -300,13 +301,13 @@ def test_a_correct_claim_needs_a_walk_of_exactly_that_length():
     fresh = Game(Layout.named("black:ABCD0000"), players=2, seed=11)
     assert fresh.optimum() == 1 and not fresh.claim_possible(2) and fresh.claim_possible(3)
     with pytest.raises(GameStateError, match="outcome 'o' cannot follow a claim of 2"):
-        Game.replay("MR1.2.11.black:ABCD0000.a2o")
+        notation.replay("MR1.2.11.black:ABCD0000.a2o")
     with pytest.raises(GameStateError, match="decision 1: outcome 'o' cannot follow"):
-        fresh.apply("a2o")
+        notation.apply(fresh, "a2o")
     assert fresh.decisions() == []
     good = Game(Layout.named("black:ABCD0000"), players=2, seed=11)
-    good.apply("a3o")
+    notation.apply(good, "a3o")
     saved = dict(good.to_dict(), decisions="a2o")
     with pytest.raises(GameStateError, match="outcome 'o' cannot follow a claim of 2"):
-        Game.from_dict(saved)
-    assert Game.replay("MR1.2.11.black:ABCD0000.a2c").decisions()[0][2].code == 2
+        notation.from_dict(saved)
+    assert notation.replay("MR1.2.11.black:ABCD0000.a2c").decisions()[0][2].code == 2

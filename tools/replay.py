@@ -20,7 +20,10 @@ import json
 from tools import cli
 from tools.cli import UsageError
 
-from microrobots.game import OUTCOME_LETTERS, Game, GameStateError
+from microrobots import notation
+
+from microrobots.decisions import OUTCOME_LETTERS
+from microrobots.game import GameStateError
 from microrobots.store import FORMAT as STORE_FORMAT
 
 PROG = "tools.replay"
@@ -67,10 +70,10 @@ def load(args):
     if (args.share is None) == (args.saved is None):
         raise UsageError("give a share string or --saved FILE (one of them)")
     if args.share is not None:
-        return Game.replay(args.share), None, None
+        return notation.replay(args.share), None, None
     data, mode, moves = unwrap(cli.read_json(args.saved, "saved game"), args.saved)
     try:
-        return Game.from_dict(data), mode, moves
+        return notation.from_dict(data), mode, moves
     except GameStateError as e:
         raise UsageError("%s: %s" % (args.saved, e))
 
@@ -93,12 +96,12 @@ def rounds(final):
         if player is None:
             r.update(player=None, claim=None, outcome="given up", ok=None, illegal_move=None,
                      route=[tok(c) for c in game.route()])
-            game.apply("-")
+            notation.apply(game, "-")
         else:
             code = verdict.code
             r.update(player=player_name(player), claim=count, outcome=verdict.reason,
                      ok=verdict.ok, illegal_move=verdict.move or None, route=None)
-            game.apply("%s%d%s%s" % (player_name(player), count, OUTCOME_LETTERS[code],
+            notation.apply(game, "%s%d%s%s" % (player_name(player), count, OUTCOME_LETTERS[code],
                                      verdict.move or ""))
         gave = [p for p in range(game.players) if game.tokens[p] > before[p]]
         r["penalty_to"] = (player_name(gave[0]) if player is not None and not verdict.ok
@@ -154,7 +157,7 @@ def main(argv=None):
     rows = rounds(final)
     if args.json:
         tok = final.layout.token
-        print(json.dumps({"share": final.share(), "rounds": rows, "over": final.over,
+        print(json.dumps({"share": notation.share(final), "rounds": rows, "over": final.over,
                           "winners": [player_name(p) for p in final.winners],
                           "state": final.to_dict(), "mode": mode,
                           "moves": None if moves is None else [

@@ -116,13 +116,40 @@ class Layout:
     def parse(cls, text):
         """Read six lines of six tokens; ``#`` starts a comment.
 
-        Errors name the line (1-based, as in the text) and column (1-6). The reading is
-        in gameload.py, loaded when needed: on the device only a saved game with a layout
-        of its own is read as text, and a Pico keeps a loaded module's code in RAM.
+        Errors name the line (1-based, as in the text) and column (1-6).
         """
-        from . import gameload
-
-        return gameload.parse_layout(cls, text)
+        colours = bytearray()
+        numbers = bytearray()
+        seen = {}
+        row = 0
+        for lineno, line in enumerate(text.split("\n"), 1):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            tokens = line.split()
+            if row == SIZE:
+                raise LayoutError("line %d: more than 6 rows" % lineno)
+            if len(tokens) != SIZE:
+                raise LayoutError("line %d: %d cell%s, expected 6"
+                                  % (lineno, len(tokens), "" if len(tokens) == 1 else "s"))
+            for col, tok in enumerate(tokens, 1):
+                try:
+                    colour, number = parse_cell(tok)
+                except LayoutError as e:
+                    raise LayoutError("line %d, column %d: %s" % (lineno, col, e))
+                key = colour * 6 + number - 1
+                if key in seen:
+                    raise LayoutError(
+                        "line %d, column %d: %s appears twice (first at %s); missing: %s"
+                        % (lineno, col, cell_token(colour, number), seen[key],
+                           _missing(text)))
+                seen[key] = "line %d, column %d" % (lineno, col)
+                colours.append(colour)
+                numbers.append(number)
+            row += 1
+        if row < SIZE:
+            raise LayoutError("only %d row%s, expected 6" % (row, "" if row == 1 else "s"))
+        return cls(colours, numbers)
 
     @classmethod
     def from_tiles(cls, side, arrangement):
@@ -196,3 +223,18 @@ class Layout:
 
     def __repr__(self):
         return "Layout.named(%r)" % self.name if self.name else "Layout.parse(%r)" % str(self)
+
+
+def _missing(text):
+    """Pairs absent from the whole text, to help fix a duplicated one."""
+    present = set()
+    for line in text.split("\n"):
+        for tok in line.split("#", 1)[0].split():
+            try:
+                c, n = parse_cell(tok)
+            except LayoutError:
+                continue
+            present.add(c * 6 + n - 1)
+    gone = [cell_token(k // 6, k % 6 + 1) for k in range(CELLS) if k not in present]
+    return " ".join(gone) if gone else "none"
+

@@ -10,42 +10,39 @@ Pure logic on top of the solver (no hardware, no clock, no ``random``). One game
     v.ok, v.reason                   # True, "correct": player 1 takes a token
     game.give_up()                   # round 2, nobody found one: an optimal route
     game.undo()                      # the referee pressed the wrong button
-    Game.from_dict(game.to_dict())   # saved after every decision
-    Game.replay(game.share())        # "MR2.3.7.black:CADB0312.b3o"
+    game.to_dict()                   # saved after every decision (notation.from_dict reads it)
 
 Every decision (a claim or giving up) ends the round: unless the game is over, the
 target becomes the next start and a new target (and waypoint) is rolled. The state is
 a pure function of the configuration (layout, players, expert, seed, difficulty) and
-the decisions, so ``undo`` replays all but the last decision and ``from_dict`` replays
-them and refuses a saved state that disagrees with the replay.
+the decisions, so ``undo`` replays all but the last decision and notation.from_dict
+replays them and refuses a saved state that disagrees with the replay.
 
 The rules, with the tie-break and our reading of "demonstration", are in the README ("The rules") and docs/game.md.
-Reading the text forms back (share strings, saved games, checked) is in gameload.py.
+The text forms read back, checked (share strings, saved games) are notation.py; the dice
+of a round rolls.py; the decision log's bytes decisions.py.
 """
 
 from .board import CELLS, Layout
 from .compat import const
+from .decisions import GIVE_UP, append, entry, text
 from .rng import MAX_SEED, XorShift32
-from .solver import BELOW_OPTIMUM, CORRECT, ILLEGAL_MOVE, UNREACHABLE, Solver, Verdict
+from .rolls import RollError, Round, roll_start
+from .solver import BELOW_OPTIMUM, CORRECT, Solver, Verdict
 
 FORMAT = "microrobots-game"  # to_dict()["format"]: what a saved game is
 # to_dict()["version"]: 2 records which move was illegal, counts up to 65535 and a folded
 # game's base; 1 still loads
 VERSION = const(2)
-SHARE_PREFIX = "MR2"  # share strings: format 2 (as version 2); "MR1" still loads
-_OLD_SHARE_PREFIX = "MR1"
 
 POOL = const(25)  # victory tokens at the start
 WIN_TOKENS = const(5)  # whoever holds this many wins at once
 _MAX_PLAYERS = const(8)
 MAX_CLAIM = const(65535)  # a claim's count is stored in two bytes: a solo walk may be long
 _MAX_DIFFICULTY = const(254)
-_ROLLS = const(36)  # rolls per target (or waypoint) before a fallback; keeps a round bounded
-GIVE_UP = const(255)  # decision log: "nobody found a route"
 KEEP = const(32)  # the log keeps KEEP..2*KEEP-1 decisions; older ones fold into the base
 
-OUTCOME_LETTERS = "oictwb"  # decision text: verdict code 0..5 -> letter
-_BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
 class GameError(ValueError):
     """A request the game cannot take: a bad player, a claim after the end..."""
 
@@ -115,6 +112,7 @@ class Game:
         self.seed = seed
         self.difficulty = difficulty
         self._rng = XorShift32(seed)
+        self._rolled = Round()  # this round's rolls (rolls.py), the same object every round
         # Three bytes per decision, player | code << 3 (or GIVE_UP) and the count (two
         # bytes); an illegal move adds which move it was (1-based; 0: not recorded, an
         # old save), see _entry.
@@ -149,9 +147,12 @@ class Game:
         self.best_streak = 0
         self.extra = 0
         self.last_extra = 0
-        self.start = self._roll_start()
+        try:
+            self.start, dead_starts = roll_start(self._rng, self.layout, self.solver)
+        except RollError as error:
+            raise GameError(str(error))
         self._roll_round()
-        if self._dead_starts:
+        if dead_starts:
             text = "custom layout: the rolled start had no move; rerolled"
             self.notice = text if self.notice is None else text + "; " + self.notice
 
@@ -165,125 +166,28 @@ class Game:
         """Drop the oldest ``keep`` decisions: the state after them becomes the base."""
         i = 0
         for _ in range(self.keep):
-            i = self._entry(i)[3]
+            i = entry(self._log, i)[3]
         self._base = self._checkpoint
         self.folded = self._base[0]
         self._log = self._log[i:]
         self._made -= self.keep
         self._checkpoint = self._snapshot()
 
-    def _roll_cell(self):
-        """Two dice, a colour die and a number die: the one cell with that face."""
-        colour = self._rng.below(6)
-        number = self._rng.below(6) + 1
-        return self.layout.cell_of(colour, number)
-
-    def _roll_start(self):
-        solver = self.solver
-        self._dead_starts = 0
-        for _ in range(_ROLLS):
-            cell = self._roll_cell()
-            if solver.degree(cell) > 0:
-                return cell
-            self._dead_starts += 1
-        live = 0
-        for c in range(CELLS):
-            if solver.degree(c) > 0:
-                live += 1
-        if live == 0:
-            raise GameError("layout: no cell has a legal move; nothing to play")
-        k = self._rng.below(live)
-        for c in range(CELLS):
-            if solver.degree(c) > 0:
-                if k == 0:
-                    return c
-                k -= 1
-
-    def _pick(self, dist, a, b):
-        """A uniformly rolled reachable cell other than ``a`` and ``b``, or -1."""
-        count = 0
-        for c in range(CELLS):
-            if c != a and c != b and dist[c] != UNREACHABLE:
-                count += 1
-        if count == 0:
-            return -1
-        k = self._rng.below(count)
-        for c in range(CELLS):
-            if c != a and c != b and dist[c] != UNREACHABLE:
-                if k == 0:
-                    return c
-                k -= 1
-
     def _roll_round(self):
-        """Roll this round's target (and waypoint) from ``start``; compute the optimum."""
+        """Roll this round's target (and waypoint) from ``start`` (rolls.py)."""
         self._round_hi = self._rng.hi  # a base taken in this round rolls it again from here
         self._round_lo = self._rng.lo
-        start = self.start
-        dist = self.solver.distances(start)  # reused buffer: read before the next query
-        want = self.difficulty
-        best = -1
-        best_d = 0
-        unreachable = 0
-        rolls = 0
-        while rolls < _ROLLS:
-            cell = self._roll_cell()
-            rolls += 1
-            if cell == start:
-                continue
-            d = dist[cell]
-            if d == UNREACHABLE:
-                unreachable += 1
-                continue
-            if d > best_d:  # the first of the farthest rolled, for the difficulty fallback
-                best = cell
-                best_d = d
-            if d >= want:
-                break
-        if best < 0:
-            best = self._pick(dist, start, start)
-            if best < 0:
-                raise GameError("layout: no cell can be reached from %s"
-                                % self.layout.token(start))
-        self.target = target = best
-        self.rerolls = rolls - 1
-        no_waypoint = False
-        if self.expert:
-            via = -1
-            rolls = 0
-            while rolls < _ROLLS:
-                cell = self._roll_cell()
-                rolls += 1
-                if cell == start or cell == target:
-                    continue
-                if dist[cell] == UNREACHABLE:
-                    unreachable += 1
-                    continue
-                via = cell
-                break
-            if via < 0:
-                via = self._pick(dist, start, target)
-            if via < 0:
-                no_waypoint = True
-                self.waypoint = None
-                self._optimum = dist[target]
-            else:
-                self.waypoint = via
-                first = dist[via]
-                self._optimum = first + self.solver.distances(via)[target]
-        else:
-            self.waypoint = None
-            self._optimum = dist[target]
-        self.notice = None
-        if unreachable or no_waypoint:  # a custom layout forced the rolls (allocates; rare)
-            parts = []
-            if unreachable:
-                parts.append("custom layout: %d rolled cell%s cannot be reached from %s; "
-                             "rerolled" % (unreachable, "" if unreachable == 1 else "s",
-                                           self.layout.token(start)))
-            if no_waypoint:
-                parts.append("custom layout: no waypoint can be reached from %s; this round "
-                             "has none" % self.layout.token(start))
-            self.notice = "; ".join(parts)
+        rolled = self._rolled
+        try:
+            rolled.roll(self._rng, self.layout, self.solver, self.start, self.difficulty,
+                        self.expert)
+        except RollError as error:
+            raise GameError(str(error))
+        self.target = rolled.target
+        self.waypoint = rolled.waypoint
+        self._optimum = rolled.optimum
+        self.rerolls = rolled.rerolls
+        self.notice = rolled.notice
 
     # -- questions ------------------------------------------------------------
     def optimum(self):
@@ -313,35 +217,34 @@ class Game:
         out = []
         i = 0
         while i < len(self._log):
-            what, count, move, i = self._entry(i)
+            what, count, move, i = entry(self._log, i)
             if what == GIVE_UP:
                 out.append((None, 0, None))
             else:
                 out.append((what & 7, count, Verdict(what >> 3, move)))
         return out
 
-    def _entry(self, i):
-        """The decision at byte ``i`` of the log: ``(what, count, move, next i)``.
-
-        The illegal move's number follows an ILLEGAL_MOVE entry in 7-bit groups, low first
-        (a byte of 128 or more: more follow), so any number fits and most take one byte.
-        """
-        log = self._log
-        what = log[i]
-        count = log[i + 1] | log[i + 2] << 8
-        if what != GIVE_UP and what >> 3 == ILLEGAL_MOVE:
-            move, end = _read_number(log, i + 3)
-            return what, count, move, end
-        return what, count, 0, i + 3
-
     def rewound(self):
         """A new Game at this one's base: before the kept decisions (for replay tools)."""
         game = Game(self.layout, self.players, self.expert, self.seed, self.difficulty,
                     self.solver)
         if self._base is not None:
-            game._base = self._base
-            game._reset()
+            game.rebase(self._base)
         return game
+
+    @property
+    def base(self):
+        """The state the kept decisions start from (see "Bounded memory"), or None:
+        ``(folded, rng hi, rng lo, start, pool, tokens, score, streak, best_streak,
+        extra, last_extra)``."""
+        return self._base
+
+    def rebase(self, base):
+        """Start again from ``base`` (as ``base`` gives it), every decision forgotten;
+        notation.py checks a base read from text before it comes here."""
+        self._base = base
+        self._log = bytearray()
+        self._reset()
 
     # -- decisions ------------------------------------------------------------
     def _check_playing(self, player=0):
@@ -365,7 +268,7 @@ class Game:
                 moves = moves[:count + 1]
             verdict = self.solver.check(self.start, self.target, moves, count,
                                         self.waypoint).copy()
-        self._decide(player | verdict.code << 3, count, verdict.move)
+        self.decide(player | verdict.code << 3, count, verdict.move)
         return verdict
 
     def solved(self, count):
@@ -378,7 +281,7 @@ class Game:
         self._check_count(0, count)
         if not self.claim_possible(count):
             raise GameError("no walk of %d moves reaches the target" % count)
-        self._decide(CORRECT << 3, count)
+        self.decide(CORRECT << 3, count)
         return Verdict(CORRECT)
 
     def _check_count(self, player, count):
@@ -390,19 +293,14 @@ class Game:
         """Nobody found a route: returns an optimal one (cells, start first); no token moves."""
         self._check_playing()
         route = self.solver.path(self.start, self.target, self.waypoint)
-        self._decide(GIVE_UP, 0)
+        self.decide(GIVE_UP, 0)
         return route
 
-    def _decide(self, what, count, move=0):
-        log = self._log
-        log.append(what)
-        log.append(count & 0xFF)
-        log.append(count >> 8)
-        if what != GIVE_UP and what >> 3 == ILLEGAL_MOVE:
-            while move >= 128:
-                log.append(move & 127 | 128)
-                move >>= 7
-            log.append(move)
+    def decide(self, what, count, move=0):
+        """Make a decision as the log keeps it (decisions.py: ``what`` is the player |
+        the verdict code << 3, or GIVE_UP), unchecked: for notation.py, which checks a
+        decision read from text first, and for undo."""
+        append(self._log, what, count, move)
         self._made += 1
         if what == GIVE_UP:
             self.streak = 0
@@ -461,64 +359,20 @@ class Game:
         last = i = 0
         while i < len(log):  # where the last decision starts
             last = i
-            i = self._entry(i)[3]
+            i = entry(self._log, i)[3]
         self._log = bytearray()
         self._reset()
         i = 0
-        while i < last:  # replay the others; most are three bytes
-            what = log[i]
-            move = 0
-            if what != GIVE_UP and what >> 3 == ILLEGAL_MOVE:
-                move, end = _read_number(log, i + 3)
-            else:
-                end = i + 3
-            self._decide(what, log[i + 1] | log[i + 2] << 8, move)
-            i = end
+        while i < last:  # replay the others
+            what, count, move, i = entry(log, i)
+            self.decide(what, count, move)
         return True
 
-    # -- text forms (reading them back, checked: gameload.py) ------------------
+    # -- text forms (reading them back, checked: notation.py) ------------------
     def decision_text(self):
-        """The decisions as text: ``b4o`` is player b (1) claiming 4, correct; ``-`` gave up.
-
-        Outcome letters: o correct, i illegal move, c count differs, t target missed,
-        w waypoint missed, b below the optimum. After ``i``, which move was illegal:
-        ``b4i2`` (older saves wrote a bare ``i``).
-        """
-        parts = []
-        i = 0
-        while i < len(self._log):
-            what, count, move, i = self._entry(i)
-            if what == GIVE_UP:
-                parts.append("-")
-            else:
-                parts.append("%s%d%s%s" % (chr(97 + (what & 7)), count, OUTCOME_LETTERS[what >> 3],
-                                           move or ""))
-        return "".join(parts)
-
-    def apply(self, text, where="decisions"):
-        """Make the decisions written in ``text`` (as ``decision_text()`` writes them).
-
-        For replays and tools: ``game.apply("b3o-")``. Each decision must be one that
-        could have happened (a claim's outcome agrees with its count and the optimum);
-        GameStateError names the first one that could not, with ``where`` in front.
-        Decisions before it stay made.
-        """
-        return _text().apply(self, text, where)
-
-    def share(self):
-        """A short text that replays this game:
-        ``MR2.<players>[x][d<N>].<seed>.<layout>[.@<base>][.<decisions>]``.
-
-        ``x`` marks expert play, ``d4`` a difficulty of 4; the layout is its name
-        (``black:CADB0312``) or 36 base-36 characters for a custom one. A game that
-        folded old decisions writes its base (see docs/game.md) before the kept ones.
-        """
-        return _text().share(self)
-
-    @classmethod
-    def replay(cls, text):
-        """The game a ``share()`` string describes, replayed; GameStateError if it is bad."""
-        return _text().replay(cls, text)
+        """The decisions as text: ``b4o`` is player b (1) claiming 4, correct; ``-`` gave up
+        (decisions.text)."""
+        return text(self._log)
 
     def to_dict(self):
         """The game as a small JSON-friendly dict (see docs/game.md, "Saved games")."""
@@ -540,33 +394,3 @@ class Game:
                          "tokens": list(b[5]), "score": b[6], "streak": b[7],
                          "best_streak": b[8], "extra": b[9], "last_extra": b[10]}
         return d
-
-    @classmethod
-    def from_dict(cls, d, solver=None, pause=None):
-        """The game a ``to_dict()`` describes, or GameStateError (one line); never half-loaded.
-
-        The decisions are replayed from the configuration (and the base, when a long
-        game folded its oldest decisions) and every saved state field must agree.
-        ``solver``: one to share, used when it is for the saved game's layout; ``pause``:
-        called between decisions replayed (main.Device.pause lets a frame run there).
-        """
-        return _text().from_dict(cls, d, solver, pause)
-
-
-def _read_number(log, i):
-    """``(number, next i)``: a number written in 7-bit groups from ``log[i]`` (see _entry)."""
-    n = 0
-    shift = 0
-    while True:
-        b = log[i]
-        i += 1
-        n |= (b & 127) << shift
-        shift += 7
-        if b < 128:
-            return n, i
-
-
-def _text():
-    from . import gameload  # imported when a game is loaded; app.py unloads it after
-
-    return gameload

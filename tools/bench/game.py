@@ -10,6 +10,7 @@ import sys, gc, json, time
 sys.path.insert(0, "firmware")
 gc.collect(); m0 = gc.mem_alloc()
 from microrobots.board import Layout
+from microrobots import notation
 from microrobots.game import Game
 from microrobots.solver import Verdict
 gc.collect(); m1 = gc.mem_alloc()
@@ -61,10 +62,10 @@ for k in range(100):
     solo.give_up()
 gc.collect(); t = time.ticks_us(); solo.undo(); print("undo_100", time.ticks_diff(time.ticks_us(), t))
 text = json.dumps(solo.to_dict())
-gc.collect(); t = time.ticks_us(); Game.from_dict(json.loads(text))
+gc.collect(); t = time.ticks_us(); notation.from_dict(json.loads(text))
 print("load_100", time.ticks_diff(time.ticks_us(), t))
 print("json_100", len(text))
-print("share_100", len(solo.share()))
+print("share_100", len(notation.share(solo)))
 """
 
 

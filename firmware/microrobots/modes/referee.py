@@ -41,6 +41,7 @@ from ..app import (
 from .. import frame as F
 from .. import palette as P
 from ..compat import const, ticks_add
+from .. import notation
 from ..game import Game, GameError
 from ..solver import BELOW_OPTIMUM, ILLEGAL_MOVE, TARGET_MISSED, WAYPOINT_MISSED, WRONG_COUNT
 from . import Base, draw_round, step_cursor
@@ -166,7 +167,7 @@ class Mode(Base):
 
     def resume(self, saved, now):
         try:
-            game = Game.from_dict(saved.get("game"), self.app.solver, self.app.pause)
+            game = notation.from_dict(saved.get("game"), self.app.solver)
         except GameError as e:
             return False, str(e)
         if game.layout != self.app.layout or game.players < 2:
@@ -347,7 +348,7 @@ class Mode(Base):
         if g.round == 1 and not g.over:
             return  # nothing decided yet
         before = Game(g.layout, g.players, g.expert, g.seed, g.difficulty, g.solver)
-        before.apply(g.decision_text())
+        notation.apply(before, g.decision_text())
         before.undo()
         self.undo_tokens = before.tokens
         self.undo_pool = before.pool

@@ -27,6 +27,7 @@ from ..app import (
 from .. import frame as F
 from .. import palette as P
 from ..compat import const, ticks_add
+from .. import notation
 from ..game import Game, GameError
 from ..walk import Walk
 from . import Base, draw_round, step_cursor
@@ -124,7 +125,7 @@ class Mode(Base):
 
     def resume(self, saved, now):
         try:
-            game = Game.from_dict(saved.get("game"), self.app.solver, self.app.pause)
+            game = notation.from_dict(saved.get("game"), self.app.solver)
         except GameError as e:
             return False, str(e)
         if game.layout != self.app.layout or game.players != 1:

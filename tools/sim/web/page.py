@@ -22,7 +22,8 @@ import main
 from microrobots import hw
 from microrobots.app import SETTINGS, check_settings
 from microrobots.board import Layout
-from microrobots.game import Game, GameError
+from microrobots import notation
+from microrobots.game import GameError
 from microrobots.store import Store
 
 FLASH = "/flash/"
@@ -34,7 +35,7 @@ def prepare(share, root=FLASH):
     """Put the game a share string (``MR1....``) describes onto the flash, so that the
     device resumes it at boot; ``None`` or a one-line problem (the flash is left alone)."""
     try:
-        game = Game.replay(share)
+        game = notation.replay(share)
     except GameError as e:
         return "URL game: %s; starting as usual" % e
     name = game.layout.name

@@ -1,19 +1,27 @@
-"""Reading a game back from text, checked: decisions, share strings, saved games; and
-writing a share string, and reading a layout written as text.
+"""A game's text forms: decisions, share strings and saved games read back, checked;
+share strings written. The formats are described in docs/game.md::
 
-``Game.apply``, ``Game.replay``, ``Game.from_dict``, ``Game.share`` and ``Layout.parse``
-hand over to the functions here (game.py writes a saved game and the decisions itself). Only loading a game needs them, at boot or when
-a mode comes back from the menu, so the app unloads this module afterwards: on a Pico
-its code would otherwise sit in the heap between two loads. The formats are described
-in docs/game.md.
+    notation.from_dict(game.to_dict())   # the same game, replayed and checked
+    notation.replay(notation.share(game))  # "MR2.3.7.black:CADB0312.b3o"
+    notation.apply(game, "b3o-")         # decisions made from text
+
+They depend on game.py; the game knows nothing of them. Reading a saved game replays
+its decisions: ``loading`` does it in pieces, so that the app's frame loop can step it
+between frames.
 """
 
-from .board import CELLS, SIZE, Layout, LayoutError, cell_token, parse_cell
+from .board import CELLS, Layout, LayoutError
+from .decisions import GIVE_UP, OUTCOME_LETTERS
+from .compat import const
 from .game import (
-    _BASE36, _OLD_SHARE_PREFIX, FORMAT, GIVE_UP, MAX_CLAIM, OUTCOME_LETTERS, POOL, SHARE_PREFIX,
-    VERSION, WIN_TOKENS, GameError, GameStateError, _is_int,
+    FORMAT, MAX_CLAIM, POOL, VERSION, WIN_TOKENS, Game, GameError, GameStateError, _is_int,
 )
 from .solver import BELOW_OPTIMUM, CORRECT, ILLEGAL_MOVE, WAYPOINT_MISSED
+
+SHARE_PREFIX = "MR2"  # share strings: format 2 (as version 2); "MR1" still loads
+_OLD_SHARE_PREFIX = "MR1"
+_BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"  # a custom layout's cells in a share string
+_REPLAYED_A_FRAME = const(4)  # decisions replayed between two yields of loading()
 
 _STATE_KEYS = ("start", "target", "waypoint", "pool", "tokens", "winners", "over",
                "score", "streak", "best_streak", "extra")
@@ -47,14 +55,28 @@ def _same(a, b):
     return a == b
 
 
-def apply(game, text, where="decisions", pause=None):
-    """Make the decisions written in ``text`` (as ``decision_text()`` writes them).
+def finish(work):
+    """Run ``work`` (a generator: long work in pieces) to its end; what it returns."""
+    try:
+        while True:
+            next(work)
+    except StopIteration as done:
+        return done.value
+
+
+def apply(game, text, where="decisions"):
+    """Make the decisions written in ``text`` (as ``game.decision_text()`` writes them).
 
     For replays and tools: ``apply(game, "b3o-")``. Each decision must be one that
     could have happened (a claim's outcome agrees with its count and the optimum);
     GameStateError names the first one that could not, with ``where`` in front.
-    Decisions before it stay made. ``pause``: called before each decision.
+    Decisions before it stay made.
     """
+    finish(applying(game, text, where))
+
+
+def applying(game, text, where="decisions"):
+    """``apply`` in pieces: a generator that yields every few decisions."""
     if not isinstance(text, str):
         raise GameStateError("%s: decisions must be text, not %r" % (where, text))
     i = 0
@@ -62,13 +84,13 @@ def apply(game, text, where="decisions", pause=None):
     k = 0
     while i < n:
         k += 1
-        if pause is not None:
-            pause()
+        if k % _REPLAYED_A_FRAME == 0:
+            yield
         if game.over:
             raise GameStateError("%s: decision %d comes after the end of the game" % (where, k))
         ch = text[i]
         if ch == "-":
-            game._decide(GIVE_UP, 0)
+            game.decide(GIVE_UP, 0)
             i += 1
             continue
         player = ord(ch) - 97
@@ -99,18 +121,18 @@ def apply(game, text, where="decisions", pause=None):
                     raise GameStateError("%s: decision %d: the illegal move must be 1 to %d,"
                                          " not %s" % (where, k, count + 1, text[m:j]))
                 _canonical(text, m, j, where, k)
-        low = count < game._optimum
+        low = count < game.optimum()
         if (code == BELOW_OPTIMUM) != low or (
                 code == CORRECT and not game.claim_possible(count)):
             raise GameStateError("%s: decision %d: outcome %r cannot follow a claim of %d"
-                                 " (optimum %d)" % (where, k, letter, count, game._optimum))
+                                 " (optimum %d)" % (where, k, letter, count, game.optimum()))
         if code == WAYPOINT_MISSED and game.waypoint is None:
             raise GameStateError("%s: decision %d: no waypoint this round" % (where, k))
-        game._decide(player | code << 3, count, move)
+        game.decide(player | code << 3, count, move)
         i = j
 
 
-def replay(cls, text):
+def replay(text):
     """The game a ``share()`` string describes, replayed; GameStateError if it is bad."""
     where = "share string"
     if not isinstance(text, str):
@@ -135,7 +157,7 @@ def replay(cls, text):
         raise GameStateError("%s: bad seed %r" % (where, parts[2]))
     layout = _share_layout(parts[3], where)
     try:
-        game = cls(layout, int(opts[:j]), expert, int(parts[2]), difficulty)
+        game = Game(layout, int(opts[:j]), expert, int(parts[2]), difficulty)
     except GameError as e:
         raise GameStateError("%s: %s" % (where, e))
     if base is not None:
@@ -187,18 +209,24 @@ def set_base(game, folded, rng, start, pool, tokens, score, streak, best, extra,
         why = "inconsistent statistics"
     if why is not None:
         raise GameStateError("%s: base: %s" % (where, why))
-    game._base = (folded, rng[0], rng[1], start, pool, tuple(tokens), score, streak, best,
-                  extra, last)
-    game._log = bytearray()
-    game._reset()
+    game.rebase((folded, rng[0], rng[1], start, pool, tuple(tokens), score, streak, best,
+                 extra, last))
 
 
-def from_dict(cls, d, solver=None, pause=None):
-    """The game a ``to_dict()`` describes, or GameStateError (one line); never half-loaded.
+def from_dict(d, solver=None):
+    """The game a ``game.to_dict()`` describes, or GameStateError (one line); never
+    half-loaded.
 
     The decisions are replayed from the configuration (and the base, when a long
     game folded its oldest decisions) and every saved state field must agree.
+    ``solver``: one to share, used when it is for the saved game's layout.
     """
+    return finish(loading(d, solver))
+
+
+def loading(d, solver=None):
+    """``from_dict`` in pieces, for the app's frame loop: a generator that yields after
+    reading the configuration and every few decisions replayed, and returns the game."""
     where = "saved game"
     if not isinstance(d, dict):
         raise GameStateError("%s: expected a JSON object, not %s" % (where, type(d).__name__))
@@ -221,15 +249,14 @@ def from_dict(cls, d, solver=None, pause=None):
                     based and key == "base"):
                 raise GameStateError("%s: unknown field %r" % (where, key))
     layout = _saved_layout(d["layout"], where)
-    if pause is not None:
-        pause()
+    yield
     for key in ("players", "seed", "difficulty"):
         if not _is_int(d[key]):
             raise GameStateError("%s: %s must be an integer, not %r" % (where, key, d[key]))
     if not isinstance(d["expert"], bool):
         raise GameStateError("%s: expert must be true or false, not %r" % (where, d["expert"]))
     try:
-        game = cls(layout, d["players"], d["expert"], d["seed"], d["difficulty"], solver)
+        game = Game(layout, d["players"], d["expert"], d["seed"], d["difficulty"], solver)
     except GameError as e:
         raise GameStateError("%s: %s" % (where, e))
     if based:
@@ -243,9 +270,7 @@ def from_dict(cls, d, solver=None, pause=None):
         set_base(game, b["round"], b["rng"], b["start"], b["pool"], b["tokens"],
                        b["score"], b["streak"], b["best_streak"], b["extra"],
                        b["last_extra"], where)
-    apply(game, d["decisions"], where, pause)  # in canonical form, or refused
-    if pause is not None:
-        pause()
+    yield from applying(game, d["decisions"], where)  # in canonical form, or refused
     mine = game.to_dict()
     for key in _STATE_KEYS:
         if not _same(d[key], mine[key]):
@@ -296,7 +321,7 @@ def _saved_layout(value, where):
             raise GameStateError("%s: layout cell %r is not text" % (where, tok))
     rows = [" ".join(value[r * 6:r * 6 + 6]) for r in range(6)]
     try:
-        layout = parse_layout(Layout, "\n".join(rows))
+        layout = Layout.parse("\n".join(rows))
     except LayoutError as e:
         raise GameStateError("%s: layout: %s" % (where, e))
     for i in range(CELLS):
@@ -307,7 +332,13 @@ def _saved_layout(value, where):
 
 
 def share(game):
-    """``game.share()``: the share string that replays ``game`` (see Game.share)."""
+    """A short text that replays ``game``:
+    ``MR2.<players>[x][d<N>].<seed>.<layout>[.@<base>][.<decisions>]``.
+
+    ``x`` marks expert play, ``d4`` a difficulty of 4; the layout is its name
+    (``black:CADB0312``) or 36 base-36 characters for a custom one. A game that
+    folded old decisions writes its base (see docs/game.md) before the kept ones.
+    """
     opts = "%d%s%s" % (game.players, "x" if game.expert else "",
                        "d%d" % game.difficulty if game.difficulty else "")
     name = game.layout.name
@@ -315,62 +346,10 @@ def share(game):
         lay = game.layout
         name = "".join(_BASE36[lay.colours[i] * 6 + lay.numbers[i] - 1] for i in range(CELLS))
     text = "%s.%s.%d.%s" % (SHARE_PREFIX, opts, game.seed, name)
-    b = game._base
+    b = game.base
     if b is not None:
         text += ".@%d:%04x%04x:%d:%d:%s:%d:%d:%d:%d:%d" % (
             b[0], b[1], b[2], b[3], b[4], "".join(str(t) for t in b[5]), b[6], b[7], b[8],
             b[9], b[10])
     decisions = game.decision_text()
     return text + "." + decisions if decisions else text
-
-
-def parse_layout(cls, text):
-    """``cls.parse(text)`` (board.Layout.parse): six lines of six tokens, ``#`` starts a
-    comment; errors name the line (1-based, as in the text) and column (1-6)."""
-    colours = bytearray()
-    numbers = bytearray()
-    seen = {}
-    row = 0
-    for lineno, line in enumerate(text.split("\n"), 1):
-        line = line.split("#", 1)[0].strip()
-        if not line:
-            continue
-        tokens = line.split()
-        if row == SIZE:
-            raise LayoutError("line %d: more than 6 rows" % lineno)
-        if len(tokens) != SIZE:
-            raise LayoutError("line %d: %d cell%s, expected 6"
-                              % (lineno, len(tokens), "" if len(tokens) == 1 else "s"))
-        for col, tok in enumerate(tokens, 1):
-            try:
-                colour, number = parse_cell(tok)
-            except LayoutError as e:
-                raise LayoutError("line %d, column %d: %s" % (lineno, col, e))
-            key = colour * 6 + number - 1
-            if key in seen:
-                raise LayoutError(
-                    "line %d, column %d: %s appears twice (first at %s); missing: %s"
-                    % (lineno, col, cell_token(colour, number), seen[key],
-                       _missing(text)))
-            seen[key] = "line %d, column %d" % (lineno, col)
-            colours.append(colour)
-            numbers.append(number)
-        row += 1
-    if row < SIZE:
-        raise LayoutError("only %d row%s, expected 6" % (row, "" if row == 1 else "s"))
-    return cls(colours, numbers)
-
-
-def _missing(text):
-    """Pairs absent from the whole text, to help fix a duplicated one."""
-    present = set()
-    for line in text.split("\n"):
-        for tok in line.split("#", 1)[0].split():
-            try:
-                c, n = parse_cell(tok)
-            except LayoutError:
-                continue
-            present.add(c * 6 + n - 1)
-    gone = [cell_token(k // 6, k % 6 + 1) for k in range(CELLS) if k not in present]
-    return " ".join(gone) if gone else "none"
-
