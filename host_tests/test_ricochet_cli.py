@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from microrobots import ricochet as rr
+from tools.ricochet import rules as rr
 from tools.ricochet import cli
 from tools.ricochet.solver import solve
 

@@ -4,7 +4,7 @@ its fixed-size table has room; the same optimum when the table overflows."""
 
 import pytest
 
-from microrobots import ricochet as rr
+from tools.ricochet import rules as rr
 from tools.ricochet import kernel, solver
 from tools.ricochet.cli import deal
 

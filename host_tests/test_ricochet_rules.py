@@ -1,4 +1,4 @@
-"""Ricochet Robots rules (firmware/microrobots/ricochet.py) against the quadrant data file
+"""Ricochet Robots rules (tools/ricochet/rules.py) against the quadrant data file
 and a naive cell-by-cell model of the slide rule written here from the issue's wording."""
 
 import itertools
@@ -8,7 +8,7 @@ import os
 import pytest
 from hypothesis import given, strategies as st
 
-from microrobots import ricochet as rr
+from tools.ricochet import rules as rr
 from mpy import run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -343,8 +343,9 @@ def test_micropython_checks_a_claim_like_cpython():
     claims = ["clear S, clear E+1", "red E, red S", "green N+1", "clear N+1, clear E",
               "blue W, blue W", ", ".join(rr.format_move(*m) for m in best.moves)]
     script = """
-import json, gc
-from microrobots import ricochet as rr
+import json, gc, sys
+sys.path.insert(0, "tools/ricochet")
+import rules as rr
 board = rr.Board(%r)
 robots = rr.parse_robots(%r)
 out = []

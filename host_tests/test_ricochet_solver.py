@@ -8,7 +8,7 @@ import math
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from microrobots import ricochet as rr
+from tools.ricochet import rules as rr
 from test_ricochet_rules import ALL_ASSEMBLIES, Model
 from tools.ricochet.cli import deal
 from tools.ricochet.solver import power_sum_values, solve

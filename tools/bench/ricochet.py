@@ -29,7 +29,7 @@ from tools import cli
 from tools.cli import ROOT  # also puts firmware/ on sys.path
 from tools.ricochet import solver
 
-from microrobots import ricochet as rr
+from tools.ricochet import rules as rr
 
 # (game ID, where it came from): four robots, then with the transparent robot.
 # 2634*: the four-robot deal of seed 2634 with the transparent robot put on (0,15).

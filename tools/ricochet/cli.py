@@ -31,7 +31,7 @@ from tools import cli
 from tools.cli import UsageError
 from tools.ricochet.solver import solve
 
-from microrobots import ricochet as rr
+from tools.ricochet import rules as rr
 
 ROBOT_LETTERS = "RGBYSC"
 

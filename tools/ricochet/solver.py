@@ -1,11 +1,11 @@
 """Optimal Ricochet Robots solver, with the transparent robot (host side, pure Python).
 
-    from microrobots.ricochet import Board, parse_robots, parse_target
+    from tools.ricochet.rules import Board, parse_robots, parse_target
     from tools.ricochet.solver import solve
     result = solve(Board("1A,2B,3A,4B"), parse_robots("red=0,0 ..."), parse_target("vortex"))
     result.count, result.moves, result.nodes
 
-The rules are those of ``microrobots.ricochet`` (the firmware module), the ricochet rule
+The rules are those of ``tools.ricochet.rules``, the ricochet rule
 included (``ricochet=False`` drops it); this module only searches. The search is IDA*:
 iterative deepening on the move count, where a move costs one plus the walls the
 transparent robot passes in it, pruned by
@@ -33,7 +33,7 @@ import time
 
 from tools import cli  # noqa: F401 - puts firmware/ on sys.path
 
-from microrobots.ricochet import (
+from tools.ricochet.rules import (
     ABSENT, ACROSS, ALONG, CELLS, CLEAR, ROBOT_COUNT, STEP, TURNED, UNMOVED, VORTEX, Board,
     after_move)
 
@@ -43,7 +43,7 @@ INC = (False, True, True, False)  # slides towards higher cell numbers: E, S
 # per direction, the shift of a bitboard of cells that takes each to the cell before it
 # (whose slide in that direction it would stop): left 16 for N, right 1 for E, ...
 BESIDE = (16, -1, -16, 1)
-# AFTER[state][d]: the ricochet state after a move in direction d (microrobots.ricochet)
+# AFTER[state][d]: the ricochet state after a move in direction d (tools.ricochet.rules)
 AFTER = [[after_move(f, d) for d in range(4)] for f in range(4)]
 
 
@@ -672,6 +672,6 @@ class _Budget(Exception):
 
 def solve_text(faces, robots_text, target_text, **kw):
     """Convenience: solve from the CLI's text forms."""
-    from microrobots.ricochet import parse_robots, parse_target
+    from tools.ricochet.rules import parse_robots, parse_target
     board = Board(faces)
     return solve(board, parse_robots(robots_text), parse_target(target_text), **kw)
