@@ -69,7 +69,7 @@ bench: $(STAMP)
 SOAK_HOURS ?= 4
 SOAK_SEEDS ?= 1,2,3,4
 soak: $(STAMP)
-	$(PY) -m tools.sim.soak --hours $(SOAK_HOURS) --seeds $(SOAK_SEEDS) --runtime both --stream --jobs 2 $(ARGS)
+	$(PY) -m tools.sim.soak --hours $(SOAK_HOURS) --seeds $(SOAK_SEEDS) --runtime both --jobs 2 $(ARGS)
 
 play: $(STAMP)
 	$(PY) -m tools.sim $(ARGS)

@@ -2,13 +2,8 @@
 
 Every 20 ms: read the buttons, hand their events to the app, let it draw a frame, show
 the frame on the LEDs, play any sound it asked for, print any line it has for the serial
-console (a referee's verdict and why), sleep until the next frame.
-
-Long work that the app spreads over frames (a mode's code imported, a saved game
-replayed) calls ``Device.pause`` between its pieces: once a frame's period has had
-as much work as it can take, the rest of it is slept and the next frame runs there and then, a
-frame within a frame (the app only fades or holds its picture meanwhile and keeps the
-keys for later). On a Pico imports go through loader.py, which pauses between its reads.
+console (a referee's verdict and why), sleep until the next frame. Long work (a saved
+game replayed) is the app's: a piece of it a frame (app.App.work).
 
 Nothing here may reboot the device in a loop:
 - a bad ``config.json`` prints one line on the serial console (again every 10 s) and
@@ -24,18 +19,18 @@ Nothing here may reboot the device in a loop:
 import gc
 import sys
 
-# The app first: compiling it needs the most room, best found in a fresh heap.
-try:
-    from microrobots import app as app_module
-except Exception as error:  # noqa: BLE001 - shown as a failed app below, not a crash
-    app_module = error
+from microrobots import config, hw
+from microrobots.compat import TICKS_MAX, ticks_add, ticks_diff
+from microrobots.display import Display
+from microrobots.input import NO_EVENT, RELEASE, Buttons
+from microrobots.keys import TONES
+from microrobots.sound import Player
+from microrobots.store import Store
 
-from microrobots import hw  # noqa: E402
-from microrobots.compat import TICKS_MAX, ticks_add, ticks_diff  # noqa: E402
-from microrobots.display import Display  # noqa: E402
-from microrobots.input import NO_EVENT, RELEASE, Buttons  # noqa: E402
-from microrobots.sound import Player  # noqa: E402
-from microrobots.store import Store  # noqa: E402
+try:
+    from microrobots.app import App as _App
+except Exception as error:  # noqa: BLE001 - shown as a failed app below, not a crash
+    _App = error
 
 FRAME_MS = 20
 CONFIG_FILE = "config.json"
@@ -59,23 +54,13 @@ def draw_x(frame, color):
 def read_config(path):
     """``(config, problem)``: config.json checked, or the defaults and one line on why.
 
-    ``path`` None gives the defaults. The checker is needed only at boot, so on the device
-    its code is dropped from the heap afterwards (about 6 KB of a Pico's RAM).
-    """
-    from microrobots import config as checker
-
+    ``path`` None gives the defaults."""
     try:
         if path is None:
-            return checker.defaults(), None
-        return checker.load_file(path), None
-    except checker.ConfigError as error:
-        return checker.defaults(), str(error)
-    finally:
-        if sys.implementation.name != "cpython":  # CPython's tools keep using the module
-            del sys.modules["microrobots.config"]
-            import microrobots
-
-            del microrobots.config
+            return config.defaults(), None
+        return config.load_file(path), None
+    except config.ConfigError as error:
+        return config.defaults(), str(error)
 
 
 def log_exception(error):
@@ -108,7 +93,6 @@ class Device:
         self.player = Player(self.hw)
         self.frame = bytearray(108)
         self._last = self.hw.ticks_ms()
-        self.start = self._last  # when the running frame began (pause)
         # The app's clock: compat's ticks, moved on by what the board's own ticks_diff
         # measures each frame (a board whose ticks wrap elsewhere still gives these).
         self.now = self._last & TICKS_MAX
@@ -119,11 +103,6 @@ class Device:
         self._notice = None  # a saved game set aside by fail(): the next app shows it
         self._App = App
         self.tones = ()
-        if getattr(Hardware, "SLOW", False):  # a Pico: see pause, loader.py
-            import microrobots
-            from microrobots import loader
-
-            loader.stream(microrobots, self.pause)
         if self.problem is not None:
             print(self.problem)
             self._halt(CONFIG_ERROR)
@@ -135,13 +114,12 @@ class Device:
             App = self._App
             self.tones = getattr(App, "TONES", ())
             if App is None:
-                if isinstance(app_module, Exception):
-                    raise app_module
-                App = app_module.App
-                self.tones = app_module.TONES
+                if isinstance(_App, Exception):
+                    raise _App
+                App = _App
+                self.tones = TONES
             gc.collect()
             self.app = App(self.store, seed=self.hw.seed(), now=self.now)
-            self.app.pause = self.pause
             self._take_line = getattr(self.app, "take_line", None)
             if self._notice and hasattr(self.app, "show_notice"):  # a game set aside by fail
                 self.app.show_notice(self._notice, self.now)
@@ -200,8 +178,6 @@ class Device:
                 app.handle(event, now)
                 event = buttons.next_event()
             app.render(now, self.frame)
-            if self.app is not app:  # it stopped in a frame within this one's work (pause)
-                return
             sound = app.take_sound()
             level = app.brightness
             line = self._take_line() if self._take_line is not None else None
@@ -216,33 +192,6 @@ class Device:
         if sound:
             self.player.play(self.tones[sound], now)
         self.player.update(now)
-
-    def pause(self, ms=4):
-        """A point where long work may stop for a frame, before a piece of it that takes
-        up to ``ms``: when the app allows it (``app.waiting``) and the piece would
-        take this frame's period past 5 ms of work, the rest of the period is slept and the
-        next frame runs now."""
-        app = self.app
-        board = self.hw
-        if app is None or not app.waiting or not getattr(board, "SLOW", False):
-            return
-        # The piece may go on in this period while it fits in 5 ms of the period's work
-        # (its ms counted whole), and after a frame within it in 6: a period's work stays
-        # under 10 ms, half the frame.
-        spent = board.ticks_diff(board.ticks_ms(), self.start)
-        if spent + ms <= 5:
-            return
-        for _ in range(12):  # frames within a fade (show, 4 ms) may leave no room for
-            # a long piece: the fade ends within 10 frames, and the frames after are light
-            if spent < FRAME_MS:
-                board.sleep_ms(FRAME_MS - spent)
-            self.start = board.ticks_ms()
-            self.step()
-            if self.app is not app:
-                return
-            spent = board.ticks_diff(board.ticks_ms(), self.start)
-            if spent + ms <= 6:
-                return
 
     def _idle(self, now):
         """No app: a bad config waits forever, a failed app for a released button."""
@@ -262,9 +211,9 @@ class Device:
         """Run ``frames`` frames (-1: forever), each FRAME_MS long unless one overruns."""
         board = self.hw
         while frames != 0:
-            self.start = board.ticks_ms()
+            start = board.ticks_ms()
             self.step()
-            spent = board.ticks_diff(board.ticks_ms(), self.start)  # (pause moves it)
+            spent = board.ticks_diff(board.ticks_ms(), start)
             if spent < FRAME_MS:
                 board.sleep_ms(FRAME_MS - spent)
             frames -= 1

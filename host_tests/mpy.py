@@ -1,7 +1,10 @@
 """Run code inside the real MicroPython interpreter (the `micropython` command).
 
-The firmware directory is put on MicroPython's path, so a script can
-``from microrobots.solver import Solver`` exactly as main.py does on a Pico.
+The firmware as ``make flash`` puts it on a board (modules compiled to .mpy by
+mpy-cross, staged once per test run in build/mpy-unix/) is put on MicroPython's path,
+so a script can ``from microrobots.solver import Solver`` exactly as a Pico runs it.
+Compiling the whole app from source needs more room than a Pico-sized heap offers the
+64-bit port; no board compiles it (ours runs it from flash, the stock image from .mpy).
 """
 
 import os
@@ -24,6 +27,15 @@ def micropython_binary():
     return shutil.which("micropython")
 
 
+def firmware():
+    """The staged firmware's folder, relative to the checkout (staged on first use)."""
+    if ROOT not in sys.path:
+        sys.path.insert(0, ROOT)
+    from tools.sim import soak
+
+    return soak.staged()
+
+
 def run(script, heap=HEAP, stdin=None, timeout=120, check=True):
     """Run ``script`` (source text) in MicroPython; return its stdout.
 
@@ -32,9 +44,9 @@ def run(script, heap=HEAP, stdin=None, timeout=120, check=True):
     exe = micropython_binary()
     if exe is None:
         pytest.fail("the micropython command is missing: run `make test` to install it")
-    # firmware/ relative to the checkout (cwd): module paths stay on MicroPython's heap,
-    # so an absolute one would make the 190k tests depend on where the checkout lies
-    prelude = "import sys\nsys.path.insert(0, 'firmware')\n"
+    # the firmware relative to the checkout (cwd): module paths stay on MicroPython's
+    # heap, so an absolute one would make the 190k tests depend on where the checkout lies
+    prelude = "import sys\nsys.path.insert(0, %r)\n" % firmware()
     proc = subprocess.run(
         [exe, "-X", "heapsize=" + heap, "-c", prelude + script],
         input=stdin, capture_output=True, text=True, timeout=timeout, cwd=ROOT)

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from microrobots import palette as P
-from microrobots.app import SETTINGS, check_settings
+from microrobots.preferences import SETTINGS, check_settings
 from microrobots.board import Layout
 from mpy import ROOT
 from screens import PLAYER_RGB, read_count

@@ -7,12 +7,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from microrobots import animations as anim
 from microrobots import frame as F
 from microrobots import palette as P
 from microrobots.board import Layout
 from microrobots.display import gamma_table
 from microrobots.modes.classroom import Wave
-from microrobots.modes.referee import score_pages, scores
+from microrobots.modes.referee_screens import score_pages, scores
 from microrobots.solver import Solver
 
 from tools.draw.colour import led_difference
@@ -191,22 +192,22 @@ def test_blink_pulse_heartbeat_shapes():
 
 # -- animations ------------------------------------------------------------------------
 def test_dice_roll_settles_on_the_rolled_faces_then_ends():
-    roll = F.DiceRoll()
+    roll = anim.DiceRoll()
     a, b = 7, 30
     roll.start(1000, LAYOUT, P.DIE, a, b)
     frame = bytearray(108)
     for k, c in enumerate((a, b)):
-        t = 1000 + k * F._ROLL_MS + 1000  # settled
+        t = 1000 + k * anim._ROLL_MS + 1000  # settled
         assert roll.render(t, frame)
         colour = LAYOUT.colours[c]
         rgb = tuple(P.DIE[3 * colour:3 * colour + 3])
         assert all(cell(frame, i) == rgb for i in range(18))  # the colour die
         assert read_count(frame, 4) == (rgb, LAYOUT.numbers[c])  # the number die, counted
-    assert not roll.render(1000 + 2 * F._ROLL_MS, frame)
+    assert not roll.render(1000 + 2 * anim._ROLL_MS, frame)
 
 
 def test_slide_passes_each_cell_between():
-    s = F.Slide()
+    s = anim.Slide()
     s.start(0, 30, 0)  # up the first column
     seen = []
     t = 0
@@ -226,7 +227,7 @@ def test_slide_passes_each_cell_between():
 def test_replay_leaves_a_trail_and_ends_on_the_target():
     solver = Solver(LAYOUT)
     route = solver.path(0, 35)
-    r = F.Replay()
+    r = anim.Replay()
     r.start(0, route)
     frame = bytearray(108)
     t = 0
@@ -269,12 +270,12 @@ def test_wave_lights_exactly_the_layers_reached(start, layer):
 
 
 def test_flash_and_celebration_end():
-    fl = F.Flash()
+    fl = anim.Flash()
     fl.start(100, 14)
     frame = bytearray(108)
     assert fl.render(120, frame) and cell(frame, 14) == P.REFUSE
     assert not fl.render(100 + 480, frame)
-    party = F.Celebrate()
+    party = anim.Celebrate()
     party.start(0, 20)
     frame = bytearray(108)
     assert party.render(0, frame) and cell(frame, 20) != (0, 0, 0)
@@ -285,15 +286,15 @@ def test_flash_and_celebration_end():
 def test_drawing_allocates_nothing_in_micropython():
     out = run("""
 import gc, json
-from microrobots import frame as F, palette as P
+from microrobots import animations as anim, frame as F, palette as P
 from microrobots.board import Layout
 from microrobots.modes.classroom import Wave
-from microrobots.modes.referee import scores
+from microrobots.modes.referee_screens import scores
 from microrobots.solver import Solver
 lay = Layout.named('black:CADB0312')
 route = Solver(lay).path(0, 35)
 fr = bytearray(108)
-anims = (F.DiceRoll(), F.Slide(), Wave(), F.Celebrate(), F.Flash(), F.Replay())
+anims = (anim.DiceRoll(), anim.Slide(), Wave(), anim.Celebrate(), anim.Flash(), anim.Replay())
 anims[0].start(0, lay, P.DIE, 3, 4, 5)
 anims[1].start(0, 0, 5)
 anims[2].start(0, Solver(lay).distances(3), 300)

@@ -10,6 +10,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
+from microrobots import animations as anim
 from microrobots import frame as F
 from microrobots import palette as P
 from microrobots.modes.classroom import Wave
@@ -78,7 +79,7 @@ def test_wave_is_every_reached_cell_in_its_layer_colour(frame, dist, layer):
 def test_rings_are_the_celebration_cell_by_cell(frame, cell, wave):
     want = bytearray(frame)
     ref_rings(want, cell, wave)
-    F._rings(frame, cell, wave, P.WAVE)
+    anim._rings(frame, cell, wave, P.WAVE)
     assert frame == want
 
 
@@ -86,7 +87,7 @@ def test_kernels_as_viper_inside_micropython_match_and_allocate_nothing():
     # Seeded pseudo-random frames; the same inputs drawn by the reference under CPython.
     script = r"""
 import gc, json
-from microrobots import frame as F, palette as P
+from microrobots import animations as anim, frame as F, palette as P
 from microrobots.modes.classroom import Wave
 
 out = []
@@ -110,7 +111,7 @@ for t in range(40):
     w.start(0, dist, 0)
     w.layer = rnd(12)
     w.render(0, fr)
-    F._rings(fr, rnd(36), rnd(40) - 10, P.WAVE)
+    anim._rings(fr, rnd(36), rnd(40) - 10, P.WAVE)
     F.dim(fr, lv)
     out.append(list(fr))
 def loop():
@@ -118,7 +119,7 @@ def loop():
         F._board(fr, col, P.DIE, 100)
         w.layer = 3
         w.render(0, fr)
-        F._rings(fr, 14, t, P.WAVE)
+        anim._rings(fr, 14, t, P.WAVE)
         F.fill(fr, 0, 0, 0)
 loop()
 gc.collect()

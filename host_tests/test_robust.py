@@ -212,7 +212,7 @@ def test_a_game_that_stops_the_app_is_set_aside_and_the_restart_reaches_the_menu
     plain = solo_module.Mode.render
 
     def poisoned(self, now, frame):  # a bug that shows with two moves made, once saved
-        if self.walk.count >= 2 and not self.app.unsaved:
+        if self.walk.count >= 2 and not self.app.saver.unsaved:
             raise ZeroDivisionError("poisoned state")
         plain(self, now, frame)
 

@@ -193,6 +193,6 @@ def test_driver_reports_the_buzzer_with_tones(runtime):
 
 
 def app_module():
-    from microrobots import app
+    from microrobots import keys
 
-    return app
+    return keys

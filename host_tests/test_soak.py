@@ -42,15 +42,15 @@ def test_half_an_hour_of_mashing_on_both_runtimes_never_stops_the_app(seed, tmp_
         assert cp[key] == mp[key], key
 
 
-def test_micropython_with_imports_streamed_as_on_a_pico_never_stops_the_app(tmp_path, flashed):
-    """As on a Pico (loader.py, main.Device.pause): frames run within every import and
-    every resumed game, keys come in them, power cycles cut them short."""
+def test_micropython_resuming_games_a_piece_a_frame_never_stops_the_app(tmp_path, flashed):
+    """Saved games read back a piece a frame (app.App.work) when their mode comes back:
+    keys come during the work, power cycles cut it short."""
     got = soak.finish(soak.start("micropython", 3, MINUTES, str(tmp_path / "mp"),
-                                 restart=5, firmware=flashed, stream=True))
+                                 restart=5, firmware=flashed))
     assert got["failures"] == [], soak.describe(got)
     assert got["simulated_ms"] == MINUTES * 60000 and got["boots"] >= 3
     assert set(got["modes"]) == set(soak.MODES), got["modes"]
-    assert got["within"] > 100  # frames within long work
+    assert got["worked"] > 20  # frames that stepped a saved game's replay
     assert 0 < got["heap"][1] < soak.HEAP_LIMIT
 
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import mpy
 from button_events import event_name
+from microrobots import animations as anim
 from microrobots import frame as F
 from microrobots.compat import TICKS_MAX, ticks_add, ticks_diff
 from microrobots.input import A, LEFT, Buttons
@@ -148,11 +149,11 @@ def test_an_animation_left_for_days_does_not_come_back():
     """A mode left in the middle of an animation keeps its start time; ticks compare only
     within 6.2 days, so older times read as long ago (not as "still to come")."""
     frame = bytearray(108)
-    flash = F.Flash()
+    flash = anim.Flash()
     assert not flash.render(0, frame), "never started: nothing"
     flash.start(1000, 7)
     assert flash.render(1100, frame)
-    replay = F.Replay()
+    replay = anim.Replay()
     replay.start(1000, [0, 1, 2])
     assert replay.running(1100)
     for days in (1, 6.3, 7, 10):
@@ -274,7 +275,7 @@ def measure(d, frames):  # locals only: a new global could grow the module's dic
     gc.collect()
     gc.disable()
     for n in range(frames):
-        saving = d.app.unsaved  # a frame that encodes a file to save allocates its text
+        saving = d.app.saver.unsaved  # a frame that encodes a file to save allocates its text
         before = gc.mem_alloc()
         d.run(1)
         if not saving:

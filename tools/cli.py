@@ -151,16 +151,18 @@ def mp_path(path):
     return path if rel == ".." or rel.startswith(".." + os.sep) else rel
 
 
-def micropython_main(path, heap=PICO_HEAP):
+def micropython_main(path, heap=PICO_HEAP, firmware=None):
     """``micropython_command(heap)`` that runs ``main()`` of the module file ``path`` (inside
     the checkout), its arguments to be added; run with ``cwd=ROOT``. Imported through
     ``-c`` from its folder relative to the checkout rather than run as a script: the unix
     port keeps a script's absolute folder as an interned string (sys.path[0]), and one
-    over 255 characters stops it dead."""
+    over 255 characters stops it dead. ``firmware``: a folder (relative to the checkout)
+    put first on the path, e.g. the firmware as flashed (tools.sim.soak.staged)."""
     folder, name = os.path.split(mp_path(path))
     name = name[:-3]
-    code = "import sys\nsys.path.insert(0, %r)\nimport %s\nsys.exit(%s.main())" % (
-        folder, name, name)
+    first = "sys.path.insert(0, %r)\n" % firmware if firmware else ""
+    code = "import sys\n%ssys.path.insert(0, %r)\nimport %s\nsys.exit(%s.main())" % (
+        first, folder, name, name)
     return micropython_command(heap) + ["-c", code]
 
 

@@ -361,8 +361,12 @@ def compile_module(march, src, name, out):
     if os.path.exists(cached):
         shutil.copyfile(cached, out)
         return
-    proc = subprocess.run(mpy_cross_command(march, src, name, out), check=False,
-                          capture_output=True, text=True)
+    # from the source's folder, with short relative paths: mpy-cross refuses a path over
+    # 255 characters, and a checkout may lie deep
+    here = os.path.dirname(os.path.abspath(src))
+    proc = subprocess.run(mpy_cross_command(march, os.path.basename(src), name,
+                                            os.path.relpath(os.path.abspath(out), here)),
+                          check=False, capture_output=True, text=True, cwd=here)
     if proc.returncode != 0:
         why = last_line(proc.stderr or proc.stdout)
         raise FlashError(f"mpy-cross cannot compile firmware/{name}: {why}")

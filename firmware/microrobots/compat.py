@@ -92,8 +92,7 @@ _kernels = None  # every kernel, compiled at the first call
 def kernels(text, names):
     """The functions called ``names`` from the kernels ``kernels.<text>`` (functions
     decorated ``@micropython.viper``), in that order. The first call compiles all of
-    kernels.py's texts at once and unloads that module again on MicroPython (one compile,
-    early, keeps the heap from fragmenting). Where the decorator is refused ("invalid
+    kernels.py's texts at once. Where the decorator is refused ("invalid
     micropython decorator": no native emitter) the same text is compiled without it."""
     global _kernels
     if _kernels is None:
@@ -107,11 +106,5 @@ def kernels(text, names):
             exec(source, scope)
         except SyntaxError:
             exec(source.replace("@micropython.viper\n", ""), scope)
-        source = None
-        if sys.implementation.name != "cpython":
-            sys.modules.pop(__name__[:-6] + "kernels", None)
-            package = sys.modules.get(__name__[:-7])
-            if package is not None and hasattr(package, "kernels"):
-                delattr(package, "kernels")
         _kernels = scope
     return tuple(_kernels[name] for name in names)

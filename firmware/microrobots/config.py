@@ -10,18 +10,12 @@ A bad file raises ``ConfigError`` with one line naming the key and the problem, 
 ``config.json: buttons.left: pin 31 is out of range 0-29``. ``main.py`` shows it on the
 serial console and a red X on the grid. The wiring diagram and the pin table in the
 hardware docs are generated from ``DEFAULTS``: change a default here, not there.
-
-The checking is in config_check.py, imported only when there is a file to check (most
-boards have none) and dropped again on the device: a Pico keeps every name a module
-interns for good, so a board without a config.json should not pay for the checker's.
 """
 
-import sys
+import json
 
 from .compat import const
 
-# (``_X = const(...)``: no global and no interned name on a Pico, where the names of a
-# module stay in RAM after it is dropped.)
 BUTTON_NAMES = ("up", "down", "left", "right", "a", "b")  # the order of input.BUTTON_NAMES
 # The LEDs' power budget from USB: 500 mA, of which each WS2812B takes 1 mA idle; a
 # channel at full value (255) draws about 20 mA more.
@@ -29,7 +23,16 @@ _USB_MA = const(500)
 _IDLE_MA = const(1)
 _CHANNEL_MA = const(20)
 
-_CHECKER = const("microrobots.config_check")
+_PIN_MAX = const(29)  # RP2040: GP0..GP29
+# GPIOs the Pico uses on the board itself (on a Pico W: the radio): not on its header.
+INTERNAL_PINS = {23: "power supply mode", 24: "VBUS sensing", 25: "the on-board LED",
+                 29: "VSYS measurement"}
+MATRIX_LEDS = {"strip": 36, "panel8x8": 64}
+_ORDERS = const(("serpentine", "progressive"))
+_ORIGINS = const(("top-left", "top-right", "bottom-left", "bottom-right"))
+_ROTATIONS = const((0, 90, 180, 270))
+_PANEL_SIZE = const(8)
+_GRID_SIZE = const(6)
 
 DEFAULTS = {
     "led_pin": 2,  # GP2: NeoPixel data
@@ -82,14 +85,144 @@ def load(text, source="config.json"):
 
     Raises ``ConfigError`` whose message starts with ``source``.
     """
-    # By its full name: a string this long is a constant, not a name the Pico interns
-    # (``from . import config_check`` would intern it at boot, file or not).
-    checker = __import__(_CHECKER, None, None, ("check",))
     try:
-        return checker.check(text, source)
-    finally:
-        if sys.implementation.name != "cpython":  # the device: the checker's code goes
-            sys.modules.pop(_CHECKER, None)
-            package = sys.modules.get("microrobots")
-            if package is not None and hasattr(package, _CHECKER[12:]):
-                delattr(package, _CHECKER[12:])
+        given = json.loads(text)
+    except ValueError as error:
+        raise ConfigError("%s: %s" % (source, _json_problem(error))) from None
+    if not isinstance(given, dict):
+        raise ConfigError("%s: must be a JSON object like {\"led_pin\": 2}" % source)
+    try:
+        return _validate(given)
+    except ConfigError as error:
+        raise ConfigError("%s: %s" % (source, error)) from None
+
+
+def _json_problem(error):
+    line = getattr(error, "lineno", None)
+    if line is None:  # MicroPython's json names no position
+        return "not valid JSON (%s)" % error
+    return "not valid JSON at line %d column %d: %s" % (line, error.colno, error.msg)
+
+
+def _validate(given):
+    config = defaults()
+    for key in given:
+        if key not in DEFAULTS:
+            raise ConfigError("unknown key %r%s" % (key, _suggest(key, DEFAULTS)))
+    for key in given:
+        value = given[key]
+        if key == "buttons":
+            _merge_buttons(config["buttons"], value)
+        else:
+            config[key] = value
+
+    _pin(config["led_pin"], "led_pin")
+    _choice(config["matrix"], "matrix", tuple(MATRIX_LEDS))
+    leds = MATRIX_LEDS[config["matrix"]]
+    if "led_count" not in given:  # follow the matrix unless told otherwise
+        config["led_count"] = leds
+    count = _int(config["led_count"], "led_count")
+    if count != leds:
+        raise ConfigError("led_count: %s has %d LEDs, not %d" % (config["matrix"], leds, count))
+    _choice(config["order"], "order", _ORDERS)
+    _choice(config["origin"], "origin", _ORIGINS)
+    rotation = _int(config["rotation"], "rotation")
+    if rotation not in _ROTATIONS:
+        raise ConfigError("rotation: must be 0, 90, 180 or 270, not %d" % rotation)
+    _window(config["window"], config["matrix"] == "panel8x8")
+    _color_order(config["color_order"])
+    if "brightness_cap" not in given:  # more LEDs idle: less light within the budget
+        config["brightness_cap"] = power_budget(leds)
+    if config["buzzer_pin"] is not None:
+        _pin(config["buzzer_pin"], "buzzer_pin")
+    cap = _int(config["brightness_cap"], "brightness_cap")
+    if not 1 <= cap <= 65535:
+        raise ConfigError("brightness_cap: must be 1..65535, not %d" % cap)
+    _no_shared_pins(config)
+    return config
+
+
+def _merge_buttons(buttons, value):
+    if not isinstance(value, dict):
+        raise ConfigError("buttons: must be an object like {\"a\": 14}")
+    for name in value:
+        if name not in buttons:
+            raise ConfigError("buttons: unknown button %r (known: %s)" % (name, " ".join(BUTTON_NAMES)))
+        buttons[name] = _pin(value[name], "buttons." + name)
+
+
+def _int(value, key):
+    # JSON true/false are bools, and bool is an int in Python: refuse them explicitly.
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError("%s: must be a whole number, not %s" % (key, _shown(value)))
+    return value
+
+
+def _pin(value, key):
+    _int(value, key)
+    if not 0 <= value <= _PIN_MAX:
+        raise ConfigError("%s: pin %d is out of range 0-%d" % (key, value, _PIN_MAX))
+    if value in INTERNAL_PINS:
+        raise ConfigError("%s: pin %d is not on the Pico's header (it is used for %s)"
+                          % (key, value, INTERNAL_PINS[value]))
+    return value
+
+
+def _choice(value, key, choices):
+    if value not in choices:
+        raise ConfigError("%s: must be one of %s, not %s" % (key, ", ".join(choices), _shown(value)))
+
+
+def _window(value, used):
+    if not isinstance(value, list) or len(value) != 2:
+        raise ConfigError("window: must be [column, row], not %s" % _shown(value))
+    col = _int(value[0], "window")
+    row = _int(value[1], "window")
+    limit = _PANEL_SIZE - _GRID_SIZE
+    if used and not (0 <= col <= limit and 0 <= row <= limit):
+        raise ConfigError("window: [%d, %d] puts the 6x6 grid outside the 8x8 panel "
+                          "(column and row must be 0-%d)" % (col, row, limit))
+
+
+def _color_order(value):
+    if not isinstance(value, str) or len(value) != 3 or sorted(value) != ["B", "G", "R"]:
+        raise ConfigError("color_order: must be the letters R, G, B in some order, e.g. GRB, not %s"
+                          % _shown(value))
+
+
+def _no_shared_pins(config):
+    users = {config["led_pin"]: "led_pin"}
+    uses = [("buttons." + name, config["buttons"][name]) for name in BUTTON_NAMES]
+    if config["buzzer_pin"] is not None:
+        uses.append(("buzzer_pin", config["buzzer_pin"]))
+    for key, pin in uses:
+        if pin in users:
+            raise ConfigError("%s: pin %d is already used by %s" % (key, pin, users[pin]))
+        users[pin] = key
+
+
+def _shown(value):
+    return json.dumps(value)
+
+
+def _suggest(word, known):
+    """`` (did you mean 'x'?)`` for the closest known key within two edits, else ``""``."""
+    best = None
+    best_cost = 3
+    for candidate in known:
+        cost = _edits(word, candidate)
+        if cost < best_cost:
+            best, best_cost = candidate, cost
+    return "" if best is None else " (did you mean %r?)" % best
+
+
+def _edits(a, b):
+    """Levenshtein distance, in one row of integers."""
+    row = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        diagonal, row[0] = row[0], i
+        for j in range(1, len(b) + 1):
+            cost = diagonal if a[i - 1] == b[j - 1] else diagonal + 1
+            diagonal = row[j]
+            row[j] = min(cost, row[j] + 1, row[j - 1] + 1)
+    return row[len(b)]

@@ -62,11 +62,10 @@ class Store:
     def path(self, name):
         return self.root + name + ".json"
 
-    def load(self, name, pause=None):
+    def load(self, name):
         """``(data, problem)``: the saved data and None, or None and one line on why not.
 
-        A missing file is not a problem: ``(None, None)``. ``pause``: called between the
-        reads and the decoding (main.Device.pause lets a frame run there).
+        A missing file is not a problem: ``(None, None)``.
         """
         if name in self._hidden:
             return None, None
@@ -75,11 +74,7 @@ class Store:
         self.loaded = name
         try:
             text = self._read(target)
-            if pause is not None:
-                pause()
             leftover = self._read(temp)
-            if pause is not None:
-                pause()
             if leftover is not None:
                 text = self._settle(target, temp, text, leftover)
         except Exception as error:  # noqa: BLE001 - a load must never stop the device

@@ -111,22 +111,20 @@ def _ms(us):
     return "%.1f" % (us / 1000)
 
 
-STAGES = ("key", "put away + gc", "import", "build", "read save", "enter")
-
-
-def switch_stages(recs):
-    """``[stage or None per record]``: which stage of a mode switch (app.App.go) each
-    frame did (``STAGES`` index), from the probe's ``app`` field; None for other frames.
-    The frame after the last one still switching entered the mode."""
+def switch_frames(recs):
+    """``[k or None per record]``: for the frames of a mode switch (the key's frame,
+    which switches, then those that step its work: app.App.work), their number in it
+    from 0; the frame after the last one entered the mode (its number too); None for
+    other frames."""
     from tools.rp2040 import probe
 
     out = []
     for k, r in enumerate(recs):
-        flags = r.get("app", 0)
-        if flags & probe.APP_SWITCHING:
-            out.append((flags >> probe.APP_STAGE_SHIFT & probe.APP_STAGE_MASK) % 7)  # 7: key
-        elif k and recs[k - 1].get("app", 0) & probe.APP_SWITCHING:
-            out.append(5)
+        before = out[k - 1] if k else None
+        if r.get("app", 0) & probe.APP_SWITCHING:
+            out.append(0 if before is None else before + 1)
+        elif before is not None and recs[k - 1].get("app", 0) & probe.APP_SWITCHING:
+            out.append(before + 1)
         else:
             out.append(None)
     return out
@@ -137,7 +135,7 @@ def table(data):
     recs = data["records"]
     lines = ["%-10s %7s %9s %9s %16s %12s %12s" % (
         "mode", "frames", "median", "worst", "worst, plain", "over 10 ms", "saving")]
-    stages = switch_stages(recs)
+    stages = switch_frames(recs)
     for k, mode in enumerate(MODES):
         work = [r["step_us"] for r in recs if r["mode"] == k]
         plain = [r["step_us"] for j, r in enumerate(recs)
@@ -151,17 +149,19 @@ def table(data):
             _ms(max(plain)) if plain else "-", sum(1 for u in plain if u > BUDGET_US),
             _ms(max(saving)) if saving else "-"))
     lines.append("")
-    lines.append("entering a mode, a stage a frame (worst frame's work per stage; '-': none):")
-    lines.append("%-10s" % "into" + "".join("%15s" % s for s in STAGES))
+    lines.append("entering a mode (worst frame's work: the key's frame, which switches; the"
+                 " frames of its work; the mode's first frame):")
+    lines.append("%-10s%15s%15s%15s" % ("into", "switch", "work", "first"))
     for k, mode in enumerate(MODES):
-        worst = {}
+        switch, work, first = [], [], []
         for j, r in enumerate(recs):
             if stages[j] is not None and r["mode"] == k:
-                worst[stages[j]] = max(worst.get(stages[j], 0), r["step_us"])
-        if worst:
+                last = stages[j + 1] is None if j + 1 < len(recs) else True
+                (first if last and stages[j] else switch if stages[j] == 0 else work).append(
+                    r["step_us"])
+        if switch:
             lines.append("%-10s" % mode + "".join(
-                "%12s ms" % _ms(worst[s]) if s in worst else "%15s" % "-"
-                for s in range(len(STAGES))))
+                "%12s ms" % _ms(max(x)) if x else "%15s" % "-" for x in (switch, work, first)))
     shows = [r["show_us"] for k, r in enumerate(recs)
              if k and r["writes"] != recs[k - 1]["writes"]]  # frames sent to the LEDs
     saves = [r["save_us"] / r["saves"] for r in recs if r["saves"]]

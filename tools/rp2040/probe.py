@@ -10,19 +10,17 @@ builds the same ``Device`` on the same hardware backend and calls the same
 idle part of a frame's period), ``display.show``, ``store.save``, ``store.write`` and
 ``store.remove`` (their share of the frame's time; ``saves`` counts the files a frame
 wrote or removed) and ``Game.claim``; after each frame, outside its timing, it notes
-whether the app was animating, switching modes or doing long work (``app``).
+whether the app was animating, or switched modes or stepped a switch's work (``app``).
 
 A frame's work (``step_us``) is its whole period, from its start to the next frame's,
-minus what was slept in it: long work that goes on after the frame, between two frames
-(main.Device.pause, loader.py), counts in the period where it runs. A frame that runs
-within such work (``APP_WAITING``) is a record of its own, in the order the frames
-began; the frame that started the work is complete once that work is done. Each wrapper
-costs a few microseconds of emulated time, included in the figures.
+minus what was slept in it. Each wrapper costs a few microseconds of emulated time,
+included in the figures.
 
 Records go into one preallocated ``array('i')`` that the harness reads straight out of the
 emulated SRAM (found by two magic words), so the probe prints nothing and allocates
 nothing per frame. The harness also writes a command word into it: "collect the garbage
-and report the heap in use", answered between two frames (and "how many modes are loaded").
+and report the heap in use", answered between two frames (and "how many modes the app
+holds").
 
 Layout (32-bit words): a header of ``HEADER`` words, then a ring of ``RING`` records of
 ``FIELDS`` words each (see ``FIELD_NAMES``).
@@ -41,10 +39,7 @@ FIELD_NAMES = ("now", "mask", "step_us", "writes", "mode", "t_us", "show_us", "s
 # "idle_us": what of the frame's period was slept, or spent by the probe on a command
 # "app": what the app was doing at the end of the frame (read after its timing):
 APP_BUSY = 1  # its mode animating (Mode.busy: no file may be written)
-APP_SWITCHING = 2  # a mode switch under way; the switch's stage (0-5; 7: none yet) in bits 2-4
-APP_STAGE_SHIFT = 2
-APP_STAGE_MASK = 7
-APP_WAITING = 32  # a frame within long work (app.waiting): it only fades the picture
+APP_SWITCHING = 2  # the frame switched modes, or stepped the switch's work (app.work)
 FIELDS = len(FIELD_NAMES)
 # header words: H_FRAMES frames begun, H_DONE the frames before it are complete
 H_STAGE, H_FRAMES, H_ORIGIN, H_BASE, H_BOOT, H_SEED, H_CMD, H_DONE = range(2, 10)
@@ -52,7 +47,7 @@ STAGE_NAMES = {0: "not started", 1: "importing", 2: "running", 9: "probe failed"
 CMD_HEAP = 1  # collect, report the heap in use
 CMD_WINDOW = 2  # collect, stop the collector, start counting the bytes allocated
 CMD_WINDOW_END = 3  # report the bytes allocated since CMD_WINDOW, collector on again
-CMD_MODES = 4  # report how many mode modules (microrobots.modes.X) are loaded
+CMD_MODES = 4  # report how many modes the app holds (app.modes: built, not put away)
 
 SOURCE = """\
 # main.py: the emulated-board harness's probe (tools/rp2040/probe.py), not firmware.
@@ -171,6 +166,9 @@ def _probe():
         buf[i + 5] = t
         cur[0] = i
         buf[3] = n + 1
+        app = dev.app
+        switches = -1 if app is None else app.switches
+        working = app is not None and app.work is not None
         depth[0] += 1
         step(dev)
         depth[0] -= 1
@@ -179,12 +177,10 @@ def _probe():
         buf[i + 4] = -1 if app is None else modes.get(app.mode, 99)
         st = 0
         if app is not None:
-            if app.switching:
-                st = 2 | (app._stage & 7) << 2  # 7: go() came after this frame's stage
+            if app.switches != switches or working or app.switching:
+                st = 2
             elif app.current.busy(dev.now):
                 st = 1
-            if app.waiting:
-                st |= 32
         buf[i + 10] = st
         if depth[0]:
             return  # a frame within a frame's work: that frame is not done yet
@@ -202,10 +198,7 @@ def _probe():
                 window[0] = gc.mem_alloc()
                 v = 0
             elif cmd == 4:
-                v = 0
-                for k in sys.modules:
-                    if k.startswith("microrobots.modes."):
-                        v += 1
+                v = len(dev.app.modes) if dev.app is not None else -1
             else:
                 v = gc.mem_alloc() - window[0]
                 gc.enable()

@@ -21,8 +21,8 @@ from tools.cli import FIRMWARE, ROOT  # noqa: F401 - tools.cli puts firmware/ on
 from . import image, probe
 from .pico import Pico
 BUTTON_NAMES = ("up", "down", "left", "right", "a", "b")
-# Scripts wait this long after the key that enters a mode: the board's switch takes a few
-# hundred ms (its import streamed over frames, main.Device.pause), the host's 0.1 s.
+# Scripts wait this long after the key that enters a mode: on the stock image the board's
+# switch takes a few hundred ms (its modules' code read from flash into the heap).
 SWITCH_MS = 800
 BOARD_LAG_MS = 1000  # the most a switch on the stock image lags behind the host's
 READ_EVERY_MS = 1000  # the probe's ring holds 160 frames: read well within 3 s
@@ -170,14 +170,15 @@ class BoardSession:
 
 def switch_times(records, modes):
     """``[(mode entered, ms)]``: each mode switch in ``records`` (a boot's), from the frame
-    that read the key to the first frame of the mode entered, in the board's ``now``;
+    that read the key (and switched) to the first frame of the mode entered, in the
+    board's ``now``;
     ``modes``: the names of the records' mode numbers."""
     out = []
     began = None
-    for k, r in enumerate(records):
+    for r in records:
         switching = r["app"] & probe.APP_SWITCHING
         if switching and began is None:
-            began = records[k - 1]["now"] if k else r["now"]
+            began = r["now"]
         elif not switching and began is not None:
             out.append((modes[r["mode"]], r["now"] - began))
             began = None
@@ -221,7 +222,6 @@ def lockstep(records, board, seed, config, state=None):
     it at that boot (default: nothing saved, a freshly flashed board).
     """
     import main as firmware_main
-    from microrobots import app as app_module
 
     from tools.sim.driver import SimHardware
 
@@ -240,7 +240,6 @@ def lockstep(records, board, seed, config, state=None):
         dev = firmware_main.Device(SimHardware, root + "config.json", root)
         disp = dev.display
         written = disp.writes
-        within = []  # frames the board ran within the work of the frame being replayed
 
         def frame(k, rec):
             if rec["frame"] != k:
@@ -261,38 +260,10 @@ def lockstep(records, board, seed, config, state=None):
                                     % (n, list(board[n - 1][1]), list(disp.written)))
             return None
 
-        # The host imports at once: the frames the board ran while a switch's stage
-        # worked (probe.APP_WAITING: main.Device.pause) run here when the host's stage
-        # has done its work, where the board's last one did (the picture only fades).
-        stage = app_module.App._switch_step
-        found = []
-
-        def switch_step(app, now):
-            stage(app, now)
-            while within and not found:
-                k, rec = within.pop(0)
-                wrong = frame(k, rec)
-                if wrong:
-                    found.append(wrong)
-
-        app_module.App._switch_step = switch_step
-        try:
-            k = 0
-            while k < len(records):
-                rec = records[k]
-                j = k + 1
-                while j < len(records) and records[j]["app"] & probe.APP_WAITING:
-                    within.append((j, records[j]))
-                    j += 1
-                wrong = frame(k, rec)
-                if found or wrong:
-                    return found[0] if found else wrong
-                if within:
-                    return Mismatch(within[0][0], within[0][1]["now"], "the board ran this "
-                                    "frame within a switch's stage, the host had none there")
-                k = j
-        finally:
-            app_module.App._switch_step = stage
+        for k, rec in enumerate(records):
+            wrong = frame(k, rec)
+            if wrong:
+                return wrong
         return None
     finally:
         import shutil

@@ -193,8 +193,8 @@ class Driver:
         if until > 0:
             self.run_until(until)
         app = self.device.app
-        if app is not None and hasattr(app, "flush"):  # a clean stop (q, end of input):
-            app.flush()  # what the app has still to save goes to the flash now
+        if app is not None and hasattr(app, "saver"):  # a clean stop (q, end of input):
+            app.saver.flush()  # what the app has still to save goes to the flash now
         heap = -1
         try:
             import gc

@@ -49,7 +49,9 @@ def run_driver(lines, seed, until, runtime="cpython", state=None, tones=False):
     if tones:
         argv.append("--tones")
     if runtime == "micropython":
-        proc = subprocess.run(micropython_main(DRIVER) + argv,
+        from tools.sim import soak
+
+        proc = subprocess.run(micropython_main(DRIVER, firmware=soak.staged()) + argv,
                               input="\n".join(lines) + "\n", capture_output=True, text=True,
                               cwd=ROOT)
         out = proc.stdout.splitlines()

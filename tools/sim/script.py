@@ -72,7 +72,7 @@ class Session:
         """Play on (no key) until the app has written what it noted for saving: a
         decision reaches the flash in idle frames after its animation (app.App.flush)."""
         end = self.t + limit_ms
-        while self.app.unsaved:
+        while self.app.saver.unsaved:
             if self.t >= end:
                 raise AssertionError("still unsaved after %d ms" % limit_ms)
             self.wait(20)

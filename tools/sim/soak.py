@@ -8,7 +8,7 @@ wrap). Any exception in the app, any orange X, any file set aside as ``*.bad.jso
 any broken invariant (tokens, bounded logs) ends the run as a failure; under
 MicroPython the heap in use is sampled every simulated minute::
 
-    python -m tools.sim.soak --hours 2 --seeds 1,2,3 --runtime both [--stream]
+    python -m tools.sim.soak --hours 2 --seeds 1,2,3 --runtime both
     make soak                                  # the long run (see the Makefile)
 
 The engine (``--run``) is this very file, MicroPython-clean: the orchestrator starts it
@@ -61,17 +61,9 @@ MODES = ("menu", "solo", "referee", "classroom", "settings")
 
 
 class SoakHardware(_FakeHardware):
-    """Fake pins that keep nothing per frame (the soak runs for hours). ``--stream``
-    (MicroPython): imports stream as on a Pico (loader.py, main.Device.pause), and every
-    reading of the clock takes a millisecond, so that frames run within long work."""
+    """Fake pins that keep nothing per frame (the soak runs for hours)."""
 
     soak_seed = 1
-    SLOW = False
-
-    def ticks_ms(self):
-        if self.SLOW:
-            self.now = (self.now + 1) & TICKS_MAX
-        return self.now
 
     def show(self, buf):
         self.writes += 1
@@ -90,10 +82,11 @@ class SoakDevice(firmware_main.Device):
     """The firmware's Device, its console quiet, its failures recorded."""
 
     failures = []
-    steps = 0  # frames run, those within long work (pause) included
+    worked = 0  # frames that stepped long work (app.App.work: a saved game replayed)
 
     def step(self):
-        SoakDevice.steps += 1
+        if self.app is not None and self.app.work is not None:
+            SoakDevice.worked += 1
         super().step()
 
     def console(self, line):
@@ -329,7 +322,7 @@ def _most(seen, key, value):
         seen[key] = value
 
 
-def run(seed, minutes, state, clock=-1, restart_minutes=20, heap_limit=0, stream=False):
+def run(seed, minutes, state, clock=-1, restart_minutes=20, heap_limit=0):
     """Play ``minutes`` of simulated time; the summary dict."""
     import gc
     import time
@@ -342,8 +335,7 @@ def run(seed, minutes, state, clock=-1, restart_minutes=20, heap_limit=0, stream
     root = state if state.endswith("/") else state + "/"
     SoakHardware.soak_seed = seed & 0x3FFFFFFF
     SoakDevice.failures = []
-    SoakDevice.steps = 0
-    SoakHardware.SLOW = stream
+    SoakDevice.worked = 0
     total_ms = minutes * 60000
     elapsed = 0
     frames = 0
@@ -394,7 +386,7 @@ def run(seed, minutes, state, clock=-1, restart_minutes=20, heap_limit=0, stream
     return {
         "runtime": sys.implementation.name, "seed": seed, "simulated_ms": elapsed,
         "frames": frames, "boots": boots, "modes": modes, "largest": seen,
-        "within": SoakDevice.steps - frames,
+        "worked": SoakDevice.worked,
         "heap": [min(heap), max(heap), heap[0], heap[-1]] if heap else [],
         "wall_s": time.time() - started, "failures": [] if broken is None else [broken],
         "elapsed_at_failure": elapsed if broken is not None else None,
@@ -409,14 +401,13 @@ def _quote(x):
 
 
 def engine(argv):
-    """``--run SEED MINUTES STATE [CLOCK] [RESTART_MINUTES] [HEAP_LIMIT] [STREAM]
+    """``--run SEED MINUTES STATE [CLOCK] [RESTART_MINUTES] [HEAP_LIMIT]
     [--firmware DIR]``: one run."""
     seed, minutes, state = int(argv[0]), int(argv[1]), argv[2]
     clock = int(argv[3]) if len(argv) > 3 else -1
     restart = int(argv[4]) if len(argv) > 4 else 20
     limit = int(argv[5]) if len(argv) > 5 else 0
-    stream = len(argv) > 6 and argv[6] == "1"
-    print(_quote(run(seed, minutes, state, clock, restart, limit, stream)))
+    print(_quote(run(seed, minutes, state, clock, restart, limit)))
 
 
 # -- the orchestrator (CPython) ------------------------------------------------------------
@@ -439,18 +430,35 @@ def stage_flashed(folder):
     return os.path.abspath(folder)
 
 
+STAGED = "build/mpy-unix"  # relative to the checkout: see tools/cli.py on MicroPython's paths
+_staged = []
+
+
+def staged():
+    """``STAGED``, the firmware as flashed for the unix port (stage_flashed), staged once
+    per process: what the simulator's MicroPython runtime runs, as a Pico with the stock
+    image does (compiling the whole app from source would need more room than a Pico-sized
+    heap gives the 64-bit port)."""
+    import os
+
+    from tools.cli import ROOT
+
+    if not _staged:
+        stage_flashed(os.path.join(ROOT, STAGED))
+        _staged.append(STAGED)
+    return STAGED
+
+
 def start(runtime, seed, minutes, state, clock=-1, restart=20, heap_limit=HEAP_LIMIT,
-          firmware=None, stream=False):
+          firmware=None):
     """Start one engine run as a subprocess: a Popen whose stdout ends with the summary.
-    ``firmware``: a folder from stage_flashed (MicroPython), else the source; ``stream``:
-    MicroPython's imports stream between frames, as on a Pico."""
+    ``firmware``: a folder from stage_flashed (MicroPython), else the source."""
     import os
     import subprocess
 
     here = os.path.abspath(__file__)
     args = ["--run", str(seed), str(minutes), state, str(clock), str(restart),
-            str(heap_limit if runtime == "micropython" else 0),
-            "1" if stream and runtime == "micropython" else "0"]
+            str(heap_limit if runtime == "micropython" else 0)]
     if firmware and runtime == "micropython":
         args += ["--firmware", firmware]
     if runtime == "micropython":
@@ -483,9 +491,9 @@ def finish(proc):
 
 
 def soak(runtimes, seeds, minutes, folder, jobs=1, clock=-1, restart=20, out=print,
-         source=False, stream=False):
+         source=False):
     """Every (runtime, seed) run, ``jobs`` at a time; the list of summaries. MicroPython
-    runs the firmware as flashed (compiled), or from ``source``; ``stream``: see start."""
+    runs the firmware as flashed (compiled), or from ``source``."""
     import os
 
     firmware = None
@@ -499,7 +507,7 @@ def soak(runtimes, seeds, minutes, folder, jobs=1, clock=-1, restart=20, out=pri
             r, s = todo.pop(0)
             state = os.path.join(folder, "%s-%d" % (r, s))
             running.append(((r, s), start(r, s, minutes, state, clock, restart,
-                                          firmware=firmware, stream=stream)))
+                                          firmware=firmware)))
         (r, s), proc = running.pop(0)
         got = finish(proc)
         got.setdefault("runtime", r)
@@ -547,8 +555,6 @@ def _main(cli, tempfile, argv):
     p.add_argument("--restart", type=int, default=20,
                    help="a power cycle every RESTART to 2*RESTART simulated minutes (20)")
     p.add_argument("--state", help="the folder for the runs' flash (a temporary one)")
-    p.add_argument("--stream", action="store_true",
-                   help="MicroPython's imports stream between frames, as on a Pico (loader.py)")
     p.add_argument("--source", action="store_true",
                    help="MicroPython compiles the firmware from source (default: as flashed)")
     args = p.parse_args(argv)
@@ -559,7 +565,7 @@ def _main(cli, tempfile, argv):
     runtimes = ("cpython", "micropython") if args.runtime == "both" else (args.runtime,)
     folder = args.state or tempfile.mkdtemp(prefix="soak-")
     results = soak(runtimes, seeds, int(args.hours * 60), folder, args.jobs, -1, args.restart,
-                   source=args.source, stream=args.stream)
+                   source=args.source)
     failed = [g for g in results if g["failures"]]
     total = {}
     for g in results:

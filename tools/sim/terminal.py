@@ -200,7 +200,9 @@ class Buttons:
 
 def driver_command(runtime, seed, state):
     if runtime == "micropython":
-        cmd = micropython_main(DRIVER)  # run from cwd=ROOT
+        from tools.sim import soak
+
+        cmd = micropython_main(DRIVER, firmware=soak.staged())  # run from cwd=ROOT
     else:
         cmd = [sys.executable, DRIVER]
     return cmd + ["--seed", str(seed), "--state", state]
@@ -443,7 +445,7 @@ class State:
 
 def prepare_state(state_dir, side, tiles):
     """Write --side/--tiles into the device's settings (the firmware's own Store format)."""
-    from microrobots.app import GAMES
+    from microrobots.saving import GAMES
     from microrobots.store import Store
 
     if side is None and tiles is None:

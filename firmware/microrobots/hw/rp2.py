@@ -18,8 +18,6 @@ _BUZZER_DUTY = const(32768)  # half of duty_u16's range: the loudest square wave
 class Hardware:
     """Pins from ``config``: LED data, six active-low buttons with pull-ups, a piezo."""
 
-    SLOW = True  # long work pauses for frames (main.Device.pause), imports stream (loader.py)
-
     def __init__(self, config):
         self._led = Pin(config["led_pin"], Pin.OUT, value=0)
         buttons = config["buttons"]

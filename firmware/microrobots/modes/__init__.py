@@ -1,16 +1,18 @@
 """The app's modes, one module each, and what they share.
 
 A mode is a class ``Mode(app)`` with ``name`` and these methods, all called by app.App:
-``enter(now)`` when chosen in the menu, ``key(key, now)`` for each key (app.UP ...
-app.LONG_B), ``render(now, frame)`` every frame (allocates nothing), ``leave(now)``
+``enter(now)`` when chosen in the menu, ``key(key, now)`` for each key (keys.UP ...
+keys.LONG_B), ``render(now, frame)`` every frame (allocates nothing), ``leave(now)``
 when B is held to go back to the menu, ``reset()`` when the layout changes, ``busy(now)``
 while an animation runs (the app writes no file then), and for modes with a game in
-progress ``resume(saved, now)`` -> ``(ok, problem)`` when entered or at boot.
+progress (``game``, None when there is none) ``resume(saved, now)``, a generator (the
+app steps it a piece a frame) that returns ``(ok, problem)``: at boot, or before
+``enter`` when the mode comes back from the menu.
 """
 
 from .. import frame as F
 from .. import palette as P
-from ..app import LEFT, RIGHT, UP
+from ..keys import LEFT, RIGHT, UP
 from ..compat import const
 
 _ANIMATIONS = const(("slide", "flash", "party", "replay"))  # frame.py objects with running(now)
@@ -35,9 +37,10 @@ class Base:
 
     def resume(self, saved, now):
         return False, None
+        yield  # (a generator, as the game modes' resume)
 
     def busy(self, now):
-        """True while an animation runs: the app writes no file then (app.App.flush).
+        """True while an animation runs: the app writes no file then (saving.py).
         Any mode: the dice rolling (a game mode's state 0) or one of its frame.py
         animations running (``_ANIMATIONS``). A mode with more may say so itself."""
         if getattr(self, "state", -1) == 0 and getattr(self, "dice", None) is not None:

@@ -16,7 +16,8 @@ aid blinks): it is kept in a ``Backdrop``, and a frame copies it and draws the r
 the target over it.
 """
 
-from ..app import A, B, SOUND_CLICK, UP
+from ..keys import A, B, SOUND_CLICK, UP
+from .. import animations as anim
 from .. import frame as F
 from .. import palette as P
 from ..compat import const
@@ -76,9 +77,9 @@ class Mode(Base):
     def __init__(self, app):
         super().__init__(app)
         self.game = None
-        self.dice = F.DiceRoll()
+        self.dice = anim.DiceRoll()
         self.wave = Wave()
-        self.replay = F.Replay()
+        self.replay = anim.Replay()
         self.state = _ROLL
         self.t0 = 0  # when the last step was taken
         self.paused = False

@@ -11,7 +11,7 @@ The dim icons never change: they are drawn once into a ``Backdrop``, and each fr
 the chosen quadrant's nine cells are drawn over a copy of it.
 """
 
-from ..app import A, DOWN, RIGHT, SOUND_CLICK, UP
+from ..keys import A, DOWN, RIGHT, SOUND_CLICK, UP
 from .. import frame as F
 from ..compat import const
 from . import Base

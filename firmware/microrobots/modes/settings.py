@@ -26,7 +26,8 @@ table; A: next quadrant. A after the fourth keeps it (each board once, else a re
 flash), B: previous quadrant or cancel.
 """
 
-from ..app import A, B, DOWN, LEFT, RIGHT, SOUND_CLICK, SOUND_GOOD, SOUND_REFUSE, UP
+from ..keys import A, B, DOWN, LEFT, RIGHT, SOUND_CLICK, SOUND_GOOD, SOUND_REFUSE, UP
+from .. import animations as anim
 from .. import frame as F
 from .. import palette as P
 from ..board import TURNED, dice
@@ -59,7 +60,7 @@ class Mode(Base):
         self.code = bytearray(b"ABCD0000")  # an arrangement being shuffled or matched
         self.quadrant = 0
         self.t0 = 0
-        self.flash = F.Flash()
+        self.flash = anim.Flash()
         self.arrange = 1  # 1 keep, 2 shuffle, 3 match
         self.tiles = None  # the printed boards' colours while arranging
 

@@ -21,9 +21,10 @@ red when longer) over the optimum (bottom, violet label); an optimal route repla
 rolls the next target (the old target is the new start).
 """
 
-from ..app import (
+from ..keys import (
     A, B, LONG_A, RIGHT, SOUND_CLICK, SOUND_GOOD, SOUND_MOVE, SOUND_REFUSE, SOUND_ROLL,
 )
+from .. import animations as anim
 from .. import frame as F
 from .. import palette as P
 from ..compat import const, ticks_add
@@ -55,11 +56,11 @@ class Mode(Base):
     def __init__(self, app):
         super().__init__(app)
         self.game = None
-        self.dice = F.DiceRoll()
-        self.slide = F.Slide()
-        self.flash = F.Flash()
-        self.party = F.Celebrate()
-        self.replay = F.Replay()
+        self.dice = anim.DiceRoll()
+        self.slide = anim.Slide()
+        self.flash = anim.Flash()
+        self.party = anim.Celebrate()
+        self.replay = anim.Replay()
         self.state = _PLAY
         self.t0 = 0
         self.walk = Walk()  # the robot's moves this round
@@ -90,13 +91,8 @@ class Mode(Base):
         self.game = None
 
     def enter(self, now):
-        if self.game is None:
-            ok, problem = self.app.resume(self.name, now)
-            if problem:
-                self.app.show_notice(problem, now)
-            if not ok:
-                self.new_game(now)
-                return
+        if self.game is None:  # none kept, none resumed (the app tried): a new one
+            self.new_game(now)
 
     def new_game(self, now):
         app = self.app
@@ -121,18 +117,17 @@ class Mode(Base):
         saved = self.walk.to_saved()
         saved["mode"] = "solo"
         saved["game"] = self.game.to_dict()
-        self.app.save_game(saved)
+        self.app.saver.save_game(saved)
 
     def resume(self, saved, now):
         try:
-            game = notation.from_dict(saved.get("game"), self.app.solver)
+            game = yield from notation.loading(saved.get("game"), self.app.solver)
         except GameError as e:
             return False, str(e)
         if game.layout != self.app.layout or game.players != 1:
             return False, "saved game: not a solo game on this layout"
         self.game = game
         self.hint = False
-        self.app.pause()
         self.walk.restore(saved, game.start, -1 if game.waypoint is None else game.waypoint,
                           self.app.solver.is_move)
         self.cursor = self.robot

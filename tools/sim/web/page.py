@@ -20,7 +20,7 @@ import sys
 import events
 import main
 from microrobots import hw
-from microrobots.app import SETTINGS, check_settings
+from microrobots.preferences import SETTINGS, check_settings
 from microrobots.board import Layout
 from microrobots import notation
 from microrobots.game import GameError
