@@ -78,7 +78,7 @@ flash: $(STAMP)
 	$(PY) -m tools.flash $(if $(PORT),--port $(PORT)) $(if $(DRY_RUN),--dry-run) $(ARGS)
 
 images: $(STAMP)
-	$(PY) -m tools.images
+	$(PY) -m tools.draw.images
 
 # The handheld in a web page (tools/sim/web/): build/web/ is a static site for any host.
 web-build: $(STAMP) web-deps
@@ -93,11 +93,11 @@ web-images: $(STAMP) web-deps
 
 # Printable tile films for the LED grid (hardware/README.md), PDF and SVG.
 overlay: $(STAMP)
-	mkdir -p build && $(PY) -m tools.overlay -o build/films.pdf && $(PY) -m tools.overlay -o build/films.svg
+	mkdir -p build && $(PY) -m tools.draw.overlay -o build/films.pdf && $(PY) -m tools.draw.overlay -o build/films.svg
 
 # The wiring diagram and pin table, regenerated from the firmware's default config.
 wiring: $(STAMP)
-	$(PY) -m tools.wiring
+	$(PY) -m tools.draw.wiring
 
 # The enclosure's printable parts.
 stl: system-deps
@@ -109,7 +109,7 @@ package-json: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check firmware tools host_tests
-	$(PY) -m tools.wiring --check
+	$(PY) -m tools.draw.wiring --check
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis

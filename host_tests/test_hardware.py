@@ -67,7 +67,7 @@ def test_pinout_matches_the_datasheet():
 # -- pin table ----------------------------------------------------------------------------
 
 def test_readme_pin_table_is_the_generated_one():
-    assert wiring.pin_table(config.defaults()) in read(README), "run: python -m tools.wiring"
+    assert wiring.pin_table(config.defaults()) in read(README), "run: python -m tools.draw.wiring"
 
 
 def test_pin_table_agrees_with_the_config_defaults():
@@ -125,7 +125,7 @@ def pico_pin_labels(texts):
 
 
 def test_committed_diagram_is_a_fresh_generation():
-    assert read(SVG) == wiring.diagram_svg(config.defaults()), "run: python -m tools.wiring"
+    assert read(SVG) == wiring.diagram_svg(config.defaults()), "run: python -m tools.draw.wiring"
 
 
 def test_diagram_agrees_with_the_config_defaults():

@@ -1,4 +1,4 @@
-"""python -m tools.overlay: the printed tile films show the right dice at the right pitch."""
+"""python -m tools.draw.overlay: the printed tile films show the right dice at the right pitch."""
 
 import math
 import re

@@ -1,4 +1,4 @@
-"""tools.render: the device picture shows each LED's colour and each die's pips."""
+"""tools.draw.render: the device picture shows each LED's colour and each die's pips."""
 
 import json
 import subprocess
@@ -132,7 +132,7 @@ def test_frame_at_picks_what_the_leds_show_at_that_time():
 
 
 def run_cli(*args):
-    return subprocess.run([sys.executable, "-m", "tools.render", *args], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "tools.draw.render", *args], cwd=ROOT,
                           capture_output=True, text=True, check=False)
 
 

@@ -79,9 +79,9 @@ def test_a_bad_file_is_one_line_and_exit_2(command, kind, tmp_path, monkeypatch,
 @pytest.mark.parametrize("command, argv", [
     ("solve", ["--layout", "FILE", "G3", "W5"]),
     ("replay", ["--saved", "FILE"]),
-    ("render", ["--frames", "FILE", "--png", "out.png"]),
+    ("draw.render", ["--frames", "FILE", "--png", "out.png"]),
     ("sim", ["--headless", "--events", "FILE", "--frames-out", "out.jsonl"]),
-    ("wiring", ["--config", "FILE", "--table", "--svg", "out.svg"]),
+    ("draw.wiring", ["--config", "FILE", "--table", "--svg", "out.svg"]),
 ])
 def test_as_a_program_too(command, argv, tmp_path):
     """The issue's case: ``python -m tools.solve --layout BINARY`` gave a traceback."""
@@ -98,11 +98,11 @@ def test_as_a_program_too(command, argv, tmp_path):
 def test_render_reads_frames_from_stdin_and_refuses_binary_there_too(tmp_path):
     frame = json.dumps({"t": 0, "pixels": [[0, 0, 0]] * 36})
     png = tmp_path / "f.png"
-    proc = subprocess.run([sys.executable, "-m", "tools.render", "--frames", "-", "--png",
+    proc = subprocess.run([sys.executable, "-m", "tools.draw.render", "--frames", "-", "--png",
                            str(png)], input=frame + "\n", cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
     assert proc.returncode == 0 and png.read_bytes().startswith(b"\x89PNG")
-    proc = subprocess.run([sys.executable, "-m", "tools.render", "--frames", "-", "--png",
+    proc = subprocess.run([sys.executable, "-m", "tools.draw.render", "--frames", "-", "--png",
                            str(png)], input=PNG, cwd=ROOT, capture_output=True, timeout=60)
     assert proc.returncode == 2
     assert proc.stderr == b"render: -: frames file is not text (byte 0x89 at offset 0 is not " \
@@ -298,11 +298,13 @@ def test_the_simulators_flash_must_be_a_folder(tmp_path, capsys):
 def test_paths_parsers_and_sys_path_have_one_home():
     """ROOT and FIRMWARE, putting firmware/ on sys.path, and the one-line argparse parser
     live in tools/cli.py: a tool imports them (tools/sim/driver.py, which also runs inside
-    MicroPython, finds firmware/ itself, and so does tools/sim/soak.py). Code in strings
-    run by another interpreter is not looked at."""
+    MicroPython, finds firmware/ itself, and so does tools/sim/soak.py; the image's
+    launcher runs on the board). Code in strings run by another interpreter is not looked
+    at."""
     import ast
 
-    alone = {"tools/cli.py", "tools/sim/driver.py", "tools/sim/soak.py"}
+    alone = {"tools/cli.py", "tools/sim/driver.py", "tools/sim/soak.py",
+             "tools/picoimage/launcher.py"}
     offenders = []
     for folder, _, files in os.walk(os.path.join(ROOT, "tools")):
         for name in files:

@@ -22,7 +22,4 @@ Grouped by purpose, as firmware/microrobots/ is::
 
 A command imports what it shares from cli.py (ROOT, FIRMWARE on sys.path, Parser), never a
 sibling's private helpers; host_tests/test_tools_cli.py checks both.
-
-overlay.py, render.py, wiring.py and images.py here only keep the short commands
-(``python -m tools.overlay``, ...) working; their code is in draw/.
 """

@@ -29,7 +29,7 @@ def _sim(runtime, folder):
 
 
 def report():
-    print("== Simulator, pictures, flashing (tools.sim, tools.render, tools.flash) ==")
+    print("== Simulator, pictures, flashing (tools.sim, tools.draw.render, tools.flash) ==")
     folder = tempfile.mkdtemp(prefix="bench-sim-")
     try:
         last = None

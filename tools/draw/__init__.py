@@ -8,6 +8,5 @@
     render.py   a PNG of the device showing a frame of the simulator
     images.py   the README's pictures, regenerated from event scripts (make images)
 
-Each command runs as ``python -m tools.NAME`` (short aliases at tools/) or
-``python -m tools.draw.NAME``.
+Each command runs as ``python -m tools.draw.NAME``.
 """

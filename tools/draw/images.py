@@ -1,6 +1,6 @@
 """make images: regenerate the README's pictures from committed event scripts.
 
-    python -m tools.images [--out DIR] [--check]
+    python -m tools.draw.images [--out DIR] [--check]
 
 Each ``docs/images/NAME.events`` is an events file for the headless simulator (see
 tools/sim/headless.py) whose first line says how to run it::
@@ -11,7 +11,7 @@ tools/sim/headless.py) whose first line says how to run it::
 
 For each one this runs ``python -m tools.sim --headless --seed SEED --events NAME.events
 --until UNTIL --png NAME.png`` (the real firmware, CPython), which draws what the LEDs
-show at ``until`` with tools.render. The pictures are byte-for-byte reproducible:
+show at ``until`` with tools.draw.render. The pictures are byte-for-byte reproducible:
 ``--check`` rebuilds them in a temporary folder and exits 1 if any differs from the
 committed one (the tests do the same).
 """
@@ -90,7 +90,7 @@ def differences(folder=None):
 
 
 def main(argv=None):
-    p = cli.Parser(prog="python -m tools.images",
+    p = cli.Parser(prog="python -m tools.draw.images",
                                 description="Regenerate docs/images/*.png from *.events.")
     p.add_argument("--out", default=IMAGES, help="where to write (default docs/images)")
     p.add_argument("--check", action="store_true",

@@ -1,8 +1,8 @@
 """Printable tile films: the eight faces of the game's four boards, at the LED grid's pitch.
 
-    python -m tools.overlay -o films.svg             # A4 sheet, the documented build's pitch
-    python -m tools.overlay -o films.pdf             # the same as PDF (A4 pages)
-    python -m tools.overlay --pitch 10 -o panel.pdf  # an 8x8 panel with 10 mm between LEDs
+    python -m tools.draw.overlay -o films.svg             # A4 sheet, the documented build's pitch
+    python -m tools.draw.overlay -o films.pdf             # the same as PDF (A4 pages)
+    python -m tools.draw.overlay --pitch 10 -o panel.pdf  # an 8x8 panel with 10 mm between LEDs
 
 Each board (A-D) has a black and a copper side; each side is a 3x3 tile of dice. Every die
 is drawn with its pips on a light, lightly tinted face with a rim in its colour, so the LED
@@ -377,7 +377,7 @@ def _pitch(text):
 
 
 def main(argv=None):
-    parser = cli.Parser(prog="python -m tools.overlay",
+    parser = cli.Parser(prog="python -m tools.draw.overlay",
                      description="Printable tile films for the LED grid (SVG or PDF).")
     parser.add_argument("-o", "--output", metavar="FILE",
                         help="write FILE (.svg or .pdf); default: SVG on standard output")

@@ -1,6 +1,6 @@
 """Draw the handheld as a PNG: the 6x6 grid under its printed film, lit as the LEDs are.
 
-    python -m tools.render --frames FRAMES.jsonl [--at MS] [--tiles CODE] --png OUT.png
+    python -m tools.draw.render --frames FRAMES.jsonl [--at MS] [--tiles CODE] --png OUT.png
 
 A frame is what the simulator writes (``python -m tools.sim --headless --frames-out``):
 36 ``[r, g, b]`` values as sent to the LEDs, after gamma and brightness. Each cell is
@@ -231,7 +231,7 @@ def write_png(frame_lines, path, at=None, state=None):
 
 def build_parser():
     p = cli.Parser(
-        prog="python -m tools.render",
+        prog="python -m tools.draw.render",
         description="Draw a frame of the handheld (from the simulator's frames-out) as a PNG.")
     p.add_argument("--frames", required=True, metavar="FILE",
                    help="frames-out JSON lines from tools.sim --headless ('-': stdin)")

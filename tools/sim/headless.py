@@ -89,7 +89,7 @@ def headless(args):
             f.write("\n".join(frames) + ("\n" if frames else ""))
     except OSError as e:
         raise EventsError("%s: cannot write frames (%s)" % (args.frames_out, e.strerror or e))
-    if args.png:  # tools.render draws the device (issue 5)
+    if args.png:  # tools.draw.render draws the device (issue 5)
         from tools.draw import render
         try:
             render.write_png(frames, args.png, state=args.state)
