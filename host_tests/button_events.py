@@ -1,7 +1,7 @@
 """Button events as words, for the tests' logs (input.py's events are ints: ``kind << 3 |
 button``; the firmware keeps no names for them, a Pico's heap being small)."""
 
-from microrobots.input import BUTTON_NAMES
+from microrobots.device.input import BUTTON_NAMES
 
 KIND_NAMES = ("", "press", "release", "long", "repeat")
 

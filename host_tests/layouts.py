@@ -1,12 +1,12 @@
 """Layouts for tests: hypothesis strategies and brute-force references of the rules.
 
 The references are deliberately naive re-readings of the rules, sharing no code with
-firmware/microrobots/solver.py.
+firmware/microrobots/rules/solver.py.
 """
 
 from hypothesis import strategies as st
 
-from microrobots.board import Layout
+from microrobots.rules.board import Layout
 
 PAIRS = [(c, n) for c in range(6) for n in range(1, 7)]
 

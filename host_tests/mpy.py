@@ -2,7 +2,7 @@
 
 The firmware as ``make flash`` puts it on a board (modules compiled to .mpy by
 mpy-cross, staged once per test run in build/mpy-unix/) is put on MicroPython's path,
-so a script can ``from microrobots.solver import Solver`` exactly as a Pico runs it.
+so a script can ``from microrobots.rules.solver import Solver`` exactly as a Pico runs it.
 Compiling the whole app from source needs more room than a Pico-sized heap offers the
 64-bit port; no board compiles it (ours runs it from flash, the stock image from .mpy).
 """

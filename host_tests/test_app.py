@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from microrobots import palette as P
 from microrobots.preferences import SETTINGS, check_settings
-from microrobots.board import Layout
+from microrobots.rules.board import Layout
 from mpy import ROOT
 from screens import PLAYER_RGB, read_count
 from tools.sim.script import Session

@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from layouts import PAIRS, layouts
-from microrobots.board import TILES, Layout, LayoutError, parse_cell
+from microrobots.rules.board import TILES, Layout, LayoutError, parse_cell
 
 
 def test_tiles_are_the_transcribed_boards():

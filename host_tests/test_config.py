@@ -4,8 +4,8 @@ import json
 
 import mpy
 import pytest
-from microrobots import config
-from microrobots.config import ConfigError, load, load_file
+from microrobots.device import config
+from microrobots.device.config import ConfigError, load, load_file
 
 # The contract with the hardware docs (wiring diagram and pin table come from DEFAULTS).
 SPEC = {
@@ -124,7 +124,7 @@ def _outcomes():
 
 
 def test_micropython_gives_the_same_configs_and_messages():
-    script = ("import json\nfrom microrobots.config import load, ConfigError\nout = []\n"
+    script = ("import json\nfrom microrobots.device.config import load, ConfigError\nout = []\n"
               "for text in %s:\n"
               "    try:\n        out.append(load(text))\n"
               "    except ConfigError as e:\n        out.append(str(e))\n"
@@ -133,7 +133,7 @@ def test_micropython_gives_the_same_configs_and_messages():
 
 
 def test_micropython_names_a_json_syntax_error_in_one_line():
-    out = mpy.run("from microrobots.config import load, ConfigError\n"
+    out = mpy.run("from microrobots.device.config import load, ConfigError\n"
                   "try:\n    load('{\"led_pin\": 2,')\nexcept ConfigError as e:\n    print(e)\n")
     assert out.startswith("config.json: not valid JSON")
     assert out.count("\n") == 1

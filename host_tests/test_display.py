@@ -7,9 +7,9 @@ import mpy
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from microrobots import config as cfg
-from microrobots.display import _BRIGHTNESS_LEVELS as BRIGHTNESS_LEVELS
-from microrobots.display import Display, gamma_table, led_map
+from microrobots.device import config as cfg
+from microrobots.device.display import _BRIGHTNESS_LEVELS as BRIGHTNESS_LEVELS
+from microrobots.device.display import Display, gamma_table, led_map
 
 
 def make_config(**over):
@@ -187,7 +187,7 @@ def test_micropython_matches_cpython_and_allocates_nothing():
     frames = [bytes((i * 37 + k * 11) % 256 for i in range(108)) for k in range(6)]
     script = """
 import gc, json
-from microrobots.display import Display
+from microrobots.device.display import Display
 config = json.loads(%r)
 frames = [bytearray(f) for f in json.loads(%r)]
 writes = []

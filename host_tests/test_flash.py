@@ -194,7 +194,7 @@ def test_mpy_header_decoding_matches_what_the_board_reports():
 def test_flash_installs_compiled_modules_and_keeps_the_boards_own_files(board, capsys):
     os.makedirs(os.path.join(board.path, "microrobots"))
     own = {"settings.json": b'{"brightness": 3}', "solo.json": b"{}", "referee.json": b"{}",
-           "microrobots/board.py": b"# an older source install\n",
+           "microrobots/rules/board.py": b"# an older source install\n",
            "notes.txt": b"mine", "lib/other.py": b"x = 1\n"}
     for rel, data in own.items():
         os.makedirs(os.path.dirname(os.path.join(board.path, rel)), exist_ok=True)
@@ -208,14 +208,14 @@ def test_flash_installs_compiled_modules_and_keeps_the_boards_own_files(board, c
         assert data[:2] == b"M\x06"
         assert rel not in files  # no source twin shadows the .mpy
     for rel, data in own.items():
-        if rel != "microrobots/board.py":
+        if rel != "microrobots/rules/board.py":
             assert files[rel] == data
     if "main.py" in flash.firmware_files():
         with open(os.path.join(FIRMWARE, "main.py"), "rb") as f:
             assert files["main.py"] == f.read()
     assert board.resets == 1
     assert board.calls[-1][-1] == "reset"
-    assert "remove :microrobots/board.py" in out and "done:" in out
+    assert "remove :microrobots/rules/board.py" in out and "done:" in out
 
 
 @pytest.fixture
@@ -238,8 +238,8 @@ def test_native_code_is_compiled_for_the_boards_architecture(board, viper_module
     headers = {rel: data[:4] for rel, data in board.files().items() if rel.endswith(".mpy")}
     arch = flash.ARCHES.index("armv7emsp")
     assert headers[viper_module + ".mpy"][2] == arch << 2 | 3  # viper: machine code
-    assert headers["microrobots/board.mpy"][2] == 0  # bytecode only
-    assert headers["microrobots/solver.mpy"][2] == 0  # viper compiled on the board
+    assert headers["microrobots/rules/board.mpy"][2] == 0  # bytecode only
+    assert headers["microrobots/rules/solver.mpy"][2] == 0  # viper compiled on the board
 
 
 def test_micropython_1_22_gets_viper_modules_as_source(board, viper_module, capsys):
@@ -248,7 +248,7 @@ def test_micropython_1_22_gets_viper_modules_as_source(board, viper_module, caps
     assert status == 0
     files = board.files()
     assert viper_module + ".py" in files and viper_module + ".mpy" not in files
-    assert "microrobots/board.mpy" in files and "microrobots/board.py" not in files
+    assert "microrobots/rules/board.mpy" in files and "microrobots/rules/board.py" not in files
     assert "native" in out
 
 
@@ -309,11 +309,11 @@ def test_compiled_tree_imports_in_micropython(tmp_path):
              if "/hw/" not in rel]
     script = ("import sys\nsys.path[:] = [%r]\n" % str(tmp_path)
               + "".join("import %s\n" % n for n in names)
-              + "from microrobots.board import Layout\nfrom microrobots.solver import Solver\n"
+              + "from microrobots.rules.board import Layout\nfrom microrobots.rules.solver import Solver\n"
               + "s = Solver(Layout.named('black'))\nprint(s.distance(0, 35))\n")
     got = run_on_board(str(tmp_path), script).split()[-1]
-    from microrobots.board import Layout
-    from microrobots.solver import Solver
+    from microrobots.rules.board import Layout
+    from microrobots.rules.solver import Solver
     assert int(got) == Solver(Layout.named("black")).distance(0, 35)
 
 

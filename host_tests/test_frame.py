@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 from microrobots import animations as anim
 from microrobots import frame as F
 from microrobots import palette as P
-from microrobots.board import Layout
-from microrobots.display import gamma_table
+from microrobots.rules.board import Layout
+from microrobots.device.display import gamma_table
 from microrobots.modes.classroom import Wave
 from microrobots.modes.referee_screens import score_pages, scores
-from microrobots.solver import Solver
+from microrobots.rules.solver import Solver
 
 from tools.draw.colour import led_difference
 from mpy import run
@@ -287,10 +287,10 @@ def test_drawing_allocates_nothing_in_micropython():
     out = run("""
 import gc, json
 from microrobots import animations as anim, frame as F, palette as P
-from microrobots.board import Layout
+from microrobots.rules.board import Layout
 from microrobots.modes.classroom import Wave
 from microrobots.modes.referee_screens import scores
-from microrobots.solver import Solver
+from microrobots.rules.solver import Solver
 lay = Layout.named('black:CADB0312')
 route = Solver(lay).path(0, 35)
 fr = bytearray(108)
@@ -327,8 +327,8 @@ def test_dimmed_board_colours_stay_apart_on_the_leds_at_default_brightness():
     """The board behind the marks, as written to the LEDs (display.py's gamma and default
     brightness): every two colours differ clearly in some channel, and the robot's white
     outshines the dice's white."""
-    from microrobots.config import defaults
-    from microrobots.display import Display
+    from microrobots.device.config import defaults
+    from microrobots.device.display import Display
 
     for pal in (P.palette(False), P.palette(True)):
         frame = bytearray(108)

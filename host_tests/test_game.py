@@ -6,14 +6,14 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from microrobots import solver as S
-from microrobots.board import Layout
-from microrobots import notation
-from microrobots.game import (
+from microrobots.rules import solver as S
+from microrobots.rules.board import Layout
+from microrobots.rules import notation
+from microrobots.rules.game import (
     MAX_CLAIM, POOL, WIN_TOKENS, Game, GameError, penalty_recipient,
 )
-from microrobots.rolls import ROLLS  # rolls per target before a fallback
-from microrobots.solver import Solver
+from microrobots.rules.rolls import ROLLS  # rolls per target before a fallback
+from microrobots.rules.solver import Solver
 
 PERMS = ["".join(p) for p in itertools.permutations("ABCD")]
 

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from microrobots.board import Layout
-from microrobots import notation
-from microrobots.decisions import OUTCOME_LETTERS
-from microrobots.game import KEEP, MAX_CLAIM, Game, GameError, GameStateError
+from microrobots.rules.board import Layout
+from microrobots.rules import notation
+from microrobots.rules.decisions import OUTCOME_LETTERS
+from microrobots.rules.game import KEEP, MAX_CLAIM, Game, GameError, GameStateError
 from test_game_mpy import make_script, run_cpython, run_micropython
 
 STATE = ("start", "target", "waypoint", "pool", "tokens", "winners", "over", "score",

@@ -11,17 +11,17 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from microrobots.board import Layout
-from microrobots.game import Game
+from microrobots.rules.board import Layout
+from microrobots.rules.game import Game
 from mpy import run
 
 # Runs unchanged under CPython (exec) and MicroPython: a script in, results out through
 # emit() one at a time (a Pico-sized heap cannot hold a whole game's history).
 DRIVER = """
 import json
-from microrobots.board import Layout
-from microrobots import notation
-from microrobots.game import Game, GameStateError
+from microrobots.rules.board import Layout
+from microrobots.rules import notation
+from microrobots.rules.game import Game, GameStateError
 
 
 def make_layout(spec):
@@ -157,13 +157,13 @@ def test_same_games_on_both_runtimes_hypothesis(seed):
 
 def test_rng_sequence_matches_the_textbook_xorshift32_on_micropython():
     code = (
-        "from microrobots.rng import XorShift32\n"
+        "from microrobots.rules.rng import XorShift32\n"
         "r = XorShift32(123456789)\n"
         "def next32():\n"
         "    r._step()\n"
         "    return r.hi << 16 | r.lo\n"
         "print(r.hi, r.lo, [next32() for _ in range(50)], [r.below(6) + 1 for _ in range(200)])\n")
-    from microrobots.rng import XorShift32
+    from microrobots.rules.rng import XorShift32
     r = XorShift32(123456789)
     first = (r.hi, r.lo)
     values = []
@@ -203,10 +203,10 @@ def test_saved_state_refusals_agree_on_micropython():
 
 ALLOC = """
 import gc
-from microrobots.board import Layout
-from microrobots import notation
-from microrobots.game import Game
-from microrobots.solver import Verdict
+from microrobots.rules.board import Layout
+from microrobots.rules import notation
+from microrobots.rules.game import Game
+from microrobots.rules.solver import Verdict
 
 
 def size_of_verdict():
@@ -266,7 +266,7 @@ def test_claims_allocate_little_in_micropython():
 def test_game_object_fits_a_pico_heap():
     code = (
         "import gc\ngc.collect()\na = gc.mem_alloc()\n"
-        "from microrobots.board import Layout\nfrom microrobots.game import Game\n"
+        "from microrobots.rules.board import Layout\nfrom microrobots.rules.game import Game\n"
         "gc.collect()\nb = gc.mem_alloc()\n"
         "g = Game(Layout.named('copper:ABCD0000'), players=8, expert=True)\n"
         "gc.collect()\nc = gc.mem_alloc()\nprint(b - a, c - b)\n")

@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from microrobots.board import Layout
-from microrobots import notation
-from microrobots.game import Game
+from microrobots.rules.board import Layout
+from microrobots.rules import notation
+from microrobots.rules.game import Game
 from tools import replay
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

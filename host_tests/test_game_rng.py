@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from microrobots.rng import MAX_SEED, XorShift32
+from microrobots.rules.rng import MAX_SEED, XorShift32
 
 SMALL_INT_LIMIT = 2**30  # rp2 MicroPython: small ints are 31-bit signed
 

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
 
-from microrobots.board import Layout
-from microrobots import notation
-from microrobots.game import FORMAT, VERSION, Game, GameStateError
+from microrobots.rules.board import Layout
+from microrobots.rules import notation
+from microrobots.rules.game import FORMAT, VERSION, Game, GameStateError
 from test_game import custom_layouts, named_layouts
 
 

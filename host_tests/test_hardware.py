@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from microrobots import config
+from microrobots.device import config
 from tools.draw import overlay, wiring
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -11,10 +11,10 @@ import types
 
 import mpy
 import pytest
-from microrobots import config as cfg
-from microrobots import hw
-from microrobots.display import Display
-from microrobots.input import BUTTON_NAMES
+from microrobots.device import config as cfg
+from microrobots.device import hw
+from microrobots.device.display import Display
+from microrobots.device.input import BUTTON_NAMES
 
 
 # --- fake MicroPython modules -------------------------------------------------------------
@@ -69,7 +69,7 @@ def import_fresh(monkeypatch, name, fakes):
 
 def test_rp2_backend_pins_buttons_leds_and_buzzer(monkeypatch):
     sent = []
-    rp2 = import_fresh(monkeypatch, "microrobots.hw.rp2",
+    rp2 = import_fresh(monkeypatch, "microrobots.device.hw.rp2",
                        {"machine": fake_machine(sent), "time": fake_time()})
     config = cfg.load('{"buttons": {"a": 20}, "led_pin": 7}')
     board = rp2.Hardware(config)
@@ -102,7 +102,7 @@ def test_rp2_backend_pins_buttons_leds_and_buzzer(monkeypatch):
 
 
 def test_rp2_backend_without_buzzer(monkeypatch):
-    rp2 = import_fresh(monkeypatch, "microrobots.hw.rp2", {"machine": fake_machine([]), "time": fake_time()})
+    rp2 = import_fresh(monkeypatch, "microrobots.device.hw.rp2", {"machine": fake_machine([]), "time": fake_time()})
     board = rp2.Hardware(cfg.load('{"buzzer_pin": null}'))
     board.tone(440)  # nothing to sound: no error
     board.quiet()
@@ -129,9 +129,9 @@ machine.Pin = Pin
 machine.PWM = PWM
 machine.bitstream = lambda pin, enc, timing, buf: sent.append(bytes(buf))
 sys.modules["machine"] = machine
-from microrobots.hw import backend
-from microrobots.config import defaults
-from microrobots.display import Display
+from microrobots.device.hw import backend
+from microrobots.device.config import defaults
+from microrobots.device.display import Display
 Hardware = backend()
 board = Hardware(defaults())
 display = Display(defaults(), write=board.show)
@@ -219,7 +219,7 @@ def circuitpython(monkeypatch):
     monkeypatch.delitem(sys.modules, "neopixel", raising=False)
     neopixel = importlib.import_module("neopixel")  # the real Adafruit library
     assert neopixel.__version__ == "6.4.2" and hasattr(neopixel.NeoPixel, "show")
-    module = import_fresh(monkeypatch, "microrobots.hw.circuitpython", {})
+    module = import_fresh(monkeypatch, "microrobots.device.hw.circuitpython", {})
     monkeypatch.delitem(sys.modules, "neopixel")
     return module, written
 
@@ -272,7 +272,7 @@ def test_circuitpython_library_still_drives_pixels_itself(circuitpython):
 
 def test_backend_picks_fake_on_cpython():
     Hardware = hw.backend()
-    assert Hardware.__module__ == "microrobots.hw.fake"
+    assert Hardware.__module__ == "microrobots.device.hw.fake"
     board = Hardware(cfg.defaults())
     board.pressed = 5
     assert board.pressed_mask() == 5
@@ -326,8 +326,8 @@ def web(monkeypatch):
     js.microrobotsBoard = board
     js.Uint8Array = types.SimpleNamespace(new=bytes)
     monkeypatch.setitem(sys.modules, "js", js)
-    monkeypatch.delitem(sys.modules, "microrobots.hw.web", raising=False)
-    return importlib.import_module("microrobots.hw.web"), board
+    monkeypatch.delitem(sys.modules, "microrobots.device.hw.web", raising=False)
+    return importlib.import_module("microrobots.device.hw.web"), board
 
 
 @pytest.mark.parametrize("wiring", [{}, {"color_order": "RGB", "origin": "bottom-right"},
@@ -365,14 +365,14 @@ def test_web_backend_buttons_clock_buzzer_seed(web):
 
 def test_web_backend_under_the_real_loop_gives_the_simulators_frames(web):
     """Device.step() paced by the page's clock shows what the fake-pins driver shows."""
-    import main
+    from microrobots import handheld
 
     module, board = web
     board.seed = lambda: 1234  # the fake backend's seed
-    device = main.Device(module.Hardware, config_path=None, root="/nonexistent-web/")
-    from microrobots.hw.fake import Hardware as Fake
+    device = handheld.Device(module.Hardware, config_path=None, root="/nonexistent-web/")
+    from microrobots.device.hw.fake import Hardware as Fake
 
-    reference = main.Device(Fake, config_path=None, root="/nonexistent-web/")
+    reference = handheld.Device(Fake, config_path=None, root="/nonexistent-web/")
     for k in range(60):
         board.mask = reference.hw.pressed = 16 if 10 <= k < 13 else 0
         device.step()

@@ -5,8 +5,8 @@ import json
 import mpy
 from hypothesis import given
 from hypothesis import strategies as st
-from microrobots import input as inp
-from microrobots.input import (
+from microrobots.device import input as inp
+from microrobots.device.input import (
     BUTTON_NAMES,
     DOWN,
     LEFT,
@@ -193,7 +193,7 @@ def test_micropython_gives_the_same_events_and_allocates_nothing():
     polls = hold(1 << LEFT, 40, 900, 1000, step=20) + [(1000 + t, (t // 7) % 64) for t in range(0, 2000, 13)]
     script = """
 import gc, json
-from microrobots.input import Buttons, NO_EVENT
+from microrobots.device.input import Buttons, NO_EVENT
 polls = json.loads(%r)
 b = Buttons()
 out = []

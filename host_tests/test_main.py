@@ -5,13 +5,13 @@ import os
 
 import pytest
 
-import main
+from microrobots import handheld as main
 import mpy
-from main import CONFIG_ERROR, Device, draw_x
-from microrobots.config import defaults
-from microrobots.display import Display
-from microrobots.hw.fake import Hardware as FakeHardware
-from microrobots.input import A, PRESS, RIGHT, UP
+from microrobots.handheld import CONFIG_ERROR, Device, draw_x
+from microrobots.device.config import defaults
+from microrobots.device.display import Display
+from microrobots.device.hw.fake import Hardware as FakeHardware
+from microrobots.device.input import A, PRESS, RIGHT, UP
 
 
 class Recorder(FakeHardware):
@@ -185,10 +185,10 @@ def test_micropython_runs_main_with_the_real_app_like_cpython(tmp_path, flashed)
     script = """
 import json, sys
 sys.path.insert(0, %r)
-import main
+from microrobots import handheld as main
 from array import array
 from microrobots.app import MODES
-from microrobots.hw.fake import Hardware
+from microrobots.device.hw.fake import Hardware
 d = main.Device(Hardware, config_path=%r, root=%r)
 presses = json.loads(%r)
 modes = bytearray(200)
@@ -233,8 +233,9 @@ def test_a_corrupt_settings_file_is_reported_on_the_console(tmp_path, capsys):
 def test_micropython_bad_config_shows_the_red_x_and_a_good_one_boots(tmp_path):
     (tmp_path / "config.json").write_text('{"matrix": "panel8x8", "window": [4, 0]}')
     script = """
-import json, main
-from microrobots.hw.fake import Hardware
+import json
+from microrobots import handheld as main
+from microrobots.device.hw.fake import Hardware
 bad = main.Device(Hardware, config_path=%r, root=%r)
 bad.run(3)
 good = main.Device(Hardware, config_path=%r, root=%r)
@@ -253,7 +254,7 @@ print(json.dumps({"bad": [i // 3 for i in range(0, 108, 3) if bad.display.writte
 
 
 def test_tone_player_steps_with_the_frames_and_can_be_replaced():
-    from microrobots.sound import Player
+    from microrobots.device.sound import Player
     board = FakeHardware(defaults())
     player = Player(board)
     player.play(((440, 100), (0, 50), (880, 100)), 0)
@@ -274,8 +275,9 @@ def test_tone_player_steps_with_the_frames_and_can_be_replaced():
 
 def test_micropython_frame_loop_allocates_nothing(tmp_path):
     script = """
-import gc, json, main
-from microrobots.hw.fake import Hardware
+import gc, json
+from microrobots import handheld as main
+from microrobots.device.hw.fake import Hardware
 class Quiet(Hardware):
     def show(self, buf):  # the fake's copy of each write would allocate; real pins do not
         self.writes += 1

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from microrobots.board import SIDES, TILES, parse_cell
+from microrobots.rules.board import SIDES, TILES, parse_cell
 from tools.draw import overlay
 from tools.draw.colour import FILM_RGB
 from tools.draw.dice import PIPS

@@ -15,17 +15,16 @@ def test_the_build_id_follows_every_frozen_file_and_nothing_else():
     assert picoimage.image_key("src", "RPI_PICO2", files) != key
     assert picoimage.image_key("other", "RPI_PICO", files) != key
     changed = dict(files)
-    changed["microrobots/board.py"] += b"\n"
+    changed["microrobots/rules/board.py"] += b"\n"
     assert picoimage.image_key("src", "RPI_PICO", changed) != key
 
 
-def test_what_is_frozen_the_package_the_main_as_handheld_and_the_launcher():
+def test_what_is_frozen_the_package_and_the_launcher():
     files = picoimage.firmware_sources()
-    assert "microrobots/app.py" in files and "microrobots/hw/rp2.py" in files
+    assert "microrobots/app.py" in files and "microrobots/device/hw/rp2.py" in files
     assert "microrobots/modes/solo.py" in files
-    with open(os.path.join(picoimage.FIRMWARE, "main.py"), "rb") as f:
-        assert files["handheld.py"] == f.read()
-    assert b"import handheld" in files["main.py"]
+    assert "microrobots/handheld.py" in files and "handheld.py" not in files
+    assert b"from microrobots import handheld" in files["main.py"]
     assert b'package("microrobots")' in files["manifest.py"]
 
 

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from microrobots.board import Layout
+from microrobots.rules.board import Layout
 from mpy import ROOT
 
 render = pytest.importorskip("tools.draw.render")

@@ -49,16 +49,16 @@ def test_a_solo_walk_of_more_than_255_moves_is_scored_and_survives_a_reboot(tmp_
 
 # -- the solo walk: any length, fixed memory -------------------------------------------
 def legal(layout):
-    from microrobots.solver import Solver
+    from microrobots.rules.solver import Solver
 
     return Solver(layout).is_move
 
 
 def test_a_walk_takes_back_its_last_100_moves_and_counts_them_all():
-    from microrobots.board import Layout
-    from microrobots.solver import Solver
-    from microrobots.walk import _UNDO as UNDO
-    from microrobots.walk import Walk
+    from microrobots.rules.board import Layout
+    from microrobots.rules.solver import Solver
+    from microrobots.rules.walk import _UNDO as UNDO
+    from microrobots.rules.walk import Walk
 
     solver = Solver(Layout.named("black:ABCD0000"))
     a = 0
@@ -86,10 +86,10 @@ def test_a_walk_takes_back_its_last_100_moves_and_counts_them_all():
 
 
 def test_a_walk_saves_and_restores_exactly_and_reads_the_first_format():
-    from microrobots.board import Layout
-    from microrobots.solver import Solver
-    from microrobots.walk import _UNDO as UNDO
-    from microrobots.walk import Walk
+    from microrobots.rules.board import Layout
+    from microrobots.rules.solver import Solver
+    from microrobots.rules.walk import _UNDO as UNDO
+    from microrobots.rules.walk import Walk
 
     solver = Solver(Layout.named("black:ABCD0000"))
     a = 0
@@ -123,8 +123,8 @@ def test_a_walk_saves_and_restores_exactly_and_reads_the_first_format():
 
 
 def test_a_walk_is_full_at_the_largest_count_a_claim_can_store():
-    from microrobots.game import MAX_CLAIM
-    from microrobots.walk import Walk
+    from microrobots.rules.game import MAX_CLAIM
+    from microrobots.rules.walk import Walk
 
     w = Walk()
     w.start(0, -1)
@@ -186,15 +186,15 @@ def test_replay_reads_a_long_walk_from_solo_json(tmp_path, capsys):
 
 # -- a saved state that stops the app is set aside, never replayed into a crash loop -------
 def device(tmp_path, App=None):
-    import main
-    from microrobots.hw.fake import Hardware
+    from microrobots import handheld
+    from microrobots.device.hw.fake import Hardware
 
-    return main.Device(Hardware, config_path=str(tmp_path / "none.json"),
+    return handheld.Device(Hardware, config_path=str(tmp_path / "none.json"),
                        root=str(tmp_path) + "/", App=App)
 
 
 def press(d, button, ms=60):
-    from microrobots.input import BUTTON_NAMES
+    from microrobots.device.input import BUTTON_NAMES
 
     d.hw.pressed = 1 << BUTTON_NAMES.index(button)
     d.run(ms // 20)
@@ -254,7 +254,7 @@ def test_a_game_that_stops_the_app_is_set_aside_and_the_restart_reaches_the_menu
 
 def test_a_saved_game_whose_loading_raises_is_set_aside_without_stopping(
         tmp_path, monkeypatch):
-    from microrobots import walk
+    from microrobots.rules import walk
 
     s = solo_one_move_made(tmp_path)
     s.until_saved()  # written in idle frames, after the animation (app.App.flush)
@@ -354,7 +354,7 @@ def test_a_crash_with_no_game_live_restarts_once_per_release(tmp_path, capsys):
 # -- store.set_aside --------------------------------------------------------------------
 def test_set_aside_renames_over_an_older_bad_file_and_survives_power_cuts():
     from fakefs import FakeFs, PowerCut
-    from microrobots.store import Store
+    from microrobots.device.store import Store
 
     before = {"solo.json": b"NEW", "solo.bad.json": b"OLD", "solo.tmp": b"TMP"}
     for fat in (False, True):
@@ -373,7 +373,7 @@ def test_set_aside_renames_over_an_older_bad_file_and_survives_power_cuts():
 
 def test_a_file_the_flash_will_not_rename_is_hidden_until_a_new_save():
     from fakefs import FakeFs
-    from microrobots.store import Store
+    from microrobots.device.store import Store
 
     class Stuck(FakeFs):
         def rename(self, old, new):
@@ -417,8 +417,8 @@ def test_a_memory_error_keeps_the_game_where_it_is(tmp_path, monkeypatch, capsys
 def test_the_count_of_led_writes_stays_a_small_int():
     """50 writes a second make 2**30 in 248 days: a big int then, and an allocation per
     frame on a Pico. The count wraps instead (it only tells that a write happened)."""
-    from microrobots.config import defaults
-    from microrobots.display import Display
+    from microrobots.device.config import defaults
+    from microrobots.device.display import Display
 
     display = Display(defaults())
     frame = bytearray(108)

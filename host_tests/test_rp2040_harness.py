@@ -52,10 +52,10 @@ def test_the_probe_is_valid_micropython_and_keeps_the_shipped_main(tmp_path):
     assert proc.returncode == 0, proc.stderr
 
 
-def test_on_the_micro_robots_image_the_probe_imports_the_frozen_main():
+def test_on_the_micro_robots_image_the_probe_imports_the_frozen_device_loop():
     tree = probe.probed({"config.json": b"{}"}, frozen=True)
     assert sorted(tree) == ["config.json", "main.py"]  # the firmware is in the image
-    assert b"import handheld as fw" in tree["main.py"]
+    assert b"from microrobots import handheld as fw" in tree["main.py"]
     assert b"firmware_main" not in tree["main.py"]
 
 

@@ -5,9 +5,9 @@ from hypothesis import strategies as st
 
 from layouts import (cells, isolated_layouts, layouts, legal, reference_distances,
                      reference_walk_exists, reference_walk_layers)
-from microrobots import solver as S
-from microrobots.board import Layout
-from microrobots.solver import UNREACHABLE, Solver
+from microrobots.rules import solver as S
+from microrobots.rules.board import Layout
+from microrobots.rules.solver import UNREACHABLE, Solver
 
 
 @given(layouts, cells)

@@ -5,14 +5,14 @@ import json
 import random
 
 from layouts import PAIRS, layout_from_pairs
-from microrobots.board import Layout
-from microrobots.solver import Solver
+from microrobots.rules.board import Layout
+from microrobots.rules.solver import Solver
 from mpy import run
 
 SCRIPT = r"""
 import gc, json
-from microrobots.board import Layout
-from microrobots.solver import Solver
+from microrobots.rules.board import Layout
+from microrobots.rules.solver import Solver
 for text in json.loads(%r):
     s = Solver(Layout.parse(text))
     rec = {"dist": [list(s.distances(a)) for a in range(36)], "paths": [], "walks": [],
@@ -79,8 +79,8 @@ def test_micropython_answers_match_cpython():
 
 ALLOC = r"""
 import gc
-from microrobots.board import Layout
-from microrobots.solver import Solver
+from microrobots.rules.board import Layout
+from microrobots.rules.solver import Solver
 s = Solver(Layout.named("black:CADB0312"))
 route = s.path(0, 35)[1:]
 claimed = len(route)
@@ -128,8 +128,8 @@ def exec_without_native(source, scope):
     return real_exec(source, scope)
 
 builtins.exec = exec_without_native
-from microrobots.board import Layout
-from microrobots.solver import Solver
+from microrobots.rules.board import Layout
+from microrobots.rules.solver import Solver
 s = Solver(Layout.named("copper:CADB0312"))
 print(json.dumps([list(s.distances(a)) for a in range(0, 36, 7)]))
 print(json.dumps([s.walk_exists(a, 35 - a, 9, 17) for a in range(36)]))

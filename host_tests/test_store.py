@@ -6,7 +6,7 @@ import os
 import mpy
 import pytest
 from fakefs import FakeFs, PowerCut
-from microrobots.store import Store
+from microrobots.device.store import Store
 
 OLD = {"brightness": 3, "players": 4, "name": "old"}
 NEW = {"brightness": 7, "players": 2, "name": "new", "history": list(range(20))}
@@ -72,7 +72,7 @@ def test_a_missing_file_in_webassembly_inside_micropython():
 import sys
 sys.path.insert(0, %r)
 from fakefs import FakeFs
-from microrobots.store import Store
+from microrobots.device.store import Store
 class EmscriptenFs(FakeFs):
     def open(self, path, mode):
         if "r" in mode and path not in self.files:
@@ -192,7 +192,7 @@ def test_power_cut_at_every_step_inside_micropython():
 import sys, json
 sys.path.insert(0, %r)
 from fakefs import FakeFs, PowerCut
-from microrobots.store import Store
+from microrobots.device.store import Store
 OLD = {"v": "old"}
 NEW = {"v": "new", "list": [1, 2, 3]}
 results = []

@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from microrobots.board import Layout
+from microrobots.rules.board import Layout
 from mpy import ROOT
 from tools.draw.colour import delta_e00, screen_lab
 from tools.sim import help as onscreen
@@ -575,7 +575,7 @@ def test_bad_options_exit_2_in_one_line(args, words):
 
 
 def test_tiles_go_into_the_devices_settings_and_end_a_game_in_progress(tmp_path):
-    from microrobots.store import Store
+    from microrobots.device.store import Store
 
     root = str(tmp_path) + "/"
     store = Store(root)

@@ -16,8 +16,8 @@ from button_events import event_name
 from microrobots import animations as anim
 from microrobots import frame as F
 from microrobots.compat import TICKS_MAX, ticks_add, ticks_diff
-from microrobots.input import A, LEFT, Buttons
-from microrobots.sound import Player
+from microrobots.device.input import A, LEFT, Buttons
+from microrobots.device.sound import Player
 from tools.sim.script import Session
 
 PERIOD = TICKS_MAX + 1
@@ -263,8 +263,9 @@ def test_every_mode_plays_through_the_wrap_exactly_as_without_it(play, offset, t
 # -- MicroPython: nothing allocated per frame, through the wrap -----------------------------
 def test_micropython_frames_through_the_wrap_allocate_nothing_in_any_mode(tmp_path):
     script = """
-import gc, json, main
-from microrobots.hw.fake import Hardware
+import gc, json
+from microrobots import handheld as main
+from microrobots.device.hw.fake import Hardware
 from microrobots.compat import TICKS_MAX
 class Quiet(Hardware):
     start = TICKS_MAX + 1 - 4000  # the clock wraps 4 s after boot

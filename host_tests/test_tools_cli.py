@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from microrobots.board import Layout, LayoutError
+from microrobots.rules.board import Layout, LayoutError
 from mpy import ROOT
 from tools import boards, cli, flash, replay, solve
 from tools.draw import images, overlay, render, wiring

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 
 from layouts import layouts, reference_distances
-from microrobots.board import Layout
-from microrobots.solver import Solver
+from microrobots.rules.board import Layout
+from microrobots.rules.solver import Solver
 from mpy import ROOT
 from tools import boards, solve
 

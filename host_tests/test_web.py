@@ -1,7 +1,7 @@
 """The web page (tools/sim/web/) in a real browser: Debian's Chromium driven by Playwright.
 
 The firmware runs in MicroPython's WebAssembly port, the page is its board
-(firmware/microrobots/hw/web.py). One browser serves the whole module; each test opens
+(firmware/microrobots/device/hw/web.py). One browser serves the whole module; each test opens
 its pages in a context of their own (their own storage) and fails on any console error
 or uncaught exception. Without chromium, playwright or npm the module is skipped with
 one line naming what is missing.

@@ -2,10 +2,10 @@
 piece a frame (a saved game replayed when its mode comes back). Meanwhile the picture
 fades and keys wait, then come in the order they were pressed."""
 
-from main import Device
+from microrobots.handheld import Device
 from microrobots.app import App
-from microrobots.hw.fake import Hardware as FakeHardware
-from microrobots.input import A, DOWN, RIGHT
+from microrobots.device.hw.fake import Hardware as FakeHardware
+from microrobots.device.input import A, DOWN, RIGHT
 
 
 def device(tmp_path):

@@ -19,7 +19,7 @@ import json
 
 from tools import cli
 
-from microrobots.board import SIDES, Layout
+from microrobots.rules.board import SIDES, Layout
 
 
 def neighbour_masks(colours, numbers):
@@ -96,7 +96,7 @@ def analyse_side(side):
 def analyse_naive(side):
     """The straightforward reference: every arrangement, the firmware solver, 36 BFS each.
     Used by the tests (on a sample) and by make bench for comparison."""
-    from microrobots.solver import UNREACHABLE, Solver
+    from microrobots.rules.solver import UNREACHABLE, Solver
     histogram = [0] * 37
     unreachable = 0
     for order in itertools.permutations("ABCD"):

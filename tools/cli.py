@@ -56,7 +56,7 @@ FIRMWARE = os.path.join(ROOT, "firmware")
 if FIRMWARE not in sys.path:  # `python -m tools.x` from a fresh clone
     sys.path.insert(0, FIRMWARE)
 
-from microrobots.board import DEFAULT_LAYOUT, SIDES, Layout, LayoutError  # noqa: E402
+from microrobots.rules.board import DEFAULT_LAYOUT, SIDES, Layout, LayoutError  # noqa: E402
 
 MP_FIRMWARE = "firmware"  # firmware/ as micropython_command() sees it, from cwd=ROOT
 PICO_HEAP = "190k"  # what a Pico's MicroPython leaves free for Python objects, roughly

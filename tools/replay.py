@@ -20,11 +20,11 @@ import json
 from tools import cli
 from tools.cli import UsageError
 
-from microrobots import notation
+from microrobots.rules import notation
 
-from microrobots.decisions import OUTCOME_LETTERS
-from microrobots.game import GameStateError
-from microrobots.store import FORMAT as STORE_FORMAT
+from microrobots.rules.decisions import OUTCOME_LETTERS
+from microrobots.rules.game import GameStateError
+from microrobots.device.store import FORMAT as STORE_FORMAT
 
 PROG = "tools.replay"
 

@@ -6,7 +6,7 @@
     python -m tools.solve [...] --stats        # all-pairs distance histogram of the layout
 
 Cells are dice: G3, 3-green or green-3. The layout defaults to black:ABCD0000.
-Uses the firmware's own solver (firmware/microrobots/solver.py), so its answers are the
+Uses the firmware's own solver (firmware/microrobots/rules/solver.py), so its answers are the
 handheld's. Bad input: exit code 2 and one line on stderr.
 """
 
@@ -16,7 +16,7 @@ import sys
 from tools import cli
 from tools.cli import UsageError, cell, plural
 
-from microrobots.solver import UNREACHABLE, Solver
+from microrobots.rules.solver import UNREACHABLE, Solver
 
 PROG = "tools.solve: error"
 

@@ -14,7 +14,8 @@ Buttons, the same in every mode (keys.py): the D-pad acts when pressed (and repe
 while held); A and B act when released, or when held (``LONG_A``, ``LONG_B``: about
 0.6 s). Holding B always returns to the menu; whatever was being played is kept.
 
-A mode switch is one step, in the frame after the key: the mode left is put away (one
+A mode switch is one step, in the frame after the key's (whose click it keeps, and which
+fades the picture): the mode left is put away (one
 mode's state in the heap at a time; its game is on flash or held by the saver), the new
 one is built and entered. A game mode whose game was put away reads it back first;
 replaying a long game's decisions is work in pieces (``work``: a generator, stepped
@@ -38,15 +39,15 @@ import gc
 
 from . import frame as F
 from . import palette as P
-from .board import Layout
+from .rules.board import Layout
 from .compat import const, ticks_diff
-from .input import LONG, PRESS, RELEASE, REPEAT
+from .device.input import LONG, PRESS, RELEASE, REPEAT
 from .keys import LONG_B, SOUND_CLICK
 from .modes import classroom, menu, referee, settings, solo
-from .notation import finish
+from .rules.notation import finish
 from .preferences import check_settings
 from .saving import GAMES, SETTINGS_FILE, Saver
-from .solver import Solver
+from .rules.solver import Solver
 
 MODES = ("menu", "solo", "referee", "classroom", "settings")
 _MODE_CLASSES = (menu.Mode, solo.Mode, referee.Mode, classroom.Mode, settings.Mode)
@@ -88,7 +89,8 @@ class App:
         self.modes = {}  # name -> Mode, built on first use, put away when left
         self.mode = "menu"
         self.left = "menu"  # the mode left last (the menu comes back on its quadrant)
-        self._switch = None  # the mode to switch to in the next frame (go)
+        self._switch = None  # the mode to switch to (go), in the frame after the key's
+        self._keyframe = False  # the key's frame of a switch: only the fade
         self.work = None  # long work in pieces (a generator), one piece a frame
         self.switches = 0  # switches done (the emulated board's probe counts them)
         self._keyed = False  # a key was handled in this frame: it writes nothing
@@ -251,6 +253,7 @@ class App:
         self.left = self.mode
         self.mode = name
         self._switch = name
+        self._keyframe = True
         self.current = None  # the old mode can be freed; nothing is drawn meanwhile
 
     @property
@@ -267,11 +270,12 @@ class App:
         if self.left != name:
             self._put_away(self.left)
         gc.collect()
-        mode = self.current = self.get(name)
-        if name in GAMES and mode.game is None:
+        mode = self.get(name)
+        if name in GAMES and mode.game is None:  # (current: None until it is entered)
             self.work = self._resume_and_enter(name, mode)
             self._step_work()  # its first piece: no file, or nothing to replay, is all
         else:
+            self.current = mode
             mode.enter(now)
 
     def _step_work(self):
@@ -285,6 +289,7 @@ class App:
         ok, problem = yield from self._resume(name, self._now)
         if problem:
             self.show_notice(problem, self._now)
+        self.current = mode
         mode.enter(self._now)
 
     def _put_away(self, name):
@@ -333,7 +338,10 @@ class App:
         frame that encodes a file to save, see saving.py, and a switch's)."""
         self._now = now
         if self._switch is not None:
-            self._switch_to(self._switch, now)
+            if self._keyframe:
+                self._keyframe = False
+            else:
+                self._switch_to(self._switch, now)
             F.dim(frame, _FADE)  # the last picture fades while the switch runs
             return
         if self.work is not None:

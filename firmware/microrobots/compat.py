@@ -96,7 +96,7 @@ def kernels(text, names):
     micropython decorator": no native emitter) the same text is compiled without it."""
     global _kernels
     if _kernels is None:
-        from . import kernels as texts
+        from .rules import kernels as texts
 
         source = texts.SOLVER + texts.DISPLAY + texts.FRAME
         texts = None

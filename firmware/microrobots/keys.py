@@ -7,7 +7,7 @@ sounds, as ``(freq_hz, ms)`` steps for sound.Player (0 Hz: a rest).
 """
 
 from .compat import const
-from .input import A, B, DOWN, LEFT, RIGHT, UP  # noqa: F401 - the keys a mode receives
+from .device.input import A, B, DOWN, LEFT, RIGHT, UP  # noqa: F401 - the keys a mode receives
 
 LONG_A = const(12)
 LONG_B = const(13)

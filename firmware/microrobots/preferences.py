@@ -4,7 +4,7 @@ Saved in ``settings.json`` (saving.py) and checked when read back: a bad or miss
 gets its default, and the first bad one is named for the notice.
 """
 
-from .board import Layout, LayoutError
+from .rules.board import Layout, LayoutError
 
 SETTINGS = {
     "side": "black",        # which face of the four boards is up

@@ -28,15 +28,15 @@ base = gc.mem_alloc()
 out = {}
 last = base
 for group, names in () if %(lazy)s else (
-        ("rules", ("microrobots.board", "microrobots.solver", "microrobots.rng",
-                   "microrobots.game")),
+        ("rules", ("microrobots.rules.board", "microrobots.rules.solver", "microrobots.rules.rng",
+                   "microrobots.rules.game")),
         ("app", ("microrobots.palette", "microrobots.frame", "microrobots.app",
                  "microrobots.modes", "microrobots.modes.menu", "microrobots.modes.solo",
                  "microrobots.modes.referee", "microrobots.modes.classroom",
                  "microrobots.modes.settings")),
-        ("platform", ("microrobots.compat", "microrobots.config", "microrobots.display",
-                      "microrobots.input", "microrobots.store", "microrobots.sound",
-                      "microrobots.hw", "microrobots.hw.fake", "main")),
+        ("platform", ("microrobots.compat", "microrobots.device.config", "microrobots.device.display",
+                      "microrobots.device.input", "microrobots.device.store", "microrobots.device.sound",
+                      "microrobots.device.hw", "microrobots.device.hw.fake", "main")),
         ("driver", ("driver",))):
     for name in names:
         __import__(name)

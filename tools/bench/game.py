@@ -9,10 +9,10 @@ MP_SCRIPT = r"""
 import sys, gc, json, time
 sys.path.insert(0, "firmware")
 gc.collect(); m0 = gc.mem_alloc()
-from microrobots.board import Layout
-from microrobots import notation
-from microrobots.game import Game
-from microrobots.solver import Verdict
+from microrobots.rules.board import Layout
+from microrobots.rules import notation
+from microrobots.rules.game import Game
+from microrobots.rules.solver import Verdict
 gc.collect(); m1 = gc.mem_alloc()
 lay = Layout.named("black:CADB0312")
 gc.collect(); m2 = gc.mem_alloc()

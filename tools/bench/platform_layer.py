@@ -16,10 +16,10 @@ import sys, gc, time, json
 sys.path.insert(0, %r)
 gc.collect()
 base = gc.mem_alloc()
-from microrobots.config import defaults, load
-from microrobots.display import Display
-from microrobots.input import Buttons
-from microrobots.store import Store
+from microrobots.device.config import defaults, load
+from microrobots.device.display import Display
+from microrobots.device.input import Buttons
+from microrobots.device.store import Store
 gc.collect()
 modules = gc.mem_alloc() - base
 out = {"modules": modules}

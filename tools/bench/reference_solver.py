@@ -2,7 +2,7 @@
 
 Plain bytearray BFS that scans the row and the column of each cell for legal moves at every
 step, and exact-length walks stepped one move at a time. Runs under MicroPython and
-CPython. The firmware's solver (firmware/microrobots/solver.py) answers the same queries.
+CPython. The firmware's solver (firmware/microrobots/rules/solver.py) answers the same queries.
 """
 
 

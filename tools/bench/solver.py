@@ -10,8 +10,8 @@ MP_SCRIPT = r"""
 import sys, gc, time
 sys.path.insert(0, "firmware")
 sys.path.insert(0, "tools/bench")
-from microrobots.board import Layout
-from microrobots.solver import Solver
+from microrobots.rules.board import Layout
+from microrobots.rules.solver import Solver
 import reference_solver as plain
 
 lay = Layout.named("black:CADB0312")

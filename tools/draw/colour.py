@@ -80,7 +80,7 @@ def led_lab(rgb):
     gamma)."""
     global _GAMMA
     if _GAMMA is None:
-        from microrobots.display import gamma_table
+        from microrobots.device.display import gamma_table
 
         _GAMMA = gamma_table()
     return _lab(*(_GAMMA[v] / 255 for v in rgb))

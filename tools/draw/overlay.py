@@ -23,7 +23,7 @@ from tools.cli import write_atomically
 from tools.draw.colour import FILM_RGB
 from tools.draw.dice import PIPS
 
-from microrobots.board import SIDES, TILES, parse_cell
+from microrobots.rules.board import SIDES, TILES, parse_cell
 
 # The documented build (hardware/README.md): a WS2812B strip with 60 LEDs per metre, cut
 # into rows of six and laid at the same spacing, so the grid's pitch is 1000/60 mm.

@@ -199,8 +199,8 @@ def layout_of_state(state=None):
 
     The app keeps its arrangement in settings.json; the renderer needs it for the pips.
     """
-    from microrobots.board import Layout, LayoutError
-    from microrobots.store import Store
+    from microrobots.rules.board import Layout, LayoutError
+    from microrobots.device.store import Store
 
     if state:
         data, _ = Store(state if state.endswith("/") else state + "/").load("settings")

@@ -1,7 +1,7 @@
 """The wiring diagram and the pin table, generated from the firmware's default configuration.
 
     python -m tools.draw.wiring            # rewrite hardware/wiring.svg and the pin table in
-                                      # hardware/README.md from microrobots.config.DEFAULTS
+                                      # hardware/README.md from microrobots.device.config.DEFAULTS
     python -m tools.draw.wiring --check    # exit 1 if either is out of date (nothing written)
     python -m tools.draw.wiring --config my.json --svg my-wiring.svg --table
                                       # your own wiring: diagram to a file, table on stdout
@@ -16,7 +16,7 @@ import sys
 from tools import cli
 from tools.cli import ROOT, write_atomically
 
-from microrobots import config as firmware_config
+from microrobots.device import config as firmware_config
 
 SVG_PATH = os.path.join(ROOT, "hardware", "wiring.svg")
 README_PATH = os.path.join(ROOT, "hardware", "README.md")

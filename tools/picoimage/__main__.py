@@ -175,8 +175,6 @@ def firmware_sources():
         if rel.startswith("microrobots/") and rel.endswith(".py"):
             with open(os.path.join(FIRMWARE, rel), "rb") as f:
                 files[rel] = f.read()
-    with open(os.path.join(FIRMWARE, "main.py"), "rb") as f:
-        files["handheld.py"] = f.read()
     for name, staged in (("launcher.py", "main.py"), ("manifest.py", "manifest.py")):
         with open(os.path.join(HERE, name), "rb") as f:
             files[staged] = f.read()

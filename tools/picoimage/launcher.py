@@ -21,7 +21,7 @@ except OSError:
     own = None
 if own is None or own.startswith(STOCK_MAIN):
     own = None
-    import handheld  # firmware/main.py, frozen under this name
+    from microrobots import handheld  # the device loop, frozen with the package
 
     handheld.main()
 else:

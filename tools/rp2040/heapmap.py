@@ -4,7 +4,7 @@
 
 Boots what ``make flash`` writes with a main.py of its own (the shipped one becomes
 ``firmware_main.py``, as with the probe) that imports the firmware's modules in the order
-of their dependencies, then ``main.py``, builds the ``Device`` and enters every mode in
+of their dependencies, builds the ``Device`` and enters every mode in
 turn (back to the menu between), and prints after each step, following a collection: the
 heap in use (bytes, from the step's start), what the step added, and the qstr pools (the
 interned names; they never shrink, and a new pool is twice the last one's size). A module's
@@ -21,8 +21,12 @@ from . import image
 from .pico import Pico
 
 # Leaves first, so that a module's figure is its own.
-MODULES = ("compat", "palette", "board", "rng", "solver", "frame", "input", "game", "app",
-           "display", "store", "sound", "hw", "hw.rp2", "modes", "modes.menu")
+MODULES = ("compat", "rules.kernels", "rules.board", "rules.rng", "rules.solver",
+           "rules.decisions", "rules.rolls", "rules.game", "rules.notation", "rules.walk",
+           "device.input", "device.config", "device.display", "device.store", "device.sound",
+           "device.hw", "device.hw.rp2", "palette", "frame", "animations", "keys", "saving",
+           "preferences", "modes", "modes.menu", "modes.solo", "modes.referee_screens",
+           "modes.referee", "modes.classroom", "modes.settings", "app", "handheld")
 MODES = ("solo", "referee", "classroom", "settings")
 
 SOURCE = r'''
@@ -39,12 +43,11 @@ def rep(what):
     _last[0] = v
 rep("(start)")
 %(imports)s
-import firmware_main as fw
-rep("main.py")
-from microrobots import hw
+from microrobots import handheld as fw
+from microrobots.device import hw
 dev = fw.Device(hw.backend())
 rep("Device (menu)")
-def enter(m):  # a switch runs over frames (app.App.go): step until it is done
+def enter(m):  # a switch (app.App.go), and any work after it: step until it is done
     dev.app.go(m, dev.now)
     for _ in range(500):
         dev.step()

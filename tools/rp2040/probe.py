@@ -69,9 +69,9 @@ window = array("i", [0])
 def _probe():
     gc.collect()
     buf[5] = gc.mem_alloc()
-    import %(main_module)s as fw
-    from microrobots import hw
-    from microrobots import game as _game
+    from microrobots import handheld as fw
+    from microrobots.device import hw
+    from microrobots.rules import game as _game
     from microrobots.app import MODES
 
     modes = {}
@@ -224,29 +224,26 @@ except Exception as e:
 PROBED_MAIN = "firmware_main.py"
 
 
-FROZEN_MAIN = "handheld"  # the Micro Robots image's frozen copy of firmware/main.py
 
 
 def probed(tree, frozen=False):
     """A copy of the flash tree ``tree`` with the probe as main.py (see the docstring).
 
     ``frozen``: the board runs the Micro Robots image, whose built-in launcher hands over
-    to a main.py on the filesystem: the probe imports the image's frozen main instead.
+    to a main.py on the filesystem: the probe imports the image's frozen package.
     """
     out = dict(tree)
-    if frozen:
-        out["main.py"] = source(FROZEN_MAIN).encode()
-    else:
+    if not frozen:
         out[PROBED_MAIN] = out["main.py"]
-        out["main.py"] = source(PROBED_MAIN[:-3]).encode()
+    out["main.py"] = source().encode()
     return out
 
 
-def source(main_module=PROBED_MAIN[:-3]):
-    """The probe's ``main.py``, importing the firmware's main as ``main_module``."""
+def source():
+    """The probe's ``main.py`` (it imports the device loop, microrobots.handheld)."""
     return SOURCE % {"header": HEADER, "ring": RING, "fields": FIELDS, "m1": MAGIC[0],
                      "m2": MAGIC[1], "h_done": H_DONE, "answers": ANSWERS,
-                     "slots": SLOTS, "done": DONE, "main_module": main_module}
+                     "slots": SLOTS, "done": DONE}
 
 
 class ProbeReader:

@@ -30,7 +30,7 @@ READ_EVERY_MS = 1000  # the probe's ring holds 160 frames: read well within 3 s
 
 def _config(files):
     """The board's configuration as main.py will see it (defaults if missing or bad)."""
-    from microrobots import config
+    from microrobots.device import config
 
     text = files.get("config.json")
     if text is None:
@@ -200,7 +200,7 @@ class Mismatch:
 def grid_frames(leds, config):
     """LED frames ``[(ms, [(r, g, b), ...]), ...]`` as latched -> ``[(ms, bytes(108))]`` in
     grid order (R, G, B per cell), through ``config``'s wiring."""
-    from microrobots.display import led_map
+    from microrobots.device.display import led_map
 
     cells = led_map(config)
     out = []
@@ -221,7 +221,7 @@ def lockstep(records, board, seed, config, state=None):
     agree, else a ``Mismatch``. ``state``: the host's flash, {name: bytes} as the board had
     it at that boot (default: nothing saved, a freshly flashed board).
     """
-    import main as firmware_main
+    from microrobots import handheld
 
     from tools.sim.driver import SimHardware
 
@@ -237,7 +237,7 @@ def lockstep(records, board, seed, config, state=None):
         SimHardware.sim_seed = seed
         SimHardware.sim_out = _ignore
         SimHardware.sim_tones = False
-        dev = firmware_main.Device(SimHardware, root + "config.json", root)
+        dev = handheld.Device(SimHardware, root + "config.json", root)
         disp = dev.display
         written = disp.writes
 

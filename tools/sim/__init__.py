@@ -12,7 +12,7 @@ How the parts meet::
     terminal.py  make play: the driver as a child process, every frame drawn in the terminal
     help.py      what both front ends say on screen: each mode's buttons, the counts' legend
     web/         make web: the firmware in MicroPython's WebAssembly port in a web page, the
-                 page as the board (firmware/microrobots/hw/web.py); page.py runs there too
+                 page as the board (firmware/microrobots/device/hw/web.py); page.py runs there too
 
 ``python -m tools.sim`` (``__main__.py``) starts the terminal front end, or the headless
 runner with ``--headless``.

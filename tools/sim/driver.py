@@ -30,7 +30,7 @@ Output, one line each, flushed at once:
     {"t": 60, "tone": 880}          with --tones: the buzzer's frequency from t (0: off);
     {"t": 60, "notice": "..."}      the app reset a file to defaults (once);
     {"t": 80, "console": "..."}     a line the app has for the serial console (the
-                                    referee's verdict and why: main.Device.console);
+                                    referee's verdict and why: handheld.Device.console);
     {"t": 9000, "end": true, "heap": 41232}   last line: the time reached and the bytes
                                     of heap in use after a collection (MicroPython);
     {"error": "..."}                bad input or option; the driver exits with status 2.
@@ -63,8 +63,8 @@ try:
 except ImportError:
     sys.path.insert(0, _firmware_path())
 
-import main as firmware_main  # noqa: E402  - firmware/main.py: the loop under test
-from microrobots.hw.fake import Hardware as _FakeHardware  # noqa: E402
+from microrobots import handheld  # noqa: E402  - the device loop under test
+from microrobots.device.hw.fake import Hardware as _FakeHardware  # noqa: E402
 
 
 class UsageError(Exception):
@@ -93,7 +93,7 @@ class SimHardware(_FakeHardware):
             self.sim_out('{"t": %d, "tone": 0}' % self.elapsed)
 
 
-class SimDevice(firmware_main.Device):
+class SimDevice(handheld.Device):
     """The firmware's Device whose serial console lines become ``console`` output lines."""
 
     def __init__(self, out, Hardware, config_path, root):

@@ -2,7 +2,7 @@
 
 A random player (taps, holds, long presses, chords, bursts faster than the debounce,
 idle spells short and long, dives into a random mode) plays the firmware's own
-``main.Device`` on fake pins, with power cycles on the saved state now and then (a new
+``handheld.Device`` on fake pins, with power cycles on the saved state now and then (a new
 Device on the same flash folder, its clock restarting at 0 or just before the ticks
 wrap). Any exception in the app, any orange X, any file set aside as ``*.bad.json``,
 any broken invariant (tokens, bounded logs) ends the run as a failure; under
@@ -44,16 +44,16 @@ else:
     except ImportError:
         sys.path.insert(0, _firmware_path())
 
-import main as firmware_main  # noqa: E402
-from microrobots.game import POOL  # noqa: E402
-from microrobots.hw.fake import Hardware as _FakeHardware  # noqa: E402
+from microrobots import handheld  # noqa: E402
+from microrobots.rules.game import POOL  # noqa: E402
+from microrobots.device.hw.fake import Hardware as _FakeHardware  # noqa: E402
 from microrobots.modes import step_cursor  # noqa: E402
-from microrobots.rng import XorShift32  # noqa: E402
+from microrobots.rules.rng import XorShift32  # noqa: E402
 
 try:  # (the soak also runs older firmware, to show what it finds there)
     from microrobots.compat import TICKS_MAX
-    from microrobots.game import KEEP
-    from microrobots.walk import UNDO
+    from microrobots.rules.game import KEEP
+    from microrobots.rules.walk import UNDO
 except ImportError:
     TICKS_MAX, KEEP, UNDO = 0x3FFFFFFF, 10**9, 10**9
 
@@ -78,7 +78,7 @@ class SoakHardware(_FakeHardware):
         return self.soak_seed
 
 
-class SoakDevice(firmware_main.Device):
+class SoakDevice(handheld.Device):
     """The firmware's Device, its console quiet, its failures recorded."""
 
     failures = []
@@ -94,7 +94,7 @@ class SoakDevice(firmware_main.Device):
 
     def fail(self, error):
         SoakDevice.failures.append("%s: %s" % (type(error).__name__, error))
-        firmware_main.log_exception(error)
+        handheld.log_exception(error)
         super().fail(error)
 
 

@@ -446,7 +446,7 @@ class State:
 def prepare_state(state_dir, side, tiles):
     """Write --side/--tiles into the device's settings (the firmware's own Store format)."""
     from microrobots.saving import GAMES
-    from microrobots.store import Store
+    from microrobots.device.store import Store
 
     if side is None and tiles is None:
         return
@@ -466,8 +466,8 @@ def prepare_state(state_dir, side, tiles):
 
 def layout_numbers(state_dir):
     """The die numbers of the device's current arrangement (from its settings file)."""
-    from microrobots.board import Layout, LayoutError
-    from microrobots.store import Store
+    from microrobots.rules.board import Layout, LayoutError
+    from microrobots.device.store import Store
 
     data, _ = Store(state_dir).load("settings")
     try:

@@ -21,7 +21,7 @@ from .. import animations as anim
 from .. import frame as F
 from .. import palette as P
 from ..compat import const
-from ..game import Game
+from ..rules.game import Game
 from . import Base, draw_round
 
 _ROLL = const(0)

@@ -41,9 +41,9 @@ from ..keys import (
 from .. import animations as anim
 from .. import palette as P
 from ..compat import ticks_add
-from .. import notation
-from ..game import Game, GameError
-from ..solver import BELOW_OPTIMUM, ILLEGAL_MOVE, TARGET_MISSED, WAYPOINT_MISSED, WRONG_COUNT
+from ..rules import notation
+from ..rules.game import Game, GameError
+from ..rules.solver import BELOW_OPTIMUM, ILLEGAL_MOVE, TARGET_MISSED, WAYPOINT_MISSED, WRONG_COUNT
 from . import Base, step_cursor
 from .referee_screens import (
     BOARD, COUNT, DEMO, OVER, PLAYER, RESULT, REVEAL, ROLL, SCORES, UNDO, VERDICT_MS, WHY, Screens,

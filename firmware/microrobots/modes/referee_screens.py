@@ -9,7 +9,7 @@ from .. import animations as anim
 from .. import frame as F
 from .. import palette as P
 from ..compat import const, ticks_add
-from ..solver import BELOW_OPTIMUM, ILLEGAL_MOVE, TARGET_MISSED, WAYPOINT_MISSED, WRONG_COUNT
+from ..rules.solver import BELOW_OPTIMUM, ILLEGAL_MOVE, TARGET_MISSED, WAYPOINT_MISSED, WRONG_COUNT
 from . import draw_round
 
 ROLL = const(0)

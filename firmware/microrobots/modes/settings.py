@@ -30,9 +30,9 @@ from ..keys import A, B, DOWN, LEFT, RIGHT, SOUND_CLICK, SOUND_GOOD, SOUND_REFUS
 from .. import animations as anim
 from .. import frame as F
 from .. import palette as P
-from ..board import TURNED, dice
+from ..rules.board import TURNED, dice
 from ..compat import const
-from ..rng import XorShift32
+from ..rules.rng import XorShift32
 from . import Base
 
 _LIST = const(0)

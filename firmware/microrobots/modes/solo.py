@@ -28,9 +28,9 @@ from .. import animations as anim
 from .. import frame as F
 from .. import palette as P
 from ..compat import const, ticks_add
-from .. import notation
-from ..game import Game, GameError
-from ..walk import Walk
+from ..rules import notation
+from ..rules.game import Game, GameError
+from ..rules.walk import Walk
 from . import Base, draw_round, step_cursor
 
 _ROLL = const(0)

@@ -1,5 +1,5 @@
 // The handheld in a web page: the very firmware of the Pico in MicroPython's WebAssembly
-// port. This file is the glue: it is the board (firmware/microrobots/hw/web.py reads
+// port. This file is the glue: it is the board (firmware/microrobots/device/hw/web.py reads
 // globalThis.microrobotsBoard), draws the grid, turns keys, clicks and touches into
 // buttons held, plays the buzzer with WebAudio and keeps the flash in localStorage.
 //

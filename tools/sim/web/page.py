@@ -2,10 +2,10 @@
 
 Runs inside MicroPython's WebAssembly port (bundled by build.py with the firmware and
 events.py) and, for the tests, under CPython. It never touches ``js``: the board is
-firmware/microrobots/hw/web.py, this module only boots the device and answers the page::
+firmware/microrobots/device/hw/web.py, this module only boots the device and answers the page::
 
     page.prepare(share)         # before boot: a share string's game onto the flash
-    page.boot(problems)         # main.Device on hw.backend(); problems become notices
+    page.boot(problems)         # handheld.Device on hw.backend(); problems become notices
     page.step()                 # one frame (the page calls it every 20 ms)
     page.mode(); page.numbers()   # for the page's title and the dice's pips
     page.masks(events_text)       # an events file as [[ms, mask], ...] (JSON), to replay
@@ -18,13 +18,13 @@ import json
 import sys
 
 import events
-import main
-from microrobots import hw
+from microrobots import handheld
+from microrobots.device import hw
 from microrobots.preferences import SETTINGS, check_settings
-from microrobots.board import Layout
-from microrobots import notation
-from microrobots.game import GameError
-from microrobots.store import Store
+from microrobots.rules.board import Layout
+from microrobots.rules import notation
+from microrobots.rules.game import GameError
+from microrobots.device.store import Store
 
 FLASH = "/flash/"
 
@@ -66,7 +66,7 @@ def boot(problems="[]", root=FLASH):
     storage) are shown as the device shows a file it reset: on the console, and by the
     grid's blinking border."""
     global device
-    device = main.Device(hw.backend(), root + "config.json", root)
+    device = handheld.Device(hw.backend(), root + "config.json", root)
     app = device.app
     lines = [p for p in json.loads(problems) if p]
     for line in lines:

@@ -8,7 +8,7 @@ take one byte. As text (``text``): ``b4o`` is player b (1) claiming 4, correct; 
 gave up; after ``i``, the illegal move: ``b4i2``.
 """
 
-from .compat import const
+from ..compat import const
 from .solver import ILLEGAL_MOVE
 
 GIVE_UP = const(255)  # "nobody found a route"

@@ -10,7 +10,7 @@ wrap (a subclass with ``start = TICKS_MAX - 5000``); ``elapsed`` counts the ms s
 fake was built, without wrapping.
 """
 
-from ..compat import TICKS_MAX, ticks_add, ticks_diff
+from ...compat import TICKS_MAX, ticks_add, ticks_diff
 
 
 class Hardware:

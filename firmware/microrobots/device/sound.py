@@ -7,7 +7,7 @@ timed to the frame (20 ms); the short clicks of a handheld need no better.
 """
 
 
-from .compat import ticks_add, ticks_diff
+from ..compat import ticks_add, ticks_diff
 
 
 class Player:

@@ -12,7 +12,7 @@ code path (see kernels.py).
 """
 
 from .board import CELLS, SIZE
-from .compat import const, kernels
+from ..compat import const, kernels
 
 UNREACHABLE = const(255)  # distances() marks cells the robot can never reach with it
 _MAX_DEGREE = const(10)  # 5 other cells in the row + 5 in the column

@@ -5,7 +5,7 @@ import time
 
 from machine import PWM, Pin, bitstream
 
-from ..compat import const
+from ...compat import const
 from ..input import BUTTON_NAMES
 
 # WS2812 at 800 kHz: high and low times in ns of a 0 bit, then of a 1 bit. These are the

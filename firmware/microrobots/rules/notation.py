@@ -12,7 +12,7 @@ between frames.
 
 from .board import CELLS, Layout, LayoutError
 from .decisions import GIVE_UP, OUTCOME_LETTERS
-from .compat import const
+from ..compat import const
 from .game import (
     FORMAT, MAX_CLAIM, POOL, VERSION, WIN_TOKENS, Game, GameError, GameStateError, _is_int,
 )

@@ -12,7 +12,7 @@ The generator is Marsaglia's xorshift32 (shifts 13, 17, 5) on the 32-bit value
 ``hi << 16 | lo`` (host_tests/test_game_rng.py checks it against the textbook version).
 """
 
-from .compat import const
+from ..compat import const
 
 _MIX_HI = const(0x9E37)  # seeds are xor-ed with 0x9E3779B9, so seed 0 is valid too
 _MIX_LO = const(0x79B9)

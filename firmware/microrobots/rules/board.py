@@ -9,7 +9,7 @@ double-sided 3x3 boards (``Layout.from_tiles("black", "CADB0312")``), or from a 
 name (``Layout.named("copper:ABCD0000")``).
 """
 
-from .compat import const
+from ..compat import const
 
 SIZE = const(6)
 CELLS = const(36)

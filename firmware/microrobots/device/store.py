@@ -27,7 +27,7 @@ cut the power at every step of a save.
 import json
 import os
 
-from .compat import const
+from ..compat import const
 
 # errno "no such file": 2 on MicroPython's ports and CPython; 44 in the WebAssembly port,
 # whose files are Emscripten's (its errno.ENOENT still says 2).

@@ -23,11 +23,11 @@ def backend():
     # Full module names: strings this long are constants, where ``from .web import``
     # would make a Pico intern the names of the backends it never loads.
     if sys.platform == "webassembly":
-        module = "microrobots.hw.web"
+        module = "microrobots.device.hw.web"
     elif name == "micropython":
-        module = "microrobots.hw.rp2"
+        module = "microrobots.device.hw.rp2"
     elif name == "circuitpython":
-        module = "microrobots.hw.circuitpython"
+        module = "microrobots.device.hw.circuitpython"
     else:
-        module = "microrobots.hw.fake"
+        module = "microrobots.device.hw.fake"
     return __import__(module, None, None, ("Hardware",)).Hardware

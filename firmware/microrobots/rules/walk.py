@@ -12,7 +12,7 @@ memory is fixed: the last ``_UNDO`` (100) positions are kept in a ring, so B tak
     walk.to_saved(); walk.restore(saved, start, waypoint, is_move)
 """
 
-from .compat import const
+from ..compat import const
 from .game import MAX_CLAIM
 
 _UNDO = const(100)  # moves B can take back

@@ -23,7 +23,7 @@ auto-repeats: REPEAT after 400 ms, then every 120 ms,
 at most one per poll (a late poll never bursts). RELEASE always follows, LONG or not.
 """
 
-from .compat import const, ticks_add, ticks_diff
+from ..compat import const, ticks_add, ticks_diff
 
 UP = const(0)
 DOWN = const(1)

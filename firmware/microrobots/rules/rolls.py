@@ -9,7 +9,7 @@ game: change nothing here without a new format version (game.py).
 """
 
 from .board import CELLS
-from .compat import const
+from ..compat import const
 from .solver import UNREACHABLE
 
 ROLLS = const(36)  # rolls per target (or waypoint) before a fallback

@@ -24,7 +24,7 @@ of a round rolls.py; the decision log's bytes decisions.py.
 """
 
 from .board import CELLS, Layout
-from .compat import const
+from ..compat import const
 from .decisions import GIVE_UP, append, entry, text
 from .rng import MAX_SEED, XorShift32
 from .rolls import RollError, Round, roll_start

@@ -14,7 +14,7 @@ hardware docs are generated from ``DEFAULTS``: change a default here, not there.
 
 import json
 
-from .compat import const
+from ..compat import const
 
 BUTTON_NAMES = ("up", "down", "left", "right", "a", "b")  # the order of input.BUTTON_NAMES
 # The LEDs' power budget from USB: 500 mA, of which each WS2812B takes 1 mA idle; a

@@ -27,7 +27,7 @@ simulator and tests. ``show`` allocates nothing. Its loops over the 108 channels
 kernel (see ``kernels.py``): viper machine code on a Pico, plain Python elsewhere.
 """
 
-from .compat import const, kernels
+from ..compat import const, kernels
 
 _CELLS = const(36)
 _FRAME_BYTES = const(108)

@@ -1,0 +1,228 @@
+"""The handheld: the device's config, pins, buttons, display and store wired to the app;
+the frame loop.
+
+    Device(hw.backend()).run()       # what main.py does at power-on (main())
+
+Every 20 ms: read the buttons, hand their events to the app, let it draw a frame, show
+the frame on the LEDs, play any sound it asked for, print any line it has for the serial
+console (a referee's verdict and why), sleep until the next frame. Long work (a saved
+game replayed) is the app's: a piece of it a frame (app.App.work).
+
+Nothing here may reboot the device in a loop:
+- a bad ``config.json`` prints one line on the serial console (again every 10 s) and
+  shows a red X on the grid, wired by the default configuration; the device then idles;
+- an exception in the app prints its traceback and shows an orange X; releasing any
+  button restarts the app. Settings are kept, and so is the saved game, unless it was
+  being played (or, when the app could not even start, it was the file read last): then
+  that file is set aside as NAME.bad.json (kept, never loaded again), the console says
+  so and the restarted app shows the notice, so a saved state never replays into a
+  crash loop.
+"""
+
+import gc
+import sys
+
+from .compat import TICKS_MAX, ticks_add, ticks_diff
+from .device import config, hw
+from .device.display import Display
+from .device.input import NO_EVENT, RELEASE, Buttons
+from .device.sound import Player
+from .device.store import Store
+
+try:
+    from .app import App as _App
+    from .keys import TONES
+except Exception as error:  # noqa: BLE001 - shown as a failed app below, not a crash
+    _App = error
+    TONES = ()
+
+FRAME_MS = 20
+CONFIG_FILE = "config.json"
+CONFIG_ERROR = (255, 0, 0)  # red X: config.json is wrong, see the serial console
+APP_ERROR = (255, 96, 0)  # orange X: the app stopped; release any button to restart it
+RESTART_AFTER_MS = 1000  # ignore buttons this long after a failure (one may be held)
+REPEAT_MESSAGE_MS = 10000
+
+
+def draw_x(frame, color):
+    """A cross over the whole grid in ``color`` on black."""
+    for i in range(len(frame)):
+        frame[i] = 0
+    for k in range(6):
+        for cell in (7 * k, 5 * k + 5):  # the two diagonals
+            frame[3 * cell] = color[0]
+            frame[3 * cell + 1] = color[1]
+            frame[3 * cell + 2] = color[2]
+
+
+def read_config(path):
+    """``(config, problem)``: config.json checked, or the defaults and one line on why.
+
+    ``path`` None gives the defaults."""
+    try:
+        if path is None:
+            return config.defaults(), None
+        return config.load_file(path), None
+    except config.ConfigError as error:
+        return config.defaults(), str(error)
+
+
+def log_exception(error):
+    if hasattr(sys, "print_exception"):  # MicroPython, CircuitPython
+        sys.print_exception(error)
+    else:
+        import traceback
+
+        traceback.print_exception(type(error), error, error.__traceback__)
+
+
+class Device:
+    """The running handheld. ``Hardware``: a class from ``microrobots.hw``."""
+
+    def __init__(self, Hardware, config_path=CONFIG_FILE, root="", App=None):
+        config, self.problem = read_config(config_path)  # a problem: the default wiring
+        try:
+            self.hw = Hardware(config)
+        except Exception as error:  # noqa: BLE001 - e.g. a pin this board does not have
+            if self.problem is not None:
+                raise
+            self.problem = "%s: the pins do not work here (%s: %s)" % (
+                config_path, type(error).__name__, error)
+            config = read_config(None)[0]
+            self.hw = Hardware(config)
+        self.display = Display(config, write=self.hw.show)
+        self.buttons = Buttons()
+        self.buttons.reset(self.hw.ticks_ms() & TICKS_MAX)
+        self.store = Store(root)
+        self.player = Player(self.hw)
+        self.frame = bytearray(108)
+        self._last = self.hw.ticks_ms()
+        # The app's clock: compat's ticks, moved on by what the board's own ticks_diff
+        # measures each frame (a board whose ticks wrap elsewhere still gives these).
+        self.now = self._last & TICKS_MAX
+        self._failed_at = self.now
+        self._said_at = self.now  # the problem is said at once, then every 10 s
+        self.app = None
+        self._take_line = None
+        self._notice = None  # a saved game set aside by fail(): the next app shows it
+        self._App = App
+        self.tones = ()
+        if self.problem is not None:
+            print(self.problem)
+            self._halt(CONFIG_ERROR)
+        else:
+            self.start_app()
+
+    def start_app(self):
+        try:
+            App = self._App
+            self.tones = getattr(App, "TONES", ())
+            if App is None:
+                if isinstance(_App, Exception):
+                    raise _App
+                App = _App
+                self.tones = TONES
+            gc.collect()
+            self.app = App(self.store, seed=self.hw.seed(), now=self.now)
+            self._take_line = getattr(self.app, "take_line", None)
+            if self._notice and hasattr(self.app, "show_notice"):  # a game set aside by fail
+                self.app.show_notice(self._notice, self.now)
+            self._notice = None
+            notice = getattr(self.app, "notice", None)
+            if notice:  # a saved file was reset to defaults: say so on the console too
+                print("notice:", notice)
+        except Exception as error:  # noqa: BLE001 - never reboot in a loop
+            self.fail(error)
+
+    def console(self, line):
+        """A line from the app for the serial console (the simulator shows it too)."""
+        print(line)
+
+    def fail(self, error):
+        print("error: the app stopped (%s); release a button to restart it" % type(error).__name__)
+        log_exception(error)
+        # The saved game being played, or the file read last if the app could not start:
+        # set aside (NAME.bad.json), so that the restart does not replay it into a loop.
+        # Not for a MemoryError: that says the heap was short, not that the game is bad.
+        live = getattr(self.app, "live_game", None)
+        name = live() if live else self.store.loaded if self.app is None else None
+        kept = None
+        if name and not isinstance(error, MemoryError):
+            kept = self.store.set_aside(name)
+        if kept:
+            self._notice = "%s: the app stopped with it (%s); kept as %s" % (
+                self.store.path(name), type(error).__name__, kept)
+            print("notice:", self._notice)
+        self.app = None
+        self._failed_at = self.now
+        self._halt(APP_ERROR)
+
+    def _halt(self, color):
+        self.player.stop()
+        draw_x(self.frame, color)
+        self.display.set_brightness(4)
+        self.display.show(self.frame)
+
+    def step(self):
+        """One frame."""
+        board = self.hw
+        t = board.ticks_ms()
+        self.now = ticks_add(self.now, board.ticks_diff(t, self._last))
+        self._last = t
+        now = self.now
+        buttons = self.buttons
+        buttons.poll(now, board.pressed_mask())
+        app = self.app
+        if app is None:
+            self._idle(now)
+            return
+        try:
+            event = buttons.next_event()
+            while event != NO_EVENT:
+                app.handle(event, now)
+                event = buttons.next_event()
+            app.render(now, self.frame)
+            sound = app.take_sound()
+            level = app.brightness
+            line = self._take_line() if self._take_line is not None else None
+        except Exception as error:  # noqa: BLE001 - show it, keep running
+            self.fail(error)
+            return
+        if line:
+            self.console(line)
+        if level != self.display.brightness:
+            self.display.set_brightness(level)
+        self.display.show(self.frame)
+        if sound:
+            self.player.play(self.tones[sound], now)
+        self.player.update(now)
+
+    def _idle(self, now):
+        """No app: a bad config waits forever, a failed app for a released button."""
+        restart = False
+        event = self.buttons.next_event()
+        while event != NO_EVENT:
+            restart = restart or event >> 3 == RELEASE
+            event = self.buttons.next_event()
+        if self.problem is not None:
+            if ticks_diff(now, self._said_at) >= REPEAT_MESSAGE_MS:
+                self._said_at = now
+                print(self.problem)
+        elif restart and ticks_diff(now, self._failed_at) >= RESTART_AFTER_MS:
+            self.start_app()
+
+    def run(self, frames=-1):
+        """Run ``frames`` frames (-1: forever), each FRAME_MS long unless one overruns."""
+        board = self.hw
+        while frames != 0:
+            start = board.ticks_ms()
+            self.step()
+            spent = board.ticks_diff(board.ticks_ms(), start)
+            if spent < FRAME_MS:
+                board.sleep_ms(FRAME_MS - spent)
+            frames -= 1
+
+
+def main():
+    Device(hw.backend()).run()
+
