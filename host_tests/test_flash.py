@@ -17,6 +17,7 @@ import sys
 import pytest
 
 import tools.flash as flash
+from tools import cli
 from mpy import FIRMWARE, ROOT, micropython_binary
 
 PICO = flash.encode_mpy(6, 3, "armv6m")
@@ -140,7 +141,7 @@ def one_line_error(err, *words):
 
 
 def modules():
-    return [f for f in flash.firmware_files() if f.endswith(".py") and f != "main.py"]
+    return [f for f in cli.firmware_files() if f.endswith(".py") and f != "main.py"]
 
 
 # -- the plan ----------------------------------------------------------------------------
@@ -151,7 +152,7 @@ def test_dry_run_names_every_file_its_destination_and_the_compiler(capsys):
     assert "-march=armv6m" in out and "v6.3" in out and "armv7emsp" in out
     assert "mpy-cross -march=armv6m" in out
     lines = out.splitlines()
-    for rel in flash.firmware_files():
+    for rel in cli.firmware_files():
         line = next(x for x in lines if x.strip().startswith("firmware/" + rel + " "))
         if rel in modules():
             assert line.split()[1:] == ["compile", "->", ":" + rel[:-3] + ".mpy"]
@@ -175,7 +176,7 @@ def test_firmware_files_skip_caches_tests_and_hidden_files(tmp_path):
         p = tmp_path / rel
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text("x = 1\n")
-    assert flash.firmware_files(str(tmp_path)) == [
+    assert cli.firmware_files(str(tmp_path)) == [
         "config.json", "main.py", "pkg/__init__.py", "pkg/a.py", "pkg/hw/rp2.py"]
 
 
@@ -210,7 +211,7 @@ def test_flash_installs_compiled_modules_and_keeps_the_boards_own_files(board, c
     for rel, data in own.items():
         if rel != "microrobots/rules/board.py":
             assert files[rel] == data
-    if "main.py" in flash.firmware_files():
+    if "main.py" in cli.firmware_files():
         with open(os.path.join(FIRMWARE, "main.py"), "rb") as f:
             assert files["main.py"] == f.read()
     assert board.resets == 1
@@ -263,7 +264,7 @@ def test_source_option_copies_python_files(board, capsys):
 
 def test_flashing_again_copies_only_what_changed(board, capsys):
     assert flash_main([], capsys)[0] == 0
-    count = len(flash.firmware_files())
+    count = len(cli.firmware_files())
     status, out, _ = flash_main([], capsys)
     assert status == 0
     assert "done: 0 files copied, %d already up to date" % count in out

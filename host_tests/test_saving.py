@@ -115,13 +115,15 @@ def test_a_burst_of_changes_is_one_write(tmp_path):
     assert p.store.load("settings")[0]["brightness"] == 8
 
 
-def test_entering_a_mode_is_one_frame_and_keys_wait_for_it(tmp_path):
+def test_entering_a_mode_takes_two_frames_after_the_key_and_keys_wait_for_it(tmp_path):
     p = Player(tmp_path)
     p.frame([PRESS << 3 | A])
-    p.frame([RELEASE << 3 | A])  # solo chosen: the switch is the next frame
-    assert p.app.mode == "solo" and p.app.switching
-    p.frame([PRESS << 3 | B, RELEASE << 3 | B])  # the switch; a key pressed meanwhile waits
-    assert not p.app.switching, "no saved game: put away, build, enter in one frame"
+    p.frame([RELEASE << 3 | A])  # solo chosen: the key's frame only fades
+    assert p.app.mode == "solo" and p.app.switching and p.app.current is None
+    p.frame([PRESS << 3 | B, RELEASE << 3 | B])  # the menu put away; a key meanwhile waits
+    assert p.app.switching and "menu" not in p.app.modes
+    p.frame()  # no saved game: solo built and entered
+    assert not p.app.switching
     assert p.app.current.state == 0  # the dice roll: the held B has not come yet
     p.frame()
     assert p.app.current.state == 1, "B, pressed during the switch, skipped the dice after it"
@@ -147,7 +149,8 @@ def test_a_saved_game_is_read_back_a_piece_a_frame_when_its_mode_comes_back(tmp_
     while p.app.switching:
         p.frame([PRESS << 3 | A] if frames == 1 else [RELEASE << 3 | A] if frames == 2 else ())
         frames += 1
-    assert 2 + 12 // 4 <= frames <= 2 + 12 // 4 + 1  # the switch, the decisions
+    # put away, built with the file read, the decisions four a frame, entered
+    assert frames == 1 + 1 + 12 // 4 + 1
     assert p.app.current.game.round == 13
     assert p.app.current.state == 1  # playing; A, pressed meanwhile, came after
 
@@ -159,7 +162,7 @@ def test_the_picture_fades_while_the_mode_switches(tmp_path):
     p.frame([PRESS << 3 | A])
     before = sum(p.fr)  # (the menu's picture pulses a little)
     p.frame([RELEASE << 3 | A])  # the key's frame: the menu's picture, dimmed
-    p.frame()  # the switch: dimmed again
+    p.frame()  # dimmed again while the switch works
     assert 0 < sum(p.fr) < before // 2 and p.app.mode == "solo"
 
 

@@ -173,6 +173,24 @@ def plural(n, word, words=None):
 
 # -- files -----------------------------------------------------------------------------------
 
+def firmware_files(root=None):
+    """Every file the firmware consists of, relative to firmware/, sorted.
+
+    Skips caches, compiled output, hidden files and test folders: what a board needs.
+    """
+    root = root or FIRMWARE
+    found = []
+    for d, dirs, files in os.walk(root):
+        dirs[:] = sorted(x for x in dirs
+                         if not x.startswith(".") and x != "__pycache__" and x != "tests")
+        for f in files:
+            if f.startswith(".") or f.endswith((".pyc", ".mpy")):
+                continue
+            found.append(os.path.relpath(os.path.join(d, f), root).replace(os.sep, "/"))
+    return sorted(found)
+
+
+
 def read_text(path, what="file", limit=MAX_BYTES):
     """The text of the file at ``path`` (``-``: standard input), or UsageError in one line.
 

@@ -253,23 +253,6 @@ def last_line(text):
 
 # -- the firmware's files and the plan ---------------------------------------------------
 
-def firmware_files(root=None):
-    """Every file the firmware consists of, relative to firmware/, sorted.
-
-    Skips caches, compiled output, hidden files and test folders: what a board needs.
-    """
-    root = root or FIRMWARE
-    found = []
-    for d, dirs, files in os.walk(root):
-        dirs[:] = sorted(x for x in dirs
-                         if not x.startswith(".") and x != "__pycache__" and x != "tests")
-        for f in files:
-            if f.startswith(".") or f.endswith((".pyc", ".mpy")):
-                continue
-            found.append(os.path.relpath(os.path.join(d, f), root).replace(os.sep, "/"))
-    return sorted(found)
-
-
 class Step:
     """One firmware file: ``action`` is compile, copy or keep; ``dest`` is the board path."""
 
@@ -295,7 +278,7 @@ class Plan:
 
 def make_plan(board, files=None, cross=None, force_source=False):
     """Decide, for each firmware file, what happens to it on ``board``."""
-    files = firmware_files() if files is None else files
+    files = cli.firmware_files(FIRMWARE) if files is None else files
     cross = cross or mpy_cross_version()
     notes = []
     compile_ok = not force_source
@@ -529,12 +512,12 @@ def print_plan(plan, out):
 
 
 def tracked_firmware_files():
-    """firmware_files() that git tracks (all of them outside a git checkout).
+    """cli.firmware_files() that git tracks (all of them outside a git checkout).
 
     package.json describes the repository as others fetch it, so files still being
     written in a working copy stay out of it.
     """
-    files = firmware_files()
+    files = cli.firmware_files(FIRMWARE)
     try:
         proc = subprocess.run(["git", "ls-files", "-z", "firmware"], cwd=ROOT, check=False,
                               capture_output=True, text=True)

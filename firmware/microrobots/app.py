@@ -14,12 +14,12 @@ Buttons, the same in every mode (keys.py): the D-pad acts when pressed (and repe
 while held); A and B act when released, or when held (``LONG_A``, ``LONG_B``: about
 0.6 s). Holding B always returns to the menu; whatever was being played is kept.
 
-A mode switch is one step, in the frame after the key's (whose click it keeps, and which
-fades the picture): the mode left is put away (one
-mode's state in the heap at a time; its game is on flash or held by the saver), the new
-one is built and entered. A game mode whose game was put away reads it back first;
-replaying a long game's decisions is work in pieces (``work``: a generator, stepped
-once a frame by ``render``), during which the picture fades and keys wait.
+Long work goes in pieces, one a frame: ``work`` is a generator that ``render`` steps
+once a frame, while the picture fades and keys wait (then come, in order). A mode switch
+is such work (``go``): the key's frame, then the mode left put away (one mode's state in
+the heap at a time; its game is on flash or held by the saver), then the new mode built
+and entered; a game mode whose game was put away reads it back first, a few decisions a
+frame.
 
 Persistence: ``store`` is a store.Store (or anything with its ``load``/``save``/
 ``remove``). Settings (``settings.json``, preferences.py) are saved whenever one
@@ -89,9 +89,7 @@ class App:
         self.modes = {}  # name -> Mode, built on first use, put away when left
         self.mode = "menu"
         self.left = "menu"  # the mode left last (the menu comes back on its quadrant)
-        self._switch = None  # the mode to switch to (go), in the frame after the key's
-        self._keyframe = False  # the key's frame of a switch: only the fade
-        self.work = None  # long work in pieces (a generator), one piece a frame
+        self.work = None  # long work in pieces (a generator), one piece a frame: a switch
         self.switches = 0  # switches done (the emulated board's probe counts them)
         self._keyed = False  # a key was handled in this frame: it writes nothing
         self._held = bytearray(16)  # keys pressed during a switch, handled after it
@@ -248,49 +246,44 @@ class App:
         return mode
 
     def go(self, name, now):
-        """Switch to mode ``name`` in the next frame: ``mode`` is ``name`` at once; keys
-        pressed meanwhile are handled after the switch."""
+        """Switch to mode ``name`` (work, from this frame on): ``mode`` is ``name`` at
+        once; keys pressed meanwhile are handled after the switch."""
         self.left = self.mode
         self.mode = name
-        self._switch = name
-        self._keyframe = True
         self.current = None  # the old mode can be freed; nothing is drawn meanwhile
+        self.work = self._switching(name)
 
     @property
     def switching(self):
         """True while a switch (go) runs, its saved game's replay included."""
-        return self._switch is not None or self.work is not None
+        return self.work is not None
 
-    def _switch_to(self, name, now):
-        """The switch: the mode left put away, a garbage collection (room for the new
-        mode, and none due in the frames after), the new mode built and entered, or its
-        saved game read back first (``work``)."""
-        self._switch = None
+    def _switching(self, name):
+        """Work: a mode switch, a piece a frame. The key's frame only fades (and keeps
+        its click); then the mode left is put away and the garbage collected (room for
+        the new mode, and no collection due in the frames after); then the new mode is
+        built and entered, or its saved game read back first, a few decisions a frame."""
         self.switches += 1
+        yield
         if self.left != name:
             self._put_away(self.left)
         gc.collect()
+        yield
         mode = self.get(name)
-        if name in GAMES and mode.game is None:  # (current: None until it is entered)
-            self.work = self._resume_and_enter(name, mode)
-            self._step_work()  # its first piece: no file, or nothing to replay, is all
-        else:
-            self.current = mode
-            mode.enter(now)
-
-    def _step_work(self):
-        try:
-            next(self.work)
-        except StopIteration:
-            self.work = None
-
-    def _resume_and_enter(self, name, mode):
-        """Work: the saved game resumed, then the mode entered (a new game if none was)."""
-        ok, problem = yield from self._resume(name, self._now)
-        if problem:
-            self.show_notice(problem, self._now)
+        if name in GAMES and mode.game is None:
+            ok, problem = yield from self._resume(name, self._now)
+            if problem:
+                self.show_notice(problem, self._now)
         self.current = mode
         mode.enter(self._now)
+
+    def _step_work(self):
+        work = self.work
+        try:
+            next(work)
+        except StopIteration:
+            if self.work is work:  # (else the work began another: a switch in enter)
+                self.work = None
 
     def _put_away(self, name):
         """Drop a mode left for another, so that the heap holds one mode's state at a
@@ -302,7 +295,7 @@ class App:
     # -- events and frames ----------------------------------------------------
     def handle(self, event, now):
         """Take one input.py event (``kind << 3 | button``) at time ``now``."""
-        if self._switch is not None or self.work is not None or self._held_n:
+        if self.work is not None or self._held_n:
             # kept, in order, until the switch is done (render)
             if self._held_n < len(self._held):
                 self._held[self._held_n] = event
@@ -337,23 +330,16 @@ class App:
         """Draw the current mode at ``now`` into ``frame``; allocates nothing (but in the
         frame that encodes a file to save, see saving.py, and a switch's)."""
         self._now = now
-        if self._switch is not None:
-            if self._keyframe:
-                self._keyframe = False
-            else:
-                self._switch_to(self._switch, now)
-            F.dim(frame, _FADE)  # the last picture fades while the switch runs
-            return
         if self.work is not None:
             self._step_work()
-            F.dim(frame, _FADE)
+            F.dim(frame, _FADE)  # the last picture fades while the switch runs
             return
         if self._held_n:  # keys pressed during the switch
             n = self._held_n
             self._held_n = 0
             for k in range(n):
                 self.handle(self._held[k], now)
-            if self._switch is not None:  # one of them began another switch
+            if self.work is not None:  # one of them began another switch
                 return
         self.current.render(now, frame)
         saver = self.saver

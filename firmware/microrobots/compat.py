@@ -92,10 +92,18 @@ _kernels = None  # every kernel, compiled at the first call
 def kernels(text, names):
     """The functions called ``names`` from the kernels ``kernels.<text>`` (functions
     decorated ``@micropython.viper``), in that order. The first call compiles all of
-    kernels.py's texts at once. Where the decorator is refused ("invalid
+    kernels.py's texts at once (the Micro Robots image has them frozen, compiled: see
+    tools/picoimage, native_kernels). Where the decorator is refused ("invalid
     micropython decorator": no native emitter) the same text is compiled without it."""
     global _kernels
     if _kernels is None:
+        try:  # the Micro Robots image: the same kernels, frozen as machine code in flash
+            from .rules import native_kernels
+        except ImportError:
+            native_kernels = None
+        if native_kernels is not None:
+            _kernels = native_kernels.__dict__
+            return tuple(_kernels[name] for name in names)
         from .rules import kernels as texts
 
         source = texts.SOLVER + texts.DISPLAY + texts.FRAME

@@ -2,8 +2,10 @@
 
     python -m tools.rp2040.heapmap        # about a minute of wall time
 
-Boots what ``make flash`` writes with a main.py of its own (the shipped one becomes
-``firmware_main.py``, as with the probe) that imports the firmware's modules in the order
+    python -m tools.rp2040.heapmap --image ours   # the Micro Robots image (code in flash)
+
+Boots what ``make flash`` writes (or the Micro Robots image) with a main.py of its own that
+imports the firmware's modules in the order
 of their dependencies, builds the ``Device`` and enters every mode in
 turn (back to the menu between), and prints after each step, following a collection: the
 heap in use (bytes, from the step's start), what the step added, and the qstr pools (the
@@ -69,10 +71,10 @@ def source():
     return SOURCE % {"imports": imports, "modes": MODES}
 
 
-def measure(firmware, limit_ms=10000):
-    """``[(step, heap in use, added, qstr line)]`` from the emulated board."""
-    tree = image.flash_tree()
-    tree["firmware_main.py"] = tree["main.py"]
+def measure(firmware, limit_ms=10000, frozen=False):
+    """``[(step, heap in use, added, qstr line)]`` from the emulated board; ``frozen``:
+    ``firmware`` is the Micro Robots image (the package in flash, nothing to write)."""
+    tree = {} if frozen else image.flash_tree()
     tree["main.py"] = source().encode()
     pico = Pico(firmware, image.build_image(tree))
     pico.run_until(lambda: "HEAPMAP DONE" in pico.console or "Traceback" in pico.console,
@@ -89,10 +91,11 @@ def measure(firmware, limit_ms=10000):
     return out
 
 
-def report(firmware):
+def report(firmware, kind="stock"):
     t = time.time()
-    rows = measure(firmware)
-    print("heap in use, import by import (emulated RP2040, MicroPython v1.28.0; KB):")
+    rows = measure(firmware, frozen=kind == "ours")
+    print("heap in use, import by import (emulated RP2040, MicroPython v1.28.0, %s image; KB):"
+          % kind)
     for what, v, d, pools in rows:
         print("  %-16s %6.1f %+6.1f   qstrs: %s" % (what, v / 1024, d / 1024, pools))
     print("(%.0f s wall)" % (time.time() - t))
@@ -103,15 +106,18 @@ def main(argv=None):
         prog="python -m tools.rp2040.heapmap",
         description="The heap on the emulated Pico, import by import, then every mode "
                     "(about a minute).")
+    parser.add_argument("--image", choices=image.IMAGES, default="stock",
+                        help="stock: MicroPython with what make flash writes; ours: the "
+                             "Micro Robots image (make firmware)")
     try:
-        parser.parse_args(argv)
+        args = parser.parse_args(argv)
     except cli.UsageError as e:
         return cli.fail("heapmap", e)
-    firmware, why = image.find_firmware()
+    firmware, why = image.find(args.image)
     if firmware is None:
         print(why, file=sys.stderr)
         return 1
-    report(firmware)
+    report(firmware, args.image)
     return 0
 
 

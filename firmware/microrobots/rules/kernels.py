@@ -1,7 +1,8 @@
 """The firmware's hot loops, as source text: compat.kernels compiles them at import, as
 viper machine code on MicroPython and as plain Python where there is no native emitter
-(CircuitPython, the WebAssembly port) or under CPython, then unloads this module, so that
-the text does not stay on the heap (a module's constants live as long as the module).
+(CircuitPython, the WebAssembly port) or under CPython: one text, the same code on every
+runtime. The Micro Robots image freezes the same text as a module of viper functions
+(tools/picoimage: native_kernels), so that their machine code stays in flash.
 
     SOLVER   _moves: every cell's moves; _bfs, _walk_bfs: breadth-first distances, and
              walks over (cell, waypoint seen, length parity) states (solver.py)

@@ -69,7 +69,7 @@ def firmware_bundle():
     """firmware.bin's bytes: the firmware compiled, events.py and page.py beside it."""
     files = []
     with tempfile.TemporaryDirectory() as tmp:
-        for rel in flash.firmware_files():
+        for rel in cli.firmware_files():
             src = os.path.join(flash.FIRMWARE, rel)
             if rel.endswith(".py"):
                 out = os.path.join(tmp, "out.mpy")

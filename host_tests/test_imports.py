@@ -1,0 +1,114 @@
+"""The import graph: no circle anywhere in firmware/ or tools/, and the layers of the
+firmware point one way (rules below the device below the app; see docs/architecture.md).
+
+Every import statement counts, a lazy one inside a function too: a circle that only
+works because one side imports late is still a circle to a reader.
+"""
+
+import ast
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def modules():
+    """``{module name: path}`` of every .py under firmware/ (names from firmware/) and
+    tools/ (names from the checkout)."""
+    out = {}
+    for top, base in (("firmware", "firmware"), ("tools", "")):
+        for folder, dirs, files in os.walk(os.path.join(ROOT, top)):
+            dirs[:] = [d for d in dirs if d not in ("node_modules", "__pycache__")]
+            for name in files:
+                if not name.endswith(".py"):
+                    continue
+                path = os.path.join(folder, name)
+                rel = os.path.relpath(path, os.path.join(ROOT, base))[:-3].split(os.sep)
+                if rel[-1] == "__init__":
+                    rel = rel[:-1]
+                out[".".join(rel)] = path
+    return out
+
+
+def imports(name, path, known):
+    """The modules of ``known`` that module ``name`` imports."""
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    package = name if path.endswith("__init__.py") else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(tree):
+        targets = []
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[:len(parts) - node.level + 1] if node.level > 1 else parts
+                base = ".".join(p for p in parts + [node.module or ""] if p)
+            targets = [base + "." + alias.name for alias in node.names] + [base]
+        for target in targets:
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                found.add(target)
+                break
+    return found
+
+
+def graph():
+    known = modules()
+    return {name: imports(name, path, known) for name, path in known.items()}
+
+
+def circles(edges):
+    """The strongly connected components of more than one module (Tarjan)."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in edges.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            part = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                part.append(w)
+                if w == v:
+                    break
+            if len(part) > 1:
+                out.append(sorted(part))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_circle_in_firmware_or_tools():
+    edges = graph()
+    assert len(edges) > 80 and "microrobots.app" in edges and "tools.sim.driver" in edges
+    assert circles(edges) == []
+
+
+def test_the_circle_finder_finds_one():
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_rules_know_nothing_of_the_device_and_the_device_nothing_of_the_app():
+    edges = graph()
+    for name, targets in edges.items():
+        if name.startswith("microrobots.rules"):
+            assert all(t.startswith("microrobots.rules") or t == "microrobots.compat"
+                       for t in targets), (name, targets)
+        if name.startswith("microrobots.device"):
+            assert all(t.startswith("microrobots.device") or t == "microrobots.compat"
+                       for t in targets), (name, targets)
+    assert "microrobots.rules.notation" in edges  # (the names are what they should be)
