@@ -17,7 +17,7 @@
 part = "all";             // "base", "grid", "lid", "plug"; views: "all", "assembled", "section"
 
 // The LED grid. pitch MUST equal the tile films' pitch: tools/draw/overlay.py DEFAULT_PITCH_MM
-// (host_tests/test_hardware.py checks). 60 LEDs/m strip: 1000/60 = 16.667 mm.
+// (host_tests/tools/test_hardware.py checks). 60 LEDs/m strip: 1000/60 = 16.667 mm.
 // For an 8x8 panel measure its LED spacing and set pitch to it (and --pitch for the films).
 pitch = 1000 / 60;
 cells = 6;                // 6 x 6

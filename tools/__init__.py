@@ -21,5 +21,5 @@ Grouped by purpose, as firmware/microrobots/ is::
                 (add_layout_options, layout_from_args, cell), plural, micropython_binary
 
 A command imports what it shares from cli.py (ROOT, FIRMWARE on sys.path, Parser), never a
-sibling's private helpers; host_tests/test_tools_cli.py checks both.
+sibling's private helpers; host_tests/tools/test_tools_cli.py checks both.
 """

@@ -67,7 +67,7 @@ PLAYERS = (
 # flash chosen per die colour for contrast: bright white where white differs most from
 # the die, dark where the die is light (a robot on a white or yellow die blinking white
 # would flicker between two near-whites). One entry per die colour, R G B, like a
-# palette; host_tests/test_frame.py measures each pair (CIEDE2000 after the display's
+# palette; host_tests/app/test_frame.py measures each pair (CIEDE2000 after the display's
 # gamma) and docs/playing.md lists the figures.
 _ROBOT_FLASH = const(  # with DIE: blue, red white; others dark
     b"\xff\xff\xff" b"\0\0\0" b"\0\0\0" b"\xff\xff\xff" b"\0\0\0" b"\0\0\0")
@@ -78,7 +78,7 @@ _ROBOT_FLASH_HIGH_CONTRAST = const(  # blue, pink white
 # film over every cell has pips of its own. A count is a tally along a row: the row's
 # first cell is a label (whose count it is: a player's colour, OPTIMUM...), then one cell
 # per symbol, largest first, as Roman numerals without subtraction: 27 is X X V I I. The
-# four symbols' colours are far apart on the LEDs (host_tests/test_frame.py); 0 is one
+# four symbols' colours are far apart on the LEDs (host_tests/app/test_frame.py); 0 is one
 # DIM cell.
 ONE = TOKEN                    # gold: 1 (a victory token is one too)
 _FIVE = const((0, 255, 60))    # green: 5

@@ -27,7 +27,7 @@ from microrobots.rules.board import SIDES, TILES, parse_cell
 
 # The documented build (hardware/README.md): a WS2812B strip with 60 LEDs per metre, cut
 # into rows of six and laid at the same spacing, so the grid's pitch is 1000/60 mm.
-# hardware/enclosure.scad uses the same pitch; host_tests/test_hardware.py checks it.
+# hardware/enclosure.scad uses the same pitch; host_tests/tools/test_hardware.py checks it.
 LEDS_PER_METRE = 60
 DEFAULT_PITCH_MM = 1000 / LEDS_PER_METRE
 

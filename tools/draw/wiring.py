@@ -7,7 +7,7 @@
                                       # your own wiring: diagram to a file, table on stdout
 
 One list of connections (``connections``) feeds both drawings, so the diagram, the table
-and ``config.py`` cannot drift apart; host_tests/test_hardware.py checks the committed files.
+and ``config.py`` cannot drift apart; host_tests/tools/test_hardware.py checks the committed files.
 """
 
 import os

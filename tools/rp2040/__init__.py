@@ -16,7 +16,7 @@ How the parts meet::
     session.py  a board with the probe: boot, tools.sim events played as GPIO edges at the
                 board's own now, LED frames in grid order through the configured wiring, and
                 lockstep(): the host firmware fed the same now and buttons, frame by frame
-    checks.py   the sessions host_tests/test_rp2040.py judges, run once in the background
+    checks.py   the sessions host_tests/device/test_rp2040.py judges, run once in the background
 
 The bench (tools/bench/rp2040.py) and the tests find the image the same way and skip with
 one line when there is none.

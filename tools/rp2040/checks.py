@@ -1,4 +1,4 @@
-"""The emulated-board sessions behind host_tests/test_rp2040.py, as one run.
+"""The emulated-board sessions behind host_tests/device/test_rp2040.py, as one run.
 
     python -m tools.rp2040.checks --part tour --image stock --json build/rp2040/tour.json
     python -m tools.rp2040.checks --part bad_config --image ours --json build/rp2040/bad.json

@@ -44,7 +44,7 @@ _RGB = const("RGB")
 # the Pico's MicroPython has single-precision floats, whose powf rounds some entries one
 # step up (the emulated board's LEDs then differed from the simulator's), and 255 pow()
 # calls cost boot time. A bytes literal: a tuple of 256 ints would stay in the module's
-# constants on the heap. host_tests/test_display.py checks it against the formula.
+# constants on the heap. host_tests/device/test_display.py checks it against the formula.
 # (Names of the form ``_X = const(...)`` cost no entry in the module's globals and no
 # interned name on a Pico: the compiler puts the value where it is used.)
 _GAMMA_TABLE = const(

@@ -9,7 +9,7 @@ halves and every intermediate value stays below 2**29: ``below`` allocates nothi
 any port.
 
 The generator is Marsaglia's xorshift32 (shifts 13, 17, 5) on the 32-bit value
-``hi << 16 | lo`` (host_tests/test_game_rng.py checks it against the textbook version).
+``hi << 16 | lo`` (host_tests/rules/test_rng.py checks it against the textbook version).
 """
 
 from ..compat import const

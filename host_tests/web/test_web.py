@@ -17,7 +17,7 @@ from tools.sim import headless as sim
 from tools.sim.script import Session
 from tools.sim.web import browser as web
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 IMAGES = os.path.join(ROOT, "docs", "images")
 
 _why = web.missing()

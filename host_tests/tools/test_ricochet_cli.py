@@ -13,7 +13,7 @@ from tools.ricochet import rules as rr
 from tools.ricochet import cli
 from tools.ricochet.solver import solve
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEAL = ["--faces", "1A,2B,3A,4B", "--robots", "red=0,0", "green=15,0", "blue=0,15",
         "yellow=15,15", "clear=5,5", "--target", "red circle"]
 

@@ -29,24 +29,24 @@ import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DOCS = ["README.md", "hardware/README.md"] + sorted(
     "docs/" + f for f in os.listdir(os.path.join(ROOT, "docs")) if f.endswith(".md"))
 
 # Documented lines that cannot run here, by prefix, and why. `make -n` still checks a make line.
 NOT_RUN = {
     "make test": "the suite itself",
-    "make play": "interactive: host_tests/test_terminal.py plays it in tmux",
+    "make play": "interactive: host_tests/tools/test_terminal.py plays it in tmux",
     "make bench": "minutes of measurements: run by hand, its figures are in the README",
-    "make soak": "hours of play, minutes of CPU: host_tests/test_soak.py plays a short soak",
-    "make stl": "openscad renders: host_tests/test_hardware.py renders the enclosure",
-    "openscad ": "host_tests/test_hardware.py renders the enclosure",
-    "make images": "host_tests/test_images.py regenerates the pictures and compares them",
+    "make soak": "hours of play, minutes of CPU: host_tests/tools/test_soak.py plays a short soak",
+    "make stl": "openscad renders: host_tests/tools/test_hardware.py renders the enclosure",
+    "openscad ": "host_tests/tools/test_hardware.py renders the enclosure",
+    "make images": "host_tests/tools/test_images.py regenerates the pictures and compares them",
     "make web": "serves until stopped (make web-build, web-images: Chromium); "
-                "host_tests/test_web.py builds, serves and drives the page itself",
-    "make flash PORT=": "needs a Pico on that port: host_tests/test_flash.py uses a fake board",
-    "make flash ARGS=": "needs a Pico: host_tests/test_flash.py uses a fake board",
-    "python -m tools.flash --source": "needs a Pico: host_tests/test_flash.py uses a fake board",
+                "host_tests/web/test_web.py builds, serves and drives the page itself",
+    "make flash PORT=": "needs a Pico on that port: host_tests/tools/test_flash.py uses a fake board",
+    "make flash ARGS=": "needs a Pico: host_tests/tools/test_flash.py uses a fake board",
+    "python -m tools.flash --source": "needs a Pico: host_tests/tools/test_flash.py uses a fake board",
     "mpremote ": "talks to a Pico",
     ".venv/bin/python -m pytest": "a part of make test, which runs it anyway",
 }

@@ -11,7 +11,7 @@ from tools import cli as cli_tools
 from tools.sim import headless as sim
 from tools.sim.script import Session
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def cli(*args):

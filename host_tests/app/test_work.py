@@ -18,7 +18,7 @@ def test_work_runs_a_piece_a_frame_fading_and_keys_come_after_in_order(tmp_path)
     d.run(5)
     app = d.app
     app.go("settings", d.now)
-    d.run(3)
+    d.run(5)
     assert app.mode == "settings" and not app.switching
     d.run(3)
     pieces = []

@@ -80,7 +80,7 @@ class EmscriptenFs(FakeFs):
         return super().open(path, mode)
 fs = EmscriptenFs()
 print(Store(fs=fs).load("s"), Store(fs=fs).save("s", [1]), Store(fs=fs).load("s"))
-""" % os.path.dirname(os.path.abspath(__file__))
+""" % os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     assert mpy.run(script).strip() == "(None, None) True ([1], None)"
 
 
@@ -209,7 +209,7 @@ for fat in (False, True):
         data, problem = Store(fs=FakeFs(fs.files, fat=fat)).load("s")
         results.append([k, data["v"] if data else None, problem])
 print(json.dumps(results))
-""" % os.path.dirname(os.path.abspath(__file__))
+""" % os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     results = json.loads(mpy.run(script))
     assert len(results) > 60
     assert all(problem is None and v in ("old", "new") for _, v, problem in results)

@@ -24,20 +24,15 @@ MODES = ("menu", "solo", "referee", "classroom", "settings")
 KB = 1024
 # The heap in use (bytes, after a collection, the probe's own excluded) on the tour: the
 # emulator is deterministic, so these are the same from run to run for given firmware.
-# Ceilings a little above today's figures (README "Figures from make bench"), lowered as
-# the heap shrinks; issue 12's goal, under 48 KB with one mode, is not met yet.
-# 52.6 / 59.9 KB (referee) on 2026-11-30, after the names the firmware interns were cut
-# (private constants, test-only API out of the firmware, config_check.py, mode-only code in
-# its mode): the sixth qstr pool (3.9 KB, opened at the 621st interned name, about 615 by
-# the tour's end) no longer opens; a few more names and it does, and these fail
-# Then about 2 KB for imports streamed between frames (loader.py, Device.pause).
-# The Micro Robots image keeps the code in flash: the heap holds only the firmware's state
-# (issue 19's goals: under 32 KB with any one mode, the first frame within 350 ms of
-# power-on and every mode switch within 150 ms, emulated).
-HEAP_AFTER_BOOT_MAX = {"stock": 56 * KB, "ours": 28 * KB}
-HEAP_WITH_A_MODE_MAX = {"stock": 64 * KB, "ours": 32 * KB}
+# Ceilings a little above the figures of 2026-12-01 (issue 23), lowered as the heap shrinks.
+# Every module stays imported now (no hand unloading): on the Micro Robots image their code
+# is in flash and the heap holds their globals and the firmware's state, 23.5 KB after boot
+# and 24.3-25.4 KB with a mode (issue 23's goal, under 24 KB, is not met by 1.4 KB); on the
+# stock image the .mpy bytecode of every module is in the heap too (92.2 / 94.0 KB).
+HEAP_AFTER_BOOT_MAX = {"stock": 96 * KB, "ours": 24 * KB}
+HEAP_WITH_A_MODE_MAX = {"stock": 98 * KB, "ours": 26 * KB}
 BOOT_MS_MAX = {"stock": 2000, "ours": 350}
-SWITCH_MS_MAX = {"ours": 100}  # issue 23's goal: a switch is one step
+SWITCH_MS_MAX = {"ours": 100}  # issue 23's goal (a switch: four pieces, 80 ms)
 
 
 def _image(request):
@@ -145,12 +140,13 @@ def test_a_frame_writes_one_file_at_most_and_never_while_animating_or_switching(
             assert not records[k - 1]["saves"]
 
 
-def test_entering_a_mode_is_one_step_and_keys_wait_for_it(tour):
-    """A switch is done in the frame of its key (the mode left put away, a collection,
-    the new mode built and entered); a game mode's saved game is then read back a few
-    decisions a frame (app.App.work). On the Micro Robots image no such frame has over
-    10 ms of work (emulated); on the stock image the switch's frame also reads the mode's
-    code from flash into the heap, holding the last picture meanwhile. Times: make bench."""
+def test_entering_a_mode_is_work_a_piece_a_frame(tour):
+    """A switch is work (app.App.work) stepped once a frame: the key's frame, the mode left
+    put away with a collection, the new mode built, then entered; a game mode's saved
+    game read back a few decisions a frame before it is entered. On the Micro Robots
+    image no such frame has over 10 ms of work (emulated); on the stock image a collection
+    sweeps a heap four times fuller and may take longer, holding the last picture.
+    Times: make bench."""
     records = tour["boots"][0]["records"]
     runs = []  # the frames of each switch, in order
     for k, r in enumerate(records):
@@ -163,8 +159,10 @@ def test_entering_a_mode_is_one_step_and_keys_wait_for_it(tour):
     assert len(runs) == len(entered) >= 8  # into every mode and back
     for run, mode in zip(runs, entered):
         assert MODES[run[0]["mode"]] == mode  # the key's frame switched
-        if mode not in ("solo", "referee"):
-            assert len(run) == 1, (mode, len(run))  # no saved game: one step
+        if mode in ("solo", "referee"):
+            assert len(run) >= 4, (mode, len(run))
+        else:
+            assert len(run) == 4, (mode, len(run))  # no saved game: four pieces
     if tour["image"] == "ours":
         for run in runs:
             for r in run:

@@ -12,7 +12,7 @@ from microrobots.rules import notation
 from microrobots.rules.game import Game
 from tools import replay
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def sample_game():
@@ -226,3 +226,16 @@ def test_files_written_by_micropython_replay_alike(tmp_path, capsys):
         on_cpython = capsys.readouterr().out
         assert replay.main(["--saved", str(pico / name), "--json"]) == 0
         assert capsys.readouterr().out == on_cpython
+
+
+def test_replay_tool_numbers_the_rounds_of_a_folded_game(capsys):
+    from tools import replay
+
+    game = Game(Layout.named("black:ABCD0000"), players=2, seed=7)
+    for _ in range(70):
+        game.give_up()
+    assert replay.main([notation.share(game)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("round %d: " % (game.folded + 1))
+    assert lines[-1].startswith("round 71: ") and lines[-1].endswith("being played")
+    assert len(lines) == 1 + len(game.decisions()) + 1

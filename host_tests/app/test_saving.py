@@ -115,14 +115,16 @@ def test_a_burst_of_changes_is_one_write(tmp_path):
     assert p.store.load("settings")[0]["brightness"] == 8
 
 
-def test_entering_a_mode_takes_two_frames_after_the_key_and_keys_wait_for_it(tmp_path):
+def test_entering_a_mode_takes_three_frames_after_the_key_and_keys_wait_for_it(tmp_path):
     p = Player(tmp_path)
     p.frame([PRESS << 3 | A])
     p.frame([RELEASE << 3 | A])  # solo chosen: the key's frame only fades
     assert p.app.mode == "solo" and p.app.switching and p.app.current is None
     p.frame([PRESS << 3 | B, RELEASE << 3 | B])  # the menu put away; a key meanwhile waits
     assert p.app.switching and "menu" not in p.app.modes
-    p.frame()  # no saved game: solo built and entered
+    p.frame()  # solo built
+    assert p.app.switching and p.app.current is None
+    p.frame()  # no saved game: solo entered, a new game rolled
     assert not p.app.switching
     assert p.app.current.state == 0  # the dice roll: the held B has not come yet
     p.frame()
@@ -149,8 +151,8 @@ def test_a_saved_game_is_read_back_a_piece_a_frame_when_its_mode_comes_back(tmp_
     while p.app.switching:
         p.frame([PRESS << 3 | A] if frames == 1 else [RELEASE << 3 | A] if frames == 2 else ())
         frames += 1
-    # put away, built with the file read, the decisions four a frame, entered
-    assert frames == 1 + 1 + 12 // 4 + 1
+    # put away, built, the file read, the decisions four a frame, entered
+    assert frames == 1 + 1 + 1 + 12 // 4 + 1
     assert p.app.current.game.round == 13
     assert p.app.current.state == 1  # playing; A, pressed meanwhile, came after
 

@@ -17,7 +17,7 @@ import pytest
 from microrobots.device import config
 from tools.draw import overlay, wiring
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HARDWARE = os.path.join(ROOT, "hardware")
 README = os.path.join(HARDWARE, "README.md")
 SVG = os.path.join(HARDWARE, "wiring.svg")

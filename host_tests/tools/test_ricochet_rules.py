@@ -11,7 +11,7 @@ from hypothesis import given, strategies as st
 from tools.ricochet import rules as rr
 from mpy import run
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "tools", "ricochet", "quadrants.txt")
 DELTA = {0: (0, -1), 1: (1, 0), 2: (0, 1), 3: (-1, 0)}
 
