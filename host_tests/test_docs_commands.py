@@ -44,6 +44,9 @@ NOT_RUN = {
     "make images": "host_tests/test_images.py regenerates the pictures and compares them",
     "make web": "serves until stopped (make web-build, web-images: Chromium); "
                 "host_tests/test_web.py builds, serves and drives the page itself",
+    "make firmware": "builds MicroPython for the Pico, minutes the first time: make test builds "
+                     "the RPI_PICO image itself (cached), test_rp2040.py boots it, "
+                     "test_picoimage.py covers the tool",
     "make flash PORT=": "needs a Pico on that port: host_tests/test_flash.py uses a fake board",
     "make flash ARGS=": "needs a Pico: host_tests/test_flash.py uses a fake board",
     "python -m tools.flash --source": "needs a Pico: host_tests/test_flash.py uses a fake board",
