@@ -224,7 +224,15 @@ def test_referee_give_up_reveals_a_route_and_moves_no_token(session):
     s.hold("a")
     assert ref.state == 6  # the route replays
     assert g.tokens == [0, 0] and g.pool == 25
-    s.wait(8000)
+    assert ref.replay.hop == 900  # at a pace a table can follow
+    moves = ref.replay.n - 1
+    s.wait(moves * 900 + 5000)  # played, and long after: still shown, no roll
+    assert ref.state == 6 and not ref.replay.running(s.driver.device.now)
+    s.tap("left")  # again, from the start
+    assert ref.replay.running(s.driver.device.now)
+    s.tap("a")  # the whole route at once
+    assert ref.state == 6 and not ref.replay.running(s.driver.device.now)
+    s.tap("a")  # the next roll
     s.settle()
     assert g.start == target and ref.state == 1
 

@@ -29,8 +29,8 @@ On the board: B asks to undo the last decision - the scores blink between now an
 the undo; B again undoes, any other key (or 5 s) keeps it. UP shows the scores (one row
 per player: their colour, then a gold cell per token; then the pool's exact count,
 labelled grey; with five or more players the pool is on a second page and the pages
-alternate). Hold A when nobody finds a route: an optimal route is revealed and no token
-moves. Five tokens win at once; otherwise, when the pool is empty, the most tokens win.
+alternate). Hold A when nobody finds a route: an optimal route is revealed, a move
+every 0.9 s, and no token moves; a D-pad key shows it again, A rolls the next target. Five tokens win at once; otherwise, when the pool is empty, the most tokens win.
 A then starts a new game, B asks to undo. Hold B: menu (game kept).
 """
 
@@ -62,6 +62,7 @@ _PAGE_MS = const(1500)
 _UNDO_MS = const(5000)  # an unanswered undo question is dropped
 _WHY_HOLD_MS = const(3000)  # the broken rule shown, before the replay starts again
 _END_MS = const(800)  # a wrong count: the end of the replay, before the counts
+_REVEAL_HOP_MS = const(900)  # nobody found a route: a move a table can follow
 
 
 def score_pages(players):
@@ -181,7 +182,15 @@ class Mode(Base):
         st = self.state
         g = self.game
         app = self.app
-        if st == _ROLL or st == _RESULT or st == _REVEAL:
+        if st == _REVEAL:
+            if key <= RIGHT:  # again, from the start
+                self.replay.t0 = now
+            elif key == A and self.replay.running(now):  # the whole route at once
+                self.replay.t0 = ticks_add(now, -(self.replay.n + 2) * _REVEAL_HOP_MS)
+            elif key == A or key == B:  # seen: the next roll
+                self._next_round(now)
+            return
+        if st == _ROLL or st == _RESULT:
             if key == A or key == B:  # hurry on
                 self._next_round(now)
             return
@@ -294,6 +303,7 @@ class Mode(Base):
         self.bad = verdict.move
         self.shown = len(moves)
         self.explained = False
+        self.replay.hop = F.HOP_MS  # (_render_why times the replay by it)
         self.replay.start(now, [start] + list(moves))
         self.at = start
         self.save()
@@ -330,6 +340,7 @@ class Mode(Base):
         g = self.game
         rnd = g.round
         route = g.give_up()
+        self.replay.hop = _REVEAL_HOP_MS
         self.replay.start(now, route)
         self.at = route[-1]
         self.save()
@@ -460,8 +471,7 @@ class Mode(Base):
             self._render_why(now, frame)
         elif st == _REVEAL:
             F.board(frame, app.layout, app.pal, 70)
-            if not self.replay.render(now, frame):
-                self._next_round(now)
+            self.replay.render(now, frame)  # played, it stays until A
         else:  # _OVER
             F.board(frame, app.layout, app.pal, 50)
             if self.party.render(now, frame):
