@@ -807,7 +807,8 @@ def test_the_undo_question_blinks_also_when_no_token_would_move(session):
     s.settle()
     ref = s.app.current
     s.hold("a")  # nobody found a route
-    s.wait(3000)
+    s.tap("a")  # the route whole
+    s.tap("a")  # the next roll
     s.settle()
     assert ref.state == 1 and ref.game.tokens == [0, 0]
     s.tap("up")  # the scores, as UP shows them: steady

@@ -87,7 +87,9 @@ def test_the_referees_console_lines_come_out_on_both_runtimes(tmp_path):
     from the driver, the same on both runtimes; the headless command writes them to
     stderr."""
     s = referee_session(seed=17)
-    s.wait(6000)  # the revealed route, then the next round
+    s.wait(6000)  # the revealed route, shown until A
+    s.tap("a")  # the route whole
+    s.tap("a")  # the next round
     s.settle()
     s.claim(0, 0, [])  # a claim of 0 moves: below the optimum
     s.wait(1000)

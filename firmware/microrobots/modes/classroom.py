@@ -142,6 +142,24 @@ class Mode(Base):
             self.t0 = now
         self.app.beep(SOUND_CLICK)
 
+    def guide(self):
+        st = self.state
+        if st == _ROLL:
+            text = "the dice roll a robot and a target · A: search"
+        elif st == _WAVE:
+            layer = self.wave.layer
+            if layer == 0:
+                text = "layer 0: the robot · A: layer 1, every cell one move away"
+            elif layer < self.reach:
+                text = "layer %d: every cell %d moves away · A: the next · B: back" % (
+                    layer, layer)
+            else:
+                text = "layer %d reaches the target: the shortest route, %d moves · A: " \
+                    "show it" % (layer, self.reach)
+        else:
+            text = "the shortest route: %d moves · A: a new puzzle" % self.reach
+        return text + (" · up: go on (paused)" if self.paused else " · up: pause")
+
     def render(self, now, frame):
         st = self.state
         g = self.game

@@ -50,6 +50,9 @@ class Mode(Base):
             app.beep(SOUND_CLICK)
             app.go(_TARGETS[c], now)
 
+    def guide(self):
+        return "%s: A opens it · D-pad: another mode" % _TARGETS[self.choice]
+
     def render(self, now, frame):
         backdrop = self.backdrop
         if backdrop.key != 0:  # every quadrant as when not chosen

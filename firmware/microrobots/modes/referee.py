@@ -1,38 +1,42 @@
 """Referee: the grid runs a table game of Micro Robots for 2-8 players.
 
-The dice roll the start (robot, blinking), the target (slow pulse) and in expert play
-the waypoint (two quick beats). Everybody searches; whoever finds a route announces a
-move count, and the referee enters the claim:
-
-- A: start a claim. The score rows appear with nobody chosen (their colours pulse); the
-  D-pad picks the claimant (down/right from the first, up/left from the last; their row
-  blinks); A confirms. A with nobody chosen is refused: a claim is never credited to
-  whoever claimed last by a hurried double press.
-- Count: UP/DOWN add or take one move, RIGHT/LEFT five; shown as a count (a tally, see
-  frame.count) labelled in the claimant's colour, their colour below. A confirms. A
-  claim below the optimum fails at once.
-- Demonstration: the claimant shows the moves; the referee follows each one with the
-  D-pad cursor (along the robot's row or column) and A. Every cell may be entered, legal
-  or not: the engine rules. After the claimed number of moves the verdict comes at once
-  (hold A to end early); B takes the last entered move back, or returns to the count.
-- Verdict: the grid flashes green = correct, the claimant takes a token; red = wrong, the
-  claimant gives a token to the player with the fewest. A wrong claim is then explained
-  until A (or B): the demonstration replays and stops on the first broken rule - an
-  illegal move drawn in red from the robot to where it went, a missed target or waypoint
-  blinking red, a wrong count as the claim (top) over the moves shown (bottom, red
-  label), a claim below the optimum as the claim over the optimum (violet label). The
-  console gets the verdict as a sentence (app.say). Then the scores show, the claimant's
-  colour blinking green or red, and the next target is rolled (the old target is the new
-  start). A or B hurries on.
-
-On the board: B asks to undo the last decision - the scores blink between now and after
-the undo; B again undoes, any other key (or 5 s) keeps it. UP shows the scores (one row
-per player: their colour, then a gold cell per token; then the pool's exact count,
-labelled grey; with five or more players the pool is on a second page and the pages
-alternate). Hold A when nobody finds a route: an optimal route is revealed, a move
-every 0.9 s, and no token moves; a D-pad key shows it again, A rolls the next target. Five tokens win at once; otherwise, when the pool is empty, the most tokens win.
-A then starts a new game, B asks to undo. Hold B: menu (game kept).
+How it plays: the comment below (a comment, not this docstring: MicroPython compiles
+a docstring in one piece of heap, which a Pico-sized heap may not have free).
 """
+
+# The dice roll the start (robot, blinking), the target (slow pulse) and in expert play
+# the waypoint (two quick beats). Everybody searches; whoever finds a route announces a
+# move count, and the referee enters the claim:
+#
+# - A: start a claim. The score rows appear with nobody chosen (their colours pulse); the
+#   D-pad picks the claimant (down/right from the first, up/left from the last; their row
+#   blinks); A confirms. A with nobody chosen is refused: a claim is never credited to
+#   whoever claimed last by a hurried double press.
+# - Count: UP/DOWN add or take one move, RIGHT/LEFT five; shown as a count (a tally, see
+#   frame.count) labelled in the claimant's colour, their colour below. A confirms. A
+#   claim below the optimum fails at once.
+# - Demonstration: the claimant shows the moves; the referee follows each one with the
+#   D-pad cursor (along the robot's row or column) and A. Every cell may be entered, legal
+#   or not: the engine rules. After the claimed number of moves the verdict comes at once
+#   (hold A to end early); B takes the last entered move back, or returns to the count.
+# - Verdict: the grid flashes green = correct, the claimant takes a token; red = wrong, the
+#   claimant gives a token to the player with the fewest. A wrong claim is then explained
+#   until A (or B): the demonstration replays and stops on the first broken rule - an
+#   illegal move drawn in red from the robot to where it went, a missed target or waypoint
+#   blinking red, a wrong count as the claim (top) over the moves shown (bottom, red
+#   label), a claim below the optimum as the claim over the optimum (violet label). The
+#   console gets the verdict as a sentence (app.say). Then the scores show, the claimant's
+#   colour blinking green or red, and the next target is rolled (the old target is the new
+#   start). A or B hurries on.
+#
+# On the board: B asks to undo the last decision - the scores blink between now and after
+# the undo; B again undoes, any other key (or 5 s) keeps it. UP shows the scores (one row
+# per player: their colour, then a gold cell per token; then the pool's exact count,
+# labelled grey; with five or more players the pool is on a second page and the pages
+# alternate). Hold A when nobody finds a route: an optimal route is revealed, a move
+# every 0.9 s, and no token moves; a D-pad key shows it again, A rolls the next target. Five tokens win at once; otherwise, when the pool is empty, the most tokens win.
+# A then starts a new game, B asks to undo. Hold B: menu (game kept).
+
 
 from ..app import (
     A, B, DOWN, LEFT, LONG_A, RIGHT, SOUND_BAD, SOUND_CLICK, SOUND_GOOD, SOUND_MOVE,
@@ -285,6 +289,47 @@ class Mode(Base):
             else:
                 self.state = _COUNT
             app.beep(SOUND_CLICK)
+
+    def guide(self):
+        st = self.state
+        g = self.game
+        if g is None:
+            return None
+        who = self.player + 1
+        if st == _ROLL:
+            return "the dice roll a new target · A: skip"
+        if st == _BOARD:
+            return ("round %d: find a route · A: who claims? · hold A: nobody found one · "
+                    "up: the scores" % g.round)
+        if st == _PLAYER:
+            if who == 0:
+                return "who claims? D-pad: the player · B: back"
+            return "player %d claims? A: yes, then the count · D-pad: another · B: back" % who
+        if st == _COUNT:
+            return ("player %d claims %d move%s? up/down 1, left/right 5 · A: yes, then "
+                    "the moves · B: back" % (who, self.count, "" if self.count == 1 else "s"))
+        if st == _DEMO:
+            return ("player %d shows move %d of %d: D-pad the cursor, A: there · B: a "
+                    "move back · hold A: done" % (who, min(len(self.moves) + 1, self.count),
+                                                 self.count))
+        if st == _RESULT or st == _WHY:
+            if self.ok:
+                return "correct: player %d takes a token · A: the next roll" % who
+            return "wrong: %s · player %d gives a token · A: on" % (self.verdict, who)
+        if st == _REVEAL:
+            return ("nobody found it: an optimal route, %d moves · D-pad: again · A: the "
+                    "next roll" % (self.replay.n - 1))
+        if st == _SCORES:
+            return ("the scores: a row per player, gold = tokens; the pool: %d · any key: "
+                    "back" % g.pool)
+        if st == _UNDO:
+            return "undo the last decision? B: yes · any other key: no"
+        winners = g.winners
+        if len(winners) == 1:
+            text = "player %d wins" % (winners[0] + 1)
+        else:
+            text = "players %s win" % " and ".join(str(p + 1) for p in winners)
+        return text + " · A: a new game · B: undo the last decision"
 
     # -- decisions (they allocate: one per round, never per frame) ----------------
     def _judge(self, now, moves):

@@ -26,7 +26,7 @@ const KEYS = {
 
 const $ = (id) => document.getElementById(id);
 const problems = [];
-const hook = { frames: [], stepTimes: [], status: "", ready: null };
+const hook = { frames: [], stepTimes: [], status: "", guide: "", ready: null };
 window.microrobots = hook;
 
 // -- the URL ----------------------------------------------------------------------------
@@ -260,6 +260,13 @@ function paintButtons() {
   }
 }
 
+// What to do now: the mode's own words (firmware modes' guide(), as make play shows them).
+function setGuide(text) {
+  if (text === hook.guide) return;
+  hook.guide = text;
+  $("now").textContent = text;
+}
+
 function setStatus(text) {
   hook.status = text;
   $("status").textContent = text;
@@ -392,12 +399,14 @@ async function boot() {
     const t0 = performance.now();
     step();
     hook.stepTimes.push(performance.now() - t0);
+    setGuide(page.guide());
     if (hook.stepTimes.length > 3000) hook.stepTimes.splice(0, 1000);
     if (writes !== before) {
       if (page.mode() !== mode) {
         mode = page.mode();
         $("title").textContent = `Micro Robots — ${mode}`;
         showHelp();
+        if (!hook.status.startsWith("notice:")) setStatus(""); // the last mode's verdict
       }
       if (hook.record) hook.frames.push({ t: board.clock, mode, pixels: triples(pixels) });
       if (hook.firstFrameMs === undefined) hook.firstFrameMs = performance.now();

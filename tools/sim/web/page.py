@@ -8,6 +8,7 @@ firmware/microrobots/hw/web.py, this module only boots the device and answers th
     page.boot(problems)         # main.Device on hw.backend(); problems become notices
     page.step()                 # one frame (the page calls it every 20 ms)
     page.mode(); page.numbers()   # for the page's title and the dice's pips
+    page.guide()                  # what to do now (the mode's own words), for the help line
     page.masks(events_text)       # an events file as [[ms, mask], ...] (JSON), to replay
 
 The flash is ``FLASH`` in the port's in-memory filesystem; the page restores it from
@@ -78,6 +79,16 @@ def boot(problems="[]", root=FLASH):
 
 def step():
     device.step()
+
+
+def guide():
+    """What to do now, in the mode's own words (the page's help line; tools/sim/driver.py
+    reports the same to the terminal): "" during a switch or with the app stopped."""
+    app = device.app
+    mode = getattr(app, "current", None)
+    if mode is None or app.switching or not hasattr(mode, "guide"):
+        return ""
+    return mode.guide() or ""
 
 
 def mode():
