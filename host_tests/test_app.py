@@ -443,15 +443,26 @@ def test_corrupt_settings_give_defaults_and_a_visible_notice(tmp_path, text):
     assert not any(design(s, i) == P.NOTICE for i in (0, 5, 30, 35))
 
 
-def test_first_start_writes_the_defaults_with_a_notice_once(tmp_path):
+def guide(s):
+    """The help line the simulators show last (the driver's guide lines)."""
+    return [json.loads(x)["guide"] for x in s.lines if '"guide"' in x][-1]
+
+
+def test_first_start_writes_the_defaults_and_greets(tmp_path):
     s = Session(seed=1, state=str(tmp_path))
-    s.wait(100)
-    assert "none saved" in s.app.notice
+    s.wait(1000)
+    assert s.app.notice is None  # having no settings yet is normal: no warning
+    assert not any('"notice"' in line for line in s.lines)
+    assert not any(design(s, i) == P.NOTICE for i in (0, 5, 30, 35))  # no orange border
+    assert guide(s).startswith("welcome")
     assert json.loads((tmp_path / "settings.json").read_text())["data"] == dict(SETTINGS)
+    s.tap("right")  # a key: the greeting has done its work
+    assert guide(s).startswith("referee: A opens it")
     s.until_saved()  # the last decision on flash (written in idle frames)
     again = Session(seed=1, state=str(tmp_path))
     again.wait(100)
-    assert again.app.notice is None
+    assert again.app.notice is None and not again.app.welcome
+    assert not guide(again).startswith("welcome")
 
 
 def test_a_corrupt_saved_game_is_dropped_with_a_notice(tmp_path):
@@ -962,8 +973,40 @@ def test_the_referee_plays_with_the_players_the_settings_name(tmp_path):
     s.until_saved()  # the last decision on flash (written in idle frames)
     again = Session(seed=22, state=state)
     again.wait(100)
-    assert again.app.mode == "referee" and again.app.current.game.seed == g.seed
-    again.hold("b")
+    assert again.app.mode == "menu"  # the mode on show when it stopped; the game kept
+    with open(os.path.join(state, "referee.json")) as f:
+        assert json.load(f)["data"]["game"]["seed"] == g.seed
     go_to(again, "referee")
     g = again.app.current.game
     assert (g.players, g.expert) == (3, True) and g.waypoint is not None
+
+
+@pytest.mark.parametrize("left", ["classroom", "settings", "solo", "menu"])
+def test_a_restart_returns_to_the_mode_on_show_not_an_older_game(tmp_path, left):
+    """A finished referee game on flash; the player goes on in another mode and the power
+    goes: the restart shows that mode, with its own state, not the referee game."""
+    state = str(tmp_path)
+    s = Session(seed=5, state=state)
+    go_to(s, "referee")
+    s.settle()
+    s.hold("a")  # a decision: the referee game is saved
+    s.hold("b")
+    if left != "menu":
+        go_to(s, left)
+    if left in ("solo", "classroom"):
+        s.settle()  # (B skips the dice; in the settings B goes back)
+    if left == "solo":
+        solo_target = s.app.current.game.target
+    s.until_saved()
+    again = Session(seed=5, state=state)
+    again.wait(100)
+    assert again.app.mode == left
+    if left == "solo":
+        assert again.app.current.game.target == solo_target  # its own game, resumed
+    if left == "classroom":
+        assert "layer" in guide(again) or "dice roll" in guide(again)
+    assert os.path.exists(os.path.join(state, "referee.json"))  # kept for later
+    if left != "menu":
+        again.hold("b")
+    go_to(again, "referee")
+    assert again.app.current.game.round == 2  # and the referee game is where it was

@@ -441,15 +441,15 @@ def test_play_in_a_terminal_then_quit_restores_it(tmux_session):
     assert text.count("\u25cf") == sum(layout.number(i) for i in range(36))
     assert "q quit" in text and "Shift+A" in text
     assert "\x1b[48;2;" in screen  # true colour
-    # solo, top-left, is chosen (looked for between the blinks of the first start's
-    # orange notice border, which hides part of each quadrant)
+    # solo, top-left, is chosen
     s.wait_for(lambda t: (lambda q: q.index(max(q)) == 0)(quadrant_light(cell_backgrounds(t))),
                "solo to be chosen")
-    assert "notice: settings: none saved yet" in visible(s.screen())  # a new device's
+    text = visible(s.screen())  # a new device greets: no warning, no orange border
+    assert "» welcome to Micro Robots!" in text and "notice" not in text
     s.keys("Right")  # the D-pad moves the choice: a visible change
     s.wait_for(lambda t: (lambda q: q.index(max(q)) == 1)(quadrant_light(cell_backgrounds(t))),
                "the choice to move right")
-    s.wait_for(lambda t: "notice:" not in visible(t), "a key to dismiss the notice")
+    s.wait_for(lambda t: "» referee: A opens it" in visible(t), "the guide to name the choice")
     s.keys("Left")
     s.wait_for(lambda t: (lambda q: q.index(max(q)) == 0)(quadrant_light(cell_backgrounds(t))),
                "the choice to move back")

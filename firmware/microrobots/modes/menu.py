@@ -38,6 +38,7 @@ class Mode(Base):
 
     def key(self, key, now):
         app = self.app
+        app.welcome = False
         c = self.choice
         if key <= RIGHT:
             if key == UP or key == DOWN:  # up/down: other row
@@ -51,7 +52,10 @@ class Mode(Base):
             app.go(_TARGETS[c], now)
 
     def guide(self):
-        return "%s: A opens it · D-pad: another mode" % _TARGETS[self.choice]
+        text = "%s: A opens it · D-pad: another mode" % _TARGETS[self.choice]
+        if self.app.welcome:  # a first start
+            return "welcome to Micro Robots! the menu: " + text
+        return text
 
     def render(self, now, frame):
         backdrop = self.backdrop
