@@ -121,6 +121,7 @@ class Mode(Base):
         self.verdict = ""  # its reason
         self.code = 0  # its code (solver.CORRECT...) and, for an illegal move, which (1-based)
         self.bad = 0
+        self.receiver = -1  # who a wrong claim's token went to (-1: none moved)
         self.shown = 0  # the moves demonstrated
         self.explained = False  # a wrong verdict's why was shown
         self.why_target = 0  # the round judged: target, waypoint (-1: none), optimum
@@ -315,7 +316,10 @@ class Mode(Base):
         if st == _RESULT or st == _WHY:
             if self.ok:
                 return "correct: player %d takes a token · A: the next roll" % who
-            return "wrong: %s · player %d gives a token · A: on" % (self.verdict, who)
+            if self.receiver < 0:
+                return "wrong: %s · no token moves · A: on" % self.verdict
+            return "wrong: %s · player %d gives player %d a token · A: on" % (
+                self.verdict, who, self.receiver + 1)
         if st == _REVEAL:
             return ("nobody found it: an optimal route, %d moves · D-pad: again · A: the "
                     "next roll" % (self.replay.n - 1))
@@ -375,9 +379,11 @@ class Mode(Base):
                                           lay.token(self.why_target))
             elif self.code == WAYPOINT_MISSED:
                 why += " (%s)" % lay.token(self.why_via)
+            self.receiver = -1
             for p in range(g.players):
                 if g.tokens[p] > before[p]:
                     why += "; %s gives a token to player %d" % (who, p + 1)
+                    self.receiver = p
         self.app.say("round %d: %s claims %d: %s; tokens %s, pool %d" % (
             rnd, who, self.count, why, " ".join(str(t) for t in g.tokens), g.pool))
 

@@ -64,6 +64,7 @@ let painted = true; // the canvas shows the last frame written
 let numbers = null;
 let mode = "starting";
 let greeting = null; // the status line's first words, until a key is pressed
+let reached = null; // the classroom: each cell's distance once its wave got there, else -1
 
 const board = {
   held: 0,
@@ -235,6 +236,7 @@ function paint() {
     ctx2d.beginPath();
     ctx2d.roundRect(x, y, cell, cell, cell / 8);
     ctx2d.fill();
+    if (options.big && reached && reached[i] >= 0) distance(x, y, cell, reached[i]);
     if (!numbers) continue;
     ctx2d.fillStyle = css(ink);
     const inner = cell * 0.72, off = (cell - inner) / 2;
@@ -245,6 +247,21 @@ function paint() {
     }
   }
   painted = true;
+}
+
+// The projector view of the classroom: a reached cell's distance from the robot, in a
+// badge in its top-left corner, readable from the back of the room over any die colour.
+function distance(x, y, cell, d) {
+  const r = cell * 0.17, cx = x + r * 1.15, cy = y + r * 1.15;
+  ctx2d.fillStyle = "rgba(0,0,0,0.8)";
+  ctx2d.beginPath();
+  ctx2d.arc(cx, cy, r, 0, 2 * Math.PI);
+  ctx2d.fill();
+  ctx2d.fillStyle = "#fff";
+  ctx2d.font = `bold ${Math.round(r * 1.5)}px system-ui, sans-serif`;
+  ctx2d.textAlign = "center";
+  ctx2d.textBaseline = "middle";
+  ctx2d.fillText(String(d), cx, cy + r * 0.08);
 }
 
 function triples(grid) {
@@ -402,6 +419,7 @@ async function boot() {
     setGuide(page.guide());
     if (hook.stepTimes.length > 3000) hook.stepTimes.splice(0, 1000);
     if (writes !== before) {
+      reached = JSON.parse(page.reached());
       if (page.mode() !== mode) {
         mode = page.mode();
         $("title").textContent = `Micro Robots — ${mode}`;
@@ -414,6 +432,7 @@ async function boot() {
     syncFlash(mp, page);
   };
   hook.mode = () => mode;
+  hook.reached = () => reached;
   hook.pixels = () => Array.from(pixels);
   hook.flash = () => JSON.parse(flashText(mp));
   if (manual) {

@@ -9,6 +9,7 @@ firmware/microrobots/hw/web.py, this module only boots the device and answers th
     page.step()                 # one frame (the page calls it every 20 ms)
     page.mode(); page.numbers()   # for the page's title and the dice's pips
     page.guide()                  # what to do now (the mode's own words), for the help line
+    page.reached()                # the classroom's distances, for the projector view
     page.masks(events_text)       # an events file as [[ms, mask], ...] (JSON), to replay
 
 The flash is ``FLASH`` in the port's in-memory filesystem; the page restores it from
@@ -89,6 +90,16 @@ def guide():
     if mode is None or app.switching or not hasattr(mode, "guide"):
         return ""
     return mode.guide() or ""
+
+
+def reached():
+    """The classroom's distances of the cells its wave has reached (-1: not yet), as JSON;
+    "null" in any other mode (the projector view writes them on the cells)."""
+    app = device.app
+    mode = getattr(app, "current", None)
+    if app is None or app.switching or app.mode != "classroom" or mode is None:
+        return "null"
+    return json.dumps(mode.reached())
 
 
 def mode():
