@@ -661,3 +661,43 @@ def test_a_burst_of_keys_moves_the_robot_every_time(tmux_session, tmp_path):
     assert walk == (3, [29, 28, 29, 28])
     s.keys("q")
     assert s.wait_file("status").strip() == "0"
+
+
+TMUX_KEYS = {"up": "Up", "down": "Down", "left": "Left", "right": "Right", "a": "a", "b": "b"}
+
+
+def tmux_keys(events):
+    """An events file's taps and holds as the keys make play takes (Shift+A/B: a hold)."""
+    keys = []
+    for line in events:
+        fields = line.split()
+        button = fields[1]
+        keys.append(button.upper() if "hold" in fields else TMUX_KEYS[button])
+    return keys
+
+
+@needs_tmux
+def test_the_help_line_guides_a_table_a_player_and_a_teacher(tmux_session, tmp_path):
+    """The tour of host_tests/tour.py typed into make play: a three-player referee game
+    to its winner, a solo round and the classroom. After each step the help line (»)
+    says what the firmware's modes say, word for word, and the status line carries no
+    verdict of another mode."""
+    import tour
+
+    steps = tour.tour(str(tmp_path / "scripted"))
+    s = tmux_session(sim_command("--seed", str(tour.SEED)), cols=100, rows=50,
+                     env="COLORTERM=truecolor")
+
+    def said(screen):
+        return " ".join(visible(screen).split())
+
+    for step in steps:
+        for key in tmux_keys(step.events):
+            s.keys(key)
+            time.sleep(0.15)  # a player's pace: each key a tap of its own
+        want = "» " + step.guide
+        s.wait_for(lambda t, want=want: want in said(t), "the help line after %s" % step)
+        if "the dice roll a robot" in step.guide:  # the classroom: no referee verdict
+            assert "round " not in said(s.screen()).split("» ")[1]
+    s.keys("q")
+    assert s.wait_file("status").strip() == "0"

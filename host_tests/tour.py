@@ -11,6 +11,7 @@ Each step's ``events`` are the events-file lines it adds (times from the device'
 """
 
 import json
+import os
 
 from tools.sim.script import Session
 
@@ -37,6 +38,7 @@ def guide(s):
 
 class Tour:
     def __init__(self, state):
+        os.makedirs(state, exist_ok=True)  # a new device's flash, empty
         self.s = Session(seed=SEED, state=state)
         self.steps = []
         self._seen = 0
