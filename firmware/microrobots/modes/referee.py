@@ -456,8 +456,8 @@ class Mode(Base):
         elif st == _PLAYER:
             p = self.player
             scores(frame, g.tokens, g.players, p // 6 if p >= 0 else 0, -1)
-            if p < 0:  # nobody chosen yet: the colours pulse, asking for a choice
-                level = F.pulse(now, 900, 40, 255)
+            if p < 0:  # nobody chosen yet: the colours pulse, asking for a choice (not
+                level = F.pulse(now, 900, 150, 255)  # below 150: they would run together)
                 for row in range(min(g.players, 6)):
                     F.put_entry(frame, row * 6, P.PLAYERS, row, level)
             elif F.blink(now, 400):
