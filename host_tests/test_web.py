@@ -7,6 +7,7 @@ or uncaught exception. Without chromium, playwright or npm the module is skipped
 one line naming what is missing.
 """
 
+import itertools
 import json
 import os
 import tempfile
@@ -352,4 +353,30 @@ def test_the_help_line_guides_a_table_a_player_and_a_teacher(site, tmp_path):
                   "move 2 of 3", "wrong: the claim is below the optimum", "player 1 wins",
                   "you 8, optimum 6", "layer 2: every cell 2 moves away"):
         assert any(words in line for line in seen), words
+    assert problems == []
+
+
+def gap(a, b):
+    """The distance between two boxes (0 when they touch or overlap)."""
+    dx = max(0, max(a["x"], b["x"]) - min(a["x"] + a["width"], b["x"] + b["width"]))
+    dy = max(0, max(a["y"], b["y"]) - min(a["y"] + a["height"], b["y"] + b["height"]))
+    return (dx * dx + dy * dy) ** 0.5
+
+
+@pytest.mark.parametrize("viewport", [(360, 740), (390, 844)])
+def test_on_a_phone_every_button_keeps_its_distance(site, viewport):
+    """A thumb on a phone: every button and link of the page at least 8 px from every
+    other, all of them on the screen's width."""
+    page, problems = open_page(site, viewport=viewport)
+    names = page.eval_on_selector_all(
+        "button, nav a", "els => els.map((e) => e.getAttribute('aria-label') || e.id)")
+    boxes = [page.locator("button, nav a").nth(k).bounding_box() for k in range(len(names))]
+    assert len(boxes) == 10 and all(boxes)
+    canvas = page.evaluate("[document.getElementById('grid').width, "
+                           "document.getElementById('grid').height]")
+    assert canvas[0] == canvas[1] > 0  # the whole grid drawn (a 300 px canvas was cut to 150)
+    for box, name in zip(boxes, names):
+        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport[0], name
+    for (a, na), (b, nb) in itertools.combinations(zip(boxes, names), 2):
+        assert gap(a, b) >= 8, "%s and %s: %.1f px apart" % (na, nb, gap(a, b))
     assert problems == []

@@ -211,7 +211,7 @@ const mix = (a, b, k) => a.map((v, i) => Math.round(v * (1 - k) + b[i] * k));
 function paint() {
   const size = Math.round(canvas.clientWidth * (window.devicePixelRatio || 1));
   if (size <= 0) return;
-  if (canvas.width !== size) canvas.width = canvas.height = size;
+  if (canvas.width !== size || canvas.height !== size) canvas.width = canvas.height = size; // (a new canvas is 300x150)
   const gap = size / 60;
   const cell = (size - 7 * gap) / 6;
   ctx2d.fillStyle = options.contrast ? "#000" : "rgb(12,12,14)";
