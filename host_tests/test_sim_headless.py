@@ -150,6 +150,15 @@ def test_missing_events_file_and_bad_arguments(tmp_path):
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
     proc = cli("--headless", "--runtime", "java")
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
+    events = tmp_path / "ev.txt"
+    events.write_text("100 a\n")
+    for option, value, words in (("--until", "-5", "--until must be a time in ms >= 0, not -5"),
+                                 ("--seed", "-1", "--seed must be 0..1073741823, not -1")):
+        proc = cli("--headless", "--events", str(events), "--frames-out", str(tmp_path / "f"),
+                   option, value)
+        assert proc.returncode == 2 and words in proc.stderr  # names only what is wrong
+        other = "--seed" if option == "--until" else "--until"
+        assert other not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 
 
 def test_mask_lines_merge_simultaneous_changes():
