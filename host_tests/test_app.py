@@ -905,8 +905,8 @@ def test_solo_give_up_shows_an_optimal_route_and_resets_the_streak(session):
 
 
 def test_a_reset_resumes_the_game_and_a_held_b_shows_the_menu_on_it(tmp_path):
-    """As the README says: after a reset the device comes back where it was; holding B
-    gives the menu, its quadrant chosen."""
+    """As docs/troubleshooting.md says: after a reset the device comes back where it was;
+    holding B gives the menu, its quadrant chosen."""
     s = Session(seed=8, state=str(tmp_path))
     enter(s, "referee")
     s.settle()
@@ -916,9 +916,9 @@ def test_a_reset_resumes_the_game_and_a_held_b_shows_the_menu_on_it(tmp_path):
     assert again.app.mode == "referee"
     again.hold("b")
     assert again.app.mode == "menu" and again.app.current.choice == 1
-    readme = open(os.path.join(ROOT, "README.md")).read()
-    assert "after a reset the grid shows the **menu**" not in readme
-    assert "resumes" in readme.split("## Troubleshooting", 1)[1].split("\n\n")[1]
+    with open(os.path.join(ROOT, "docs", "troubleshooting.md")) as f:
+        first = f.read().split("\n\n")[1]
+    assert "A reset returns to the mode that was on show, a game\nin progress where it was" in first
 
 
 def go_to(s, name):

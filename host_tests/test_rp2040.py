@@ -2,7 +2,8 @@
 with exactly the tree ``make flash`` writes: buttons as GPIO levels, the LEDs read back off
 the WS2812 data pin.
 
-The image comes from ``PICO_FIRMWARE`` or ``shared/pico/`` beside the checkout; without
+The image comes from ``PICO_FIRMWARE`` (MicroPython v1.28.0 for RPI_PICO from micropython.org)
+or ``shared/pico/`` beside the checkout; without
 one these tests skip with one line saying so. The board work (minutes of emulation) runs
 once, in the background, from the moment the tests are collected
 (tools/rp2040/checks.py, started by conftest.py); these tests run last and judge it.
@@ -24,7 +25,7 @@ MODES = ("menu", "solo", "referee", "classroom", "settings")
 KB = 1024
 # The heap in use (bytes, after a collection, the probe's own excluded) on the tour: the
 # emulator is deterministic, so these are the same from run to run for given firmware.
-# Ceilings a little above today's figures (README "Figures from make bench"), lowered as
+# Ceilings a little above today's figures (docs/performance.md), lowered as
 # the heap shrinks; issue 12's goal, under 48 KB with one mode, is not met yet.
 # 52.6 / 59.9 KB (referee) on 2026-11-30, after the names the firmware interns were cut
 # (private constants, test-only API out of the firmware, config_check.py, mode-only code in
