@@ -45,7 +45,6 @@ NOT_RUN = {
     "make web": "serves until stopped (make web-build, web-images: Chromium); "
                 "host_tests/test_web.py builds, serves and drives the page itself",
     "make flash PORT=": "needs a Pico on that port: host_tests/test_flash.py uses a fake board",
-    "make flash ARGS=": "needs a Pico: host_tests/test_flash.py uses a fake board",
     "python -m tools.flash --source": "needs a Pico: host_tests/test_flash.py uses a fake board",
     "mpremote ": "talks to a Pico",
     ".venv/bin/python -m pytest": "a part of make test, which runs it anyway",
