@@ -701,3 +701,28 @@ def test_the_help_line_guides_a_table_a_player_and_a_teacher(tmux_session, tmp_p
             assert "round " not in said(s.screen()).split("» ")[1]
     s.keys("q")
     assert s.wait_file("status").strip() == "0"
+
+
+def test_make_play_needs_only_the_standard_library(tmp_path):
+    """make play runs python3 -m tools.sim with no venv: the simulator, its driver and the
+    firmware import nothing but the standard library (-S: no site-packages at all), and
+    the target installs nothing."""
+    code = ("import sys\n"
+            "import tools.sim.headless, tools.sim.terminal, tools.sim.driver, tools.sim.help\n"
+            "from tools.sim import terminal\n"
+            "from tools.sim.script import Session\n"
+            "s = Session(seed=3)\n"
+            "s.tap('a'); s.wait(500)\n"
+            "assert s.app.mode == 'solo'\n"
+            "extra = sorted({m.split('.')[0] for m in sys.modules} - set(sys.stdlib_module_names)"
+            " - set(sys.builtin_module_names) - {'tools', 'microrobots', 'main', '__main__'})\n"
+            "print(' '.join(extra) or 'stdlib only')\n")
+    proc = subprocess.run([sys.executable, "-S", "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "stdlib only"
+    if shutil.which("make") is None:
+        return
+    dry = subprocess.run(["make", "-n", "play"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60)
+    assert dry.returncode == 0 and dry.stdout.split() == ["python3", "-m", "tools.sim"]
