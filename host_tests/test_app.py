@@ -1010,3 +1010,23 @@ def test_a_restart_returns_to_the_mode_on_show_not_an_older_game(tmp_path, left)
         again.hold("b")
     go_to(again, "referee")
     assert again.app.current.game.round == 2  # and the referee game is where it was
+
+
+def test_a_game_from_a_share_link_is_on_show_at_boot_whatever_mode_was_left(tmp_path):
+    """The web page puts a ?game= link's game on the flash before boot (page.prepare): it
+    opens, also when the device was left in the classroom."""
+    import importlib
+    import sys
+
+    state = str(tmp_path)
+    s = Session(seed=5, state=state)
+    go_to(s, "classroom")
+    s.until_saved()
+    for folder in ("tools/sim", "tools/sim/web"):
+        if os.path.join(ROOT, folder) not in sys.path:
+            sys.path.append(os.path.join(ROOT, folder))
+    page = importlib.import_module("page")
+    assert page.prepare("MR1.3x.2026.black:CADB0312.b9ob3b-", root=state + "/") is None
+    again = Session(seed=5, state=state)
+    again.wait(100)
+    assert again.app.mode == "referee" and again.app.current.game.seed == 2026

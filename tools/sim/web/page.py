@@ -57,6 +57,7 @@ def prepare(share, root=FLASH):
         settings["players"] = game.players
         saved_game = {"mode": "referee", "game": game.to_dict()}
     saved_game["seq"] = 1 << 20  # newer than any game on the flash: resumed at boot
+    settings["mode"] = saved_game["mode"]  # and on show, whatever mode was left
     if not (store.save("settings", settings) and store.save(saved_game["mode"], saved_game)):
         return "URL game: %s" % store.error
     return None
