@@ -93,9 +93,11 @@ def test_settings_and_the_game_survive_a_reset(tour):
     assert not any(name.endswith(".tmp") for name in files)
     assert tour["resumed"]
     again = tour["boots"][1]
-    # The referee's game was saved last: the board comes back to it, on the same layout
-    # and scores, at the saved brightness - as the host firmware does from those files.
-    assert again["records"][0]["mode"] == MODES.index("referee")
+    # The tour ends in the menu: the board comes back to the mode on show (the games kept
+    # for when they are chosen), at the saved brightness - as the host firmware does from
+    # those files.
+    assert saved(files, "settings")["mode"] == "menu"
+    assert again["records"][0]["mode"] == MODES.index("menu")
     mismatch = lockstep(again["records"], frames_of(again), again["seed"], tour["config"],
                         state=files)
     assert mismatch is None, str(mismatch)

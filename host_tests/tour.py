@@ -13,6 +13,7 @@ Each step's ``events`` are the events-file lines it adds (times from the device'
 import json
 import os
 
+from microrobots.modes import guide as guide_words
 from tools.sim.script import Session
 
 SEED = 8
@@ -61,7 +62,7 @@ class Tour:
         self.steps.append(Step(s.events[self._seen:], words, line, s.t))
         self._seen = len(s.events)
         if s.app.mode == "classroom":
-            self.steps[-1].reached = s.app.current.reached()
+            self.steps[-1].reached = guide_words.reached(s.app.current)
 
     def moves(self, cells, last_words, wait=False):
         """Demonstrate (referee) or play (solo) ``cells`` from the robot, saying each move."""

@@ -29,8 +29,9 @@ Output, one line each, flushed at once:
         brightness and the power cap), in row-major grid order;
     {"t": 60, "tone": 880}          with --tones: the buzzer's frequency from t (0: off);
     {"t": 60, "notice": "..."}      the app reset a file to defaults (once);
-    {"t": 60, "guide": "..."}       what to do now, when it changes (the mode's own
-                                    words: modes.Base.guide; "" when it has none);
+    {"t": 60, "guide": "..."}       what to do now, when it changes, after a frame line
+                                    (the mode's own words: modes/guide.py; "" when
+                                    it has none);
     {"t": 80, "console": "..."}     a line the app has for the serial console (the
                                     referee's verdict and why: main.Device.console);
     {"t": 9000, "end": true, "heap": 41232}   last line: the time reached and the bytes
@@ -175,13 +176,13 @@ class Driver:
             self._writes = disp.writes
             mode = app.mode if app is not None else "halted"
             self.out(frame_line(t, mode, disp.written))
+            text = guide(app)  # (a new step shows: asked only then, it allocates)
+            if text != self._guide:
+                self._guide = text
+                self.out('{"t": %d, "guide": %s}' % (t, _quote(text)))
         if app is not None and app.notice and not self._noticed:
             self._noticed = True
             self.out('{"t": %d, "notice": %s}' % (t, _quote(app.notice)))
-        text = guide(app)
-        if text != self._guide:
-            self._guide = text
-            self.out('{"t": %d, "guide": %s}' % (t, _quote(text)))
 
     def feed(self, line):
         """Take one input line; False when it says quit. Raises UsageError."""

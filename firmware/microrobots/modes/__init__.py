@@ -9,8 +9,9 @@ words (a line, or None), and for modes with a game in progress ``resume(saved, n
 ``(ok, problem)`` when entered or at boot.
 
 The guide is for the simulators' help line (the terminal, the web page): the grid's
-picture says the same in light on the handheld, which never asks for it. It is asked for
-between frames, never while drawing one, so it may allocate.
+picture says the same in light on the handheld, which never asks for it, so its words
+live in modes/guide.py, loaded only when asked. It is asked for between frames, never
+while drawing one, so it may allocate.
 """
 
 from .. import frame as F
@@ -42,7 +43,12 @@ class Base:
         return False, None
 
     def guide(self):
-        return None
+        """What to do now, in words (modes/guide.py, imported only when asked: a Pico
+        never asks, its picture says it)."""
+        from . import guide
+
+        words = getattr(guide, self.name, None)
+        return words(self) if words is not None else None
 
     def busy(self, now):
         """True while an animation runs: the app writes no file then (app.App.flush).

@@ -142,32 +142,6 @@ class Mode(Base):
             self.t0 = now
         self.app.beep(SOUND_CLICK)
 
-    def reached(self):
-        """Each cell's distance from the robot once the wave has reached it, else -1 (the
-        web page's projector view writes it on the cell); None before the wave."""
-        if self.state == _ROLL or self.game is None:
-            return None
-        layer = self.wave.layer
-        return [d if d <= layer else -1 for d in self.wave.dist]
-
-    def guide(self):
-        st = self.state
-        if st == _ROLL:
-            text = "the dice roll a robot and a target · A: search"
-        elif st == _WAVE:
-            layer = self.wave.layer
-            if layer == 0:
-                text = "layer 0: the robot · A: layer 1, every cell one move away"
-            elif layer < self.reach:
-                text = "layer %d: every cell %d move%s away · A: the next · B: back" % (
-                    layer, layer, "" if layer == 1 else "s")
-            else:
-                text = "layer %d reaches the target: the shortest route, %d moves · A: " \
-                    "show it" % (layer, self.reach)
-        else:
-            text = "the shortest route: %d moves · A: a new puzzle" % self.reach
-        return text + (" · up: go on (paused)" if self.paused else " · up: pause")
-
     def render(self, now, frame):
         st = self.state
         g = self.game

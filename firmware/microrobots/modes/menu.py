@@ -51,12 +51,6 @@ class Mode(Base):
             app.beep(SOUND_CLICK)
             app.go(_TARGETS[c], now)
 
-    def guide(self):
-        text = "%s: A opens it · D-pad: another mode" % _TARGETS[self.choice]
-        if self.app.welcome:  # a first start
-            return "welcome to Micro Robots! the menu: " + text
-        return text
-
     def render(self, now, frame):
         backdrop = self.backdrop
         if backdrop.key != 0:  # every quadrant as when not chosen

@@ -291,50 +291,6 @@ class Mode(Base):
                 self.state = _COUNT
             app.beep(SOUND_CLICK)
 
-    def guide(self):
-        st = self.state
-        g = self.game
-        if g is None:
-            return None
-        who = self.player + 1
-        if st == _ROLL:
-            return "the dice roll a new target · A: skip"
-        if st == _BOARD:
-            return ("round %d: find a route · A: who claims? · hold A: nobody found one · "
-                    "up: the scores" % g.round)
-        if st == _PLAYER:
-            if who == 0:
-                return "who claims? D-pad: the player · B: back"
-            return "player %d claims? A: yes, then the count · D-pad: another · B: back" % who
-        if st == _COUNT:
-            return ("player %d claims %d move%s? up/down 1, left/right 5 · A: yes, then "
-                    "the moves · B: back" % (who, self.count, "" if self.count == 1 else "s"))
-        if st == _DEMO:
-            return ("player %d shows move %d of %d: D-pad the cursor, A: there · B: a "
-                    "move back · hold A: done" % (who, min(len(self.moves) + 1, self.count),
-                                                 self.count))
-        if st == _RESULT or st == _WHY:
-            if self.ok:
-                return "correct: player %d takes a token · A: the next roll" % who
-            if self.receiver < 0:
-                return "wrong: %s · no token moves · A: on" % self.verdict
-            return "wrong: %s · player %d gives player %d a token · A: on" % (
-                self.verdict, who, self.receiver + 1)
-        if st == _REVEAL:
-            return ("nobody found it: an optimal route, %d moves · D-pad: again · A: the "
-                    "next roll" % (self.replay.n - 1))
-        if st == _SCORES:
-            return ("the scores: a row per player, gold = tokens; the pool: %d · any key: "
-                    "back" % g.pool)
-        if st == _UNDO:
-            return "undo the last decision? B: yes · any other key: no"
-        winners = g.winners
-        if len(winners) == 1:
-            text = "player %d wins" % (winners[0] + 1)
-        else:
-            text = "players %s win" % " and ".join(str(p + 1) for p in winners)
-        return text + " · A: a new game · B: undo the last decision"
-
     # -- decisions (they allocate: one per round, never per frame) ----------------
     def _judge(self, now, moves):
         g = self.game

@@ -38,8 +38,6 @@ _LIST = const(0)
 _SHUFFLE = const(1)
 _MATCH = const(2)
 _ITEMS = ("side", "tiles", "brightness", "players", "expert", "sound", "difficulty", "aid")
-_NAMES = ("side", "arrangement", "brightness", "players", "expert (waypoint)", "sound",
-          "difficulty", "colour aid")
 _CORNERS = (0, 3, 18, 21)
 _LETTER_MS = const(800)
 
@@ -144,29 +142,6 @@ class Mode(Base):
                 self.state = _LIST
                 self.app.beep(SOUND_GOOD)
         self.t0 = now
-
-    def guide(self):
-        if self.state == _SHUFFLE:
-            return "shuffle: lay board %s turned as shown in quadrant %d of 4 (white: its " \
-                "top-left) · A: next · LEFT: back · B: cancel" % (
-                    chr(self.code[self.quadrant]), self.quadrant + 1)
-        if self.state == _MATCH:
-            return "match the table, quadrant %d of 4: up/down the board (%s), left/right " \
-                "turn it · A: next · B: back" % (self.quadrant + 1,
-                                                  chr(self.code[self.quadrant]))
-        name = _ITEMS[self.item]
-        s = self.app.settings
-        value = s[name] if name in s else None
-        if name == "tiles":
-            value = ("keep", "shuffle: A deals one", "match a table: A")[self.arrange - 1]
-        elif name == "expert" or name == "sound":
-            value = "on" if value else "off"
-        elif name == "difficulty" and value == 0:
-            value = "any"
-        elif name == "aid":
-            value = ("off", "high contrast", "blink the robot's colour", "both")[value]
-        return "%d of 8, %s: %s · left/right: change · up/down: another · B: back" % (
-            self.item + 1, _NAMES[self.item], value)
 
     # -- frames ---------------------------------------------------------------
     def render(self, now, frame):

@@ -236,33 +236,6 @@ class Mode(Base):
         elif st == _REPLAY:
             self.begin_round(now, False)
 
-    def guide(self):
-        st = self.state
-        g = self.game
-        if g is None:
-            return None
-        if st == _ROLL:
-            return "the dice roll a new target · A: skip"
-        if st == _PLAY:
-            if self.stats:
-                return "solved %d, in a row %d, moves beyond the optimum %d" % (
-                    g.score, g.streak, g.extra)
-            if self.hint:
-                return "the lit cells: where the robot can go · hold A again: give up"
-            n = self.walk.count
-            first = g.waypoint is not None and not self.walk.seen
-            return "%s: %d move%s so far · D-pad the cursor, A: there · B: a move back · " \
-                "hold A: a hint" % ("the waypoint first, then the target" if first else
-                                    "to the target", n, "" if n == 1 else "s")
-        if st == _SOLVED:
-            return "solved in %d move%s · A: on" % (self.count, "" if self.count == 1 else "s")
-        if st == _SCORE:
-            return "you %d, optimum %d%s · A: an optimal route" % (
-                self.count, self.optimum, ": perfect" if self.count == self.optimum else "")
-        first = "given up: " if self.gave_up else ""
-        return "%san optimal route, %d moves · A: the next target" % (
-            first, len(self.route) - 1)
-
     # -- frames ---------------------------------------------------------------
     def render(self, now, frame):
         st = self.state

@@ -416,9 +416,9 @@ async function boot() {
     const t0 = performance.now();
     step();
     hook.stepTimes.push(performance.now() - t0);
-    setGuide(page.guide());
     if (hook.stepTimes.length > 3000) hook.stepTimes.splice(0, 1000);
     if (writes !== before) {
+      setGuide(page.guide()); // a new step shows with a new picture
       reached = JSON.parse(page.reached());
       if (page.mode() !== mode) {
         mode = page.mode();

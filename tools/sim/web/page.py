@@ -100,7 +100,9 @@ def reached():
     mode = getattr(app, "current", None)
     if app is None or app.switching or app.mode != "classroom" or mode is None:
         return "null"
-    return json.dumps(mode.reached())
+    from microrobots.modes import guide
+
+    return json.dumps(guide.reached(mode))
 
 
 def mode():
