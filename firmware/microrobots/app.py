@@ -17,7 +17,9 @@ always returns to the menu; whatever was being played is kept.
 Persistence: ``store`` is a store.Store (or anything with its ``load``/``save``/
 ``remove``). Settings (``settings.json``) are saved whenever one changes; a solo
 puzzle (``solo.json``) and a refereed game (``referee.json``) after every decision. At
-boot the app returns to the one saved last; the other resumes when its mode is chosen.
+boot the app returns to the mode on show when it stopped (the setting ``mode``, saved at
+each switch): a game where it was, the classroom, the settings or the menu; a game not on
+show resumes when its mode is chosen (without ``mode``: the game saved last).
 Saving never stalls play: ``save_settings``/``save_game``/``remove_game`` only note what
 to do, and ``render`` does it in idle frames (``flush``): a second (50 frames) after the
 last change noted, which lets a short animation end (a slide, the referee's verdict)
@@ -30,7 +32,9 @@ flash a second or so after it is made, or after its long animation ends; a power
 before that loses that decision and nothing else (removals first, then the settings,
 then the games: a new layout's settings are never on flash beside an old layout's
 game). A game still to be written is resumed from memory when its mode is chosen.
-A missing or corrupt file gives the defaults and a visible notice: the grid's border
+No settings file is a first start: the defaults, saved, and a welcome (``app.welcome``,
+for the help line) rather than a warning. A corrupt file gives the defaults and a
+visible notice: the grid's border
 blinks orange until a button is pressed (for 30 s at most); ``app.notice`` holds the
 one-line reason for the console. A bad file is never deleted: it is set aside as
 ``NAME.bad.json`` (store.set_aside), and so is a saved game whose loading raised; a game
