@@ -17,7 +17,9 @@ always returns to the menu; whatever was being played is kept.
 Persistence: ``store`` is a store.Store (or anything with its ``load``/``save``/
 ``remove``). Settings (``settings.json``) are saved whenever one changes; a solo
 puzzle (``solo.json``) and a refereed game (``referee.json``) after every decision. At
-boot the app returns to the one saved last; the other resumes when its mode is chosen.
+boot the app returns to the mode on show when it stopped (the setting ``mode``, saved at
+each switch): a game where it was, the classroom, the settings or the menu; a game not on
+show resumes when its mode is chosen (without ``mode``: the game saved last).
 Saving never stalls play: ``save_settings``/``save_game``/``remove_game`` only note what
 to do, and ``render`` does it in idle frames (``flush``): a second (50 frames) after the
 last change noted, which lets a short animation end (a slide, the referee's verdict)
@@ -30,7 +32,9 @@ flash a second or so after it is made, or after its long animation ends; a power
 before that loses that decision and nothing else (removals first, then the settings,
 then the games: a new layout's settings are never on flash beside an old layout's
 game). A game still to be written is resumed from memory when its mode is chosen.
-A missing or corrupt file gives the defaults and a visible notice: the grid's border
+No settings file is a first start: the defaults, saved, and a welcome (``app.welcome``,
+for the help line) rather than a warning. A corrupt file gives the defaults and a
+visible notice: the grid's border
 blinks orange until a button is pressed (for 30 s at most); ``app.notice`` holds the
 one-line reason for the console. A bad file is never deleted: it is set aside as
 ``NAME.bad.json`` (store.set_aside), and so is a saved game whose loading raised; a game
@@ -97,6 +101,7 @@ SETTINGS = {
     "difficulty": 0,        # solo: fewest optimal moves of a target, 0 = any
     "aid": 0,               # colour-blind aid: 1 high contrast, 2 blink robot's colour, 3 both
     "games": 0,             # games started: varies the seed of each new game
+    "mode": "",             # the mode on show (boot returns to it); "": the newest game
 }
 _RANGES = {"brightness": (1, 8), "players": (2, 8), "difficulty": (0, 6), "aid": (0, 3),
            "games": (0, 0x3FFFFFFF)}
@@ -122,6 +127,8 @@ def check_settings(data):
             ok = lo <= v <= hi
         if ok and key == "side":
             ok = v in ("black", "copper")
+        if ok and key == "mode":
+            ok = v == "" or v in MODES
         if ok and key == "tiles":
             try:
                 Layout.from_tiles("black", v)
@@ -162,6 +169,7 @@ class App:
         self.sound = 0
         self.line = None  # a line for the serial console, until main.py takes it
         self.notice = None  # one line for the console when a file was reset (main prints it)
+        self.welcome = False  # a first start: greeted (modes' guide), no notice
         self._noticing = False  # the notice blinks on the grid (30 s from _notice_at)
         self._notice_at = now
         self._long = 0  # bit per button: held long since pressed (its release is no tap)
@@ -170,9 +178,8 @@ class App:
         problem = problem or (bad if data is not None else None)
         if data is None and problem is None and store is not None and store.save(
                 SETTINGS_FILE, self.settings):
-            # missing (a first start, or lost): say so once; a flash that cannot be
-            # written (the simulator without --state) starts quietly
-            problem = "settings: none saved yet, using the defaults"
+            # missing: a first start (no notice: having no settings yet is normal)
+            self.welcome = True
         self.layout = None
         self.solver = None
         self.pal = P.DIE
@@ -196,15 +203,22 @@ class App:
         self._held = bytearray(16)  # keys pressed during a switch, handled after it
         self._held_n = 0
         last = None
+        want = self.settings["mode"]  # the mode on show when the power went
         for name in GAMES:
             saved, bad = self._load(name)
             problem = _join(problem, bad)
             seq = saved.get("seq") if isinstance(saved, dict) else None
             if saved is not None and not isinstance(seq, int):
                 problem = _join(problem, self._set_aside(name, "%s: not a saved game" % name))
-            elif saved is not None and seq >= self._seq:
-                self._seq = seq + 1
-                last = name
+            elif saved is not None:
+                if seq >= self._seq:
+                    self._seq = seq + 1
+                    if want not in GAMES:
+                        last = name
+                if name == want:
+                    last = name
+        if want and want not in GAMES:
+            last = None  # a mode without a game was on show: it, not an older game
         resumed = False
         if last is not None:
             resumed, bad = self.resume(last, now)
@@ -215,6 +229,11 @@ class App:
             self.mode = last
             self.current = self.get(last)
             self._put_away("menu")
+        elif want == "classroom" or want == "settings":
+            self.mode = want
+            self.current = self.get(want)
+            self._put_away("menu")
+            self.current.enter(now)
         else:
             self.current.enter(now)
 
@@ -469,6 +488,7 @@ class App:
         the switch runs, and keys pressed meanwhile are handled after it."""
         self.left = self.mode
         self.mode = name
+        self.change("mode", name)  # boot returns to it
         self._switch = name
         self._stage = -1  # the frame of the key: only the fade
         self.current = None  # the old mode can be freed; nothing is drawn meanwhile

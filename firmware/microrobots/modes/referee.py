@@ -1,38 +1,42 @@
 """Referee: the grid runs a table game of Micro Robots for 2-8 players.
 
-The dice roll the start (robot, blinking), the target (slow pulse) and in expert play
-the waypoint (two quick beats). Everybody searches; whoever finds a route announces a
-move count, and the referee enters the claim:
-
-- A: start a claim. The score rows appear with nobody chosen (their colours pulse); the
-  D-pad picks the claimant (down/right from the first, up/left from the last; their row
-  blinks); A confirms. A with nobody chosen is refused: a claim is never credited to
-  whoever claimed last by a hurried double press.
-- Count: UP/DOWN add or take one move, RIGHT/LEFT five; shown as a count (a tally, see
-  frame.count) labelled in the claimant's colour, their colour below. A confirms. A
-  claim below the optimum fails at once.
-- Demonstration: the claimant shows the moves; the referee follows each one with the
-  D-pad cursor (along the robot's row or column) and A. Every cell may be entered, legal
-  or not: the engine rules. After the claimed number of moves the verdict comes at once
-  (hold A to end early); B takes the last entered move back, or returns to the count.
-- Verdict: the grid flashes green = correct, the claimant takes a token; red = wrong, the
-  claimant gives a token to the player with the fewest. A wrong claim is then explained
-  until A (or B): the demonstration replays and stops on the first broken rule - an
-  illegal move drawn in red from the robot to where it went, a missed target or waypoint
-  blinking red, a wrong count as the claim (top) over the moves shown (bottom, red
-  label), a claim below the optimum as the claim over the optimum (violet label). The
-  console gets the verdict as a sentence (app.say). Then the scores show, the claimant's
-  colour blinking green or red, and the next target is rolled (the old target is the new
-  start). A or B hurries on.
-
-On the board: B asks to undo the last decision - the scores blink between now and after
-the undo; B again undoes, any other key (or 5 s) keeps it. UP shows the scores (one row
-per player: their colour, then a gold cell per token; then the pool's exact count,
-labelled grey; with five or more players the pool is on a second page and the pages
-alternate). Hold A when nobody finds a route: an optimal route is revealed and no token
-moves. Five tokens win at once; otherwise, when the pool is empty, the most tokens win.
-A then starts a new game, B asks to undo. Hold B: menu (game kept).
+How it plays: the comment below (a comment, not this docstring: MicroPython compiles
+a docstring in one piece of heap, which a Pico-sized heap may not have free).
 """
+
+# The dice roll the start (robot, blinking), the target (slow pulse) and in expert play
+# the waypoint (two quick beats). Everybody searches; whoever finds a route announces a
+# move count, and the referee enters the claim:
+#
+# - A: start a claim. The score rows appear with nobody chosen (their colours pulse); the
+#   D-pad picks the claimant (down/right from the first, up/left from the last; their row
+#   blinks); A confirms. A with nobody chosen is refused: a claim is never credited to
+#   whoever claimed last by a hurried double press.
+# - Count: UP/DOWN add or take one move, RIGHT/LEFT five; shown as a count (a tally, see
+#   frame.count) labelled in the claimant's colour, their colour below. A confirms. A
+#   claim below the optimum fails at once.
+# - Demonstration: the claimant shows the moves; the referee follows each one with the
+#   D-pad cursor (along the robot's row or column) and A. Every cell may be entered, legal
+#   or not: the engine rules. After the claimed number of moves the verdict comes at once
+#   (hold A to end early); B takes the last entered move back, or returns to the count.
+# - Verdict: the grid flashes green = correct, the claimant takes a token; red = wrong, the
+#   claimant gives a token to the player with the fewest. A wrong claim is then explained
+#   until A (or B): the demonstration replays and stops on the first broken rule - an
+#   illegal move drawn in red from the robot to where it went, a missed target or waypoint
+#   blinking red, a wrong count as the claim (top) over the moves shown (bottom, red
+#   label), a claim below the optimum as the claim over the optimum (violet label). The
+#   console gets the verdict as a sentence (app.say). Then the scores show, the claimant's
+#   colour blinking green or red, and the next target is rolled (the old target is the new
+#   start). A or B hurries on.
+#
+# On the board: B asks to undo the last decision - the scores blink between now and after
+# the undo; B again undoes, any other key (or 5 s) keeps it. UP shows the scores (one row
+# per player: their colour, then a gold cell per token; then the pool's exact count,
+# labelled grey; with five or more players the pool is on a second page and the pages
+# alternate). Hold A when nobody finds a route: an optimal route is revealed, a move
+# every 0.9 s, and no token moves; a D-pad key shows it again, A rolls the next target. Five tokens win at once; otherwise, when the pool is empty, the most tokens win.
+# A then starts a new game, B asks to undo. Hold B: menu (game kept).
+
 
 from ..app import (
     A, B, DOWN, LEFT, LONG_A, RIGHT, SOUND_BAD, SOUND_CLICK, SOUND_GOOD, SOUND_MOVE,
@@ -62,6 +66,7 @@ _PAGE_MS = const(1500)
 _UNDO_MS = const(5000)  # an unanswered undo question is dropped
 _WHY_HOLD_MS = const(3000)  # the broken rule shown, before the replay starts again
 _END_MS = const(800)  # a wrong count: the end of the replay, before the counts
+_REVEAL_HOP_MS = const(900)  # nobody found a route: a move a table can follow
 
 
 def score_pages(players):
@@ -116,6 +121,7 @@ class Mode(Base):
         self.verdict = ""  # its reason
         self.code = 0  # its code (solver.CORRECT...) and, for an illegal move, which (1-based)
         self.bad = 0
+        self.receiver = -1  # who a wrong claim's token went to (-1: none moved)
         self.shown = 0  # the moves demonstrated
         self.explained = False  # a wrong verdict's why was shown
         self.why_target = 0  # the round judged: target, waypoint (-1: none), optimum
@@ -181,7 +187,15 @@ class Mode(Base):
         st = self.state
         g = self.game
         app = self.app
-        if st == _ROLL or st == _RESULT or st == _REVEAL:
+        if st == _REVEAL:
+            if key <= RIGHT:  # again, from the start
+                self.replay.t0 = now
+            elif key == A and self.replay.running(now):  # the whole route at once
+                self.replay.t0 = ticks_add(now, -(self.replay.n + 2) * _REVEAL_HOP_MS)
+            elif key == A or key == B:  # seen: the next roll
+                self._next_round(now)
+            return
+        if st == _ROLL or st == _RESULT:
             if key == A or key == B:  # hurry on
                 self._next_round(now)
             return
@@ -294,6 +308,7 @@ class Mode(Base):
         self.bad = verdict.move
         self.shown = len(moves)
         self.explained = False
+        self.replay.hop = F.HOP_MS  # (_render_why times the replay by it)
         self.replay.start(now, [start] + list(moves))
         self.at = start
         self.save()
@@ -320,9 +335,11 @@ class Mode(Base):
                                           lay.token(self.why_target))
             elif self.code == WAYPOINT_MISSED:
                 why += " (%s)" % lay.token(self.why_via)
+            self.receiver = -1
             for p in range(g.players):
                 if g.tokens[p] > before[p]:
                     why += "; %s gives a token to player %d" % (who, p + 1)
+                    self.receiver = p
         self.app.say("round %d: %s claims %d: %s; tokens %s, pool %d" % (
             rnd, who, self.count, why, " ".join(str(t) for t in g.tokens), g.pool))
 
@@ -330,6 +347,7 @@ class Mode(Base):
         g = self.game
         rnd = g.round
         route = g.give_up()
+        self.replay.hop = _REVEAL_HOP_MS
         self.replay.start(now, route)
         self.at = route[-1]
         self.save()
@@ -394,8 +412,8 @@ class Mode(Base):
         elif st == _PLAYER:
             p = self.player
             scores(frame, g.tokens, g.players, p // 6 if p >= 0 else 0, -1)
-            if p < 0:  # nobody chosen yet: the colours pulse, asking for a choice
-                level = F.pulse(now, 900, 40, 255)
+            if p < 0:  # nobody chosen yet: the colours pulse, asking for a choice (not
+                level = F.pulse(now, 900, 150, 255)  # below 150: they would run together)
                 for row in range(min(g.players, 6)):
                     F.put_entry(frame, row * 6, P.PLAYERS, row, level)
             elif F.blink(now, 400):
@@ -460,8 +478,7 @@ class Mode(Base):
             self._render_why(now, frame)
         elif st == _REVEAL:
             F.board(frame, app.layout, app.pal, 70)
-            if not self.replay.render(now, frame):
-                self._next_round(now)
+            self.replay.render(now, frame)  # played, it stays until A
         else:  # _OVER
             F.board(frame, app.layout, app.pal, 50)
             if self.party.render(now, frame):

@@ -26,7 +26,7 @@ const KEYS = {
 
 const $ = (id) => document.getElementById(id);
 const problems = [];
-const hook = { frames: [], stepTimes: [], status: "", ready: null };
+const hook = { frames: [], stepTimes: [], status: "", guide: "", ready: null };
 window.microrobots = hook;
 
 // -- the URL ----------------------------------------------------------------------------
@@ -64,6 +64,7 @@ let painted = true; // the canvas shows the last frame written
 let numbers = null;
 let mode = "starting";
 let greeting = null; // the status line's first words, until a key is pressed
+let reached = null; // the classroom: each cell's distance once its wave got there, else -1
 
 const board = {
   held: 0,
@@ -210,7 +211,7 @@ const mix = (a, b, k) => a.map((v, i) => Math.round(v * (1 - k) + b[i] * k));
 function paint() {
   const size = Math.round(canvas.clientWidth * (window.devicePixelRatio || 1));
   if (size <= 0) return;
-  if (canvas.width !== size) canvas.width = canvas.height = size;
+  if (canvas.width !== size || canvas.height !== size) canvas.width = canvas.height = size; // (a new canvas is 300x150)
   const gap = size / 60;
   const cell = (size - 7 * gap) / 6;
   ctx2d.fillStyle = options.contrast ? "#000" : "rgb(12,12,14)";
@@ -235,6 +236,7 @@ function paint() {
     ctx2d.beginPath();
     ctx2d.roundRect(x, y, cell, cell, cell / 8);
     ctx2d.fill();
+    if (options.big && reached && reached[i] >= 0) distance(x, y, cell, reached[i]);
     if (!numbers) continue;
     ctx2d.fillStyle = css(ink);
     const inner = cell * 0.72, off = (cell - inner) / 2;
@@ -245,6 +247,21 @@ function paint() {
     }
   }
   painted = true;
+}
+
+// The projector view of the classroom: a reached cell's distance from the robot, in a
+// badge in its top-left corner, readable from the back of the room over any die colour.
+function distance(x, y, cell, d) {
+  const r = cell * 0.17, cx = x + r * 1.15, cy = y + r * 1.15;
+  ctx2d.fillStyle = "rgba(0,0,0,0.8)";
+  ctx2d.beginPath();
+  ctx2d.arc(cx, cy, r, 0, 2 * Math.PI);
+  ctx2d.fill();
+  ctx2d.fillStyle = "#fff";
+  ctx2d.font = `bold ${Math.round(r * 1.5)}px system-ui, sans-serif`;
+  ctx2d.textAlign = "center";
+  ctx2d.textBaseline = "middle";
+  ctx2d.fillText(String(d), cx, cy + r * 0.08);
 }
 
 function triples(grid) {
@@ -258,6 +275,13 @@ function paintButtons() {
   for (const el of document.querySelectorAll("[data-button]")) {
     el.classList.toggle("held", (mask >> Number(el.dataset.button) & 1) === 1);
   }
+}
+
+// What to do now: the mode's own words (firmware modes' guide(), as make play shows them).
+function setGuide(text) {
+  if (text === hook.guide) return;
+  hook.guide = text;
+  $("now").textContent = text;
 }
 
 function setStatus(text) {
@@ -394,10 +418,13 @@ async function boot() {
     hook.stepTimes.push(performance.now() - t0);
     if (hook.stepTimes.length > 3000) hook.stepTimes.splice(0, 1000);
     if (writes !== before) {
+      setGuide(page.guide()); // a new step shows with a new picture
+      reached = JSON.parse(page.reached());
       if (page.mode() !== mode) {
         mode = page.mode();
         $("title").textContent = `Micro Robots — ${mode}`;
         showHelp();
+        if (!hook.status.startsWith("notice:")) setStatus(""); // the last mode's verdict
       }
       if (hook.record) hook.frames.push({ t: board.clock, mode, pixels: triples(pixels) });
       if (hook.firstFrameMs === undefined) hook.firstFrameMs = performance.now();
@@ -405,6 +432,7 @@ async function boot() {
     syncFlash(mp, page);
   };
   hook.mode = () => mode;
+  hook.reached = () => reached;
   hook.pixels = () => Array.from(pixels);
   hook.flash = () => JSON.parse(flashText(mp));
   if (manual) {

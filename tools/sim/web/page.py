@@ -8,6 +8,8 @@ firmware/microrobots/hw/web.py, this module only boots the device and answers th
     page.boot(problems)         # main.Device on hw.backend(); problems become notices
     page.step()                 # one frame (the page calls it every 20 ms)
     page.mode(); page.numbers()   # for the page's title and the dice's pips
+    page.guide()                  # what to do now (the mode's own words), for the help line
+    page.reached()                # the classroom's distances, for the projector view
     page.masks(events_text)       # an events file as [[ms, mask], ...] (JSON), to replay
 
 The flash is ``FLASH`` in the port's in-memory filesystem; the page restores it from
@@ -55,6 +57,7 @@ def prepare(share, root=FLASH):
         settings["players"] = game.players
         saved_game = {"mode": "referee", "game": game.to_dict()}
     saved_game["seq"] = 1 << 20  # newer than any game on the flash: resumed at boot
+    settings["mode"] = saved_game["mode"]  # and on show, whatever mode was left
     if not (store.save("settings", settings) and store.save(saved_game["mode"], saved_game)):
         return "URL game: %s" % store.error
     return None
@@ -78,6 +81,28 @@ def boot(problems="[]", root=FLASH):
 
 def step():
     device.step()
+
+
+def guide():
+    """What to do now, in the mode's own words (the page's help line; tools/sim/driver.py
+    reports the same to the terminal): "" during a switch or with the app stopped."""
+    app = device.app
+    mode = getattr(app, "current", None)
+    if mode is None or app.switching or not hasattr(mode, "guide"):
+        return ""
+    return mode.guide() or ""
+
+
+def reached():
+    """The classroom's distances of the cells its wave has reached (-1: not yet), as JSON;
+    "null" in any other mode (the projector view writes them on the cells)."""
+    app = device.app
+    mode = getattr(app, "current", None)
+    if app is None or app.switching or app.mode != "classroom" or mode is None:
+        return "null"
+    from microrobots.modes import guide
+
+    return json.dumps(guide.reached(mode))
 
 
 def mode():
