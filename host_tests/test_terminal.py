@@ -723,6 +723,6 @@ def test_make_play_needs_only_the_standard_library(tmp_path):
     assert proc.stdout.strip() == "stdlib only"
     if shutil.which("make") is None:
         return
-    dry = subprocess.run(["make", "-n", "play"], cwd=ROOT, capture_output=True, text=True,
+    dry = subprocess.run(["make", "--no-print-directory", "-n", "play"], cwd=ROOT, capture_output=True, text=True,
                          timeout=60)
     assert dry.returncode == 0 and dry.stdout.split() == ["python3", "-m", "tools.sim"]
