@@ -201,6 +201,7 @@ def blank_image(path, base=None):
 def write_image(tree, path, base=None):
     """Put ``tree`` onto the FAT drive image ``path`` (made from ``base`` when missing)."""
     if not os.path.exists(path):
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         blank_image(path, base)
     stage = tempfile.mkdtemp(prefix="circuitpy-")
     try:
@@ -269,12 +270,15 @@ def main(argv=None, out=None):
                                          args.drive, WRITABLE_BUTTON.upper()))
                 raise FlashError("%s: %s" % (args.drive, e.strerror or e))
             where = args.drive
-        elif args.image:
-            write_image(tree, args.image, args.base or find_base_image())
-            where = args.image
         else:
-            write_folder(tree, args.folder)
-            where = args.folder
+            where = args.image or args.folder
+            try:
+                if args.image:
+                    write_image(tree, args.image, args.base or find_base_image())
+                else:
+                    write_folder(tree, args.folder)
+            except OSError as e:
+                raise FlashError("%s: %s" % (e.filename or where, e.strerror or e))
     except FlashError as e:
         print("error: %s" % e, file=sys.stderr)
         return 1
