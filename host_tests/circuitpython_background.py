@@ -3,6 +3,7 @@
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -27,6 +28,8 @@ def start():
     if _procs or _why is not None:
         return
     firmware, _why = find_firmware()
+    if firmware is not None and shutil.which("mcopy") is None:
+        firmware, _why = None, "mtools is missing: the drive image cannot be made"
     if firmware is None:
         return
     os.makedirs(OUT, exist_ok=True)

@@ -10,6 +10,7 @@ in the background, from the moment the tests are collected
 
 import base64
 import json
+import shutil
 
 import circuitpython_background
 import pytest
@@ -17,6 +18,8 @@ import pytest
 from tools.rp2040.circuitpython import find_firmware, lockstep
 
 FIRMWARE, WHY = find_firmware()
+if FIRMWARE is not None and shutil.which("mcopy") is None:
+    FIRMWARE, WHY = None, "mtools is missing: the drive image cannot be made (make system-deps)"
 pytestmark = pytest.mark.skipif(FIRMWARE is None, reason=WHY or "")
 
 MODES = ("menu", "solo", "referee", "classroom", "settings")
