@@ -12,7 +12,7 @@ REQSUM := $(shell cat requirements/*.txt | cksum | cut -d' ' -f1)
 needs   = $(VENV)/.installed-$(1)-$(REQSUM)
 
 .PHONY: test bench play flash firmware firmware-deps images overlay wiring stl package-json lint clean venv system-deps \
-        web web-build web-images web-deps soak
+        web web-build web-images web-deps soak flash-circuitpython
 
 venv: $(call needs,test)
 
@@ -23,9 +23,9 @@ $(VENV)/.installed-%-$(REQSUM): requirements/%.txt
 	@touch $@
 
 # Optional Debian tools some tests use (tmux for the terminal simulator, openscad for the
-# enclosure, chromium for the web page). Installed where we are root and apt works; the
-# tests skip cleanly otherwise.
-SYSTEM_TOOLS := tmux openscad chromium
+# enclosure, chromium for the web page, mtools for CircuitPython's drive image). Installed
+# where we are root and apt works; the tests skip cleanly otherwise.
+SYSTEM_TOOLS := tmux openscad chromium mtools
 system-deps:
 	@missing=""; for t in $(SYSTEM_TOOLS); do command -v $$t >/dev/null || missing="$$missing $$t"; done; \
 	if [ -n "$$missing" ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
@@ -81,6 +81,11 @@ play:
 
 flash: $(call needs,device)
 	$(PY) -m tools.flash $(if $(PORT),--port $(PORT)) $(if $(DRY_RUN),--dry-run) $(ARGS)
+
+# A Pico running CircuitPython: its CIRCUITPY drive (found, or DRIVE=...) gets the firmware,
+# lib/neopixel.py, code.py and boot.py (docs/circuitpython.md). IMAGE=x.img: a drive image.
+flash-circuitpython: $(call needs,circuitpython)
+	$(PY) -m tools.circuitpy $(if $(IMAGE),--image $(IMAGE),$(if $(DRIVE),--drive $(DRIVE))) $(if $(DRY_RUN),--dry-run) $(ARGS)
 
 images: $(call needs,draw)
 	$(PY) -m tools.images

@@ -53,8 +53,8 @@ NOT_RUN = {
     ".venv/bin/python -m pytest": "a part of make test, which runs it anyway",
     "make venv": "installs every pinned tool into .venv: make test's first step",
 }
-# `make flash` alone looks for a board: with none plugged in it must say so in one line.
-NO_BOARD = ("make flash",)
+# `make flash` (and -circuitpython) alone looks for a board: with none it must say so in one line.
+NO_BOARD = ("make flash", "make flash-circuitpython")
 
 # Files the docs' examples take for granted, made in the scratch copy before the lines run.
 EXAMPLE_FILES = {

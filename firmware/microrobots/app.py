@@ -376,7 +376,7 @@ class App:
             mode.reset()
             ok, problem = False, "%s: the saved game cannot be played (%s)" % (
                 name, type(error).__name__)
-        if sys.implementation.name == "micropython":
+        if sys.implementation.name != "cpython":  # MicroPython, CircuitPython
             _unload("microrobots.gameload")  # needed again only at the next load
         if ok:
             self._stored[name] = True
@@ -541,13 +541,13 @@ class App:
         """Drop a mode left for another, so that the heap holds one mode at a time: its
         game is on flash, or held here until written (flush), and resumes when it is
         chosen again (a mode whose game could not be saved stays in memory). Under
-        MicroPython its code is unloaded as well, and so are the modules its import
-        brought."""
+        MicroPython and CircuitPython its code is unloaded as well, and so are the modules
+        its import brought."""
         if name not in self.modes or not self._stored.get(name, name not in GAMES):
             return
         del self.modes[name]
-        if sys.implementation.name != "micropython":
-            return  # CPython: the same behaviour; freeing code matters only on the device
+        if sys.implementation.name == "cpython":
+            return  # the same behaviour; freeing code matters only on the device
         _unload("microrobots.modes." + name)
         for module in self._brought.pop(name, ()):
             _unload(module)  # freed by the switch's collection (stage 1)

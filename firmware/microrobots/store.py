@@ -2,9 +2,10 @@
 
 ``save`` writes ``name.tmp``, closes it, then renames it over ``name.json``. Until the
 rename the old file is untouched; the rename itself is atomic on MicroPython's LittleFS.
-CircuitPython's FAT cannot rename over an existing file, so there the old file is removed
-first; a cut between the remove and the rename leaves a complete ``.tmp``, which the next
-``load`` finishes renaming. A ``.tmp`` left by a cut during its own writing is incomplete
+FAT cannot rename over an existing file: CircuitPython's VFS removes the old file and
+then renames (checked on the emulated board, docs/circuitpython.md), and where a FAT
+refuses instead, ``_replace`` does the same; a cut between the remove and the rename
+leaves a complete ``.tmp``, which the next ``load`` finishes renaming. A ``.tmp`` left by a cut during its own writing is incomplete
 and is deleted, the old file winning::
 
     store = Store()                         # files at the filesystem root

@@ -53,6 +53,7 @@ CMD_HEAP = 1  # collect, report the heap in use
 CMD_WINDOW = 2  # collect, stop the collector, start counting the bytes allocated
 CMD_WINDOW_END = 3  # report the bytes allocated since CMD_WINDOW, collector on again
 CMD_MODES = 4  # report how many mode modules (microrobots.modes.X) are loaded
+CMD_FREE = 5  # collect, report the heap free (gc.mem_free)
 
 SOURCE = """\
 # main.py: the emulated-board harness's probe (tools/rp2040/probe.py), not firmware.
@@ -206,6 +207,9 @@ def _probe():
                 for k in sys.modules:
                     if k.startswith("microrobots.modes."):
                         v += 1
+            elif cmd == 5:
+                gc.collect()
+                v = gc.mem_free()
             else:
                 v = gc.mem_alloc() - window[0]
                 gc.enable()
