@@ -145,6 +145,16 @@ def test_the_projector_steps_both_searches_cell_by_cell(site):
     assert page.evaluate("window.microrobots.lesson().step") == \
         sum(1 for d in dist if d != UNREACHABLE and d < optimum - 1)
 
+    # the device's own A (Enter) takes the view back to the device's wave, a layer on
+    assert page.evaluate("window.microrobots.lesson().following") is False
+    page.evaluate("([text, until]) => { window.microrobots.replay(text, until); }",
+                  [events + "%d a\n" % (until + 100), until + 600])
+    got = page.evaluate("window.microrobots.lesson()")
+    assert got["following"] and got["search"] == "bfs"
+    assert sorted(c for c, m in enumerate(got["moves"]) if m >= 0) == \
+        sorted(c for c, d in enumerate(dist) if d != UNREACHABLE and d <= 1)
+    assert page.evaluate("window.microrobots.reached()") == [d if d <= 1 else -1 for d in dist]
+
     # the whole graph: every move drawn over the board
     before = page.evaluate("document.getElementById('grid').toDataURL()")
     page.keyboard.press("g")

@@ -258,11 +258,17 @@ function paint() {
 // (In the lesson, a waiting cell's badge has a rim in the queue's colour.)
 function distance(x, y, cell, d, rim = null) {
   const r = cell * 0.17, cx = x + r * 1.15, cy = y + r * 1.15;
-  ctx2d.fillStyle = "rgba(0,0,0,0.8)";
+  ctx2d.fillStyle = rim ? "rgba(0,0,0,0.9)" : "rgba(0,0,0,0.8)"; // over a ring: darker
   ctx2d.beginPath();
   ctx2d.arc(cx, cy, r, 0, 2 * Math.PI);
   ctx2d.fill();
-  if (rim) { ctx2d.strokeStyle = rim; ctx2d.lineWidth = r * 0.22; ctx2d.stroke(); }
+  if (rim) { // outside the badge: its inside stays dark
+    ctx2d.strokeStyle = rim;
+    ctx2d.lineWidth = r * 0.18;
+    ctx2d.beginPath();
+    ctx2d.arc(cx, cy, r * 1.09, 0, 2 * Math.PI);
+    ctx2d.stroke();
+  }
   ctx2d.fillStyle = "#fff";
   ctx2d.font = `bold ${Math.round(r * 1.5)}px system-ui, sans-serif`;
   ctx2d.textAlign = "center";
