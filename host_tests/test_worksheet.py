@@ -139,3 +139,31 @@ def test_an_unwritable_output_is_one_line(tmp_path):
     proc = run("-o", str(tmp_path / "missing" / "x.pdf"))
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
     assert "cannot write" in proc.stderr
+
+
+def test_a_bad_layout_file_is_one_line(tmp_path):
+    binary = tmp_path / "board.txt"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    for path in (binary, tmp_path / "missing.txt"):
+        proc = run("--layout", str(path), "-o", str(tmp_path / "x.pdf"))
+        assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+        assert proc.stderr.startswith("worksheet: ") and str(path) in proc.stderr
+
+
+def test_a_target_out_of_reach_is_one_line(tmp_path):
+    """A custom board in islands (colour r + c, number r + 2c): a target on another
+    island is named, never drawn."""
+    letters = "BYGRPW"
+    text = "\n".join(" ".join("%s%d" % (letters[(r + c) % 6], (r + 2 * c) % 6 + 1)
+                              for c in range(6)) for r in range(6)) + "\n"
+    board = tmp_path / "islands.txt"
+    board.write_text(text)
+    layout = Layout.parse(text)
+    solver = Solver(layout)
+    dist = solver.distances(0)
+    far = next(c for c in range(36) if dist[c] == UNREACHABLE)
+    proc = run("--layout", str(board), "--robot", layout.token(0), "--target",
+               layout.token(far), "-o", str(tmp_path / "x.pdf"))
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "target %s cannot be reached from the robot on %s" % (
+        layout.token(far), layout.token(0)) in proc.stderr
