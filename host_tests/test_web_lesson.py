@@ -165,3 +165,23 @@ def test_the_projector_steps_both_searches_cell_by_cell(site):
     assert page.evaluate("window.microrobots.lesson()") is None
     assert not page.locator("#lesson").is_visible()
     assert problems == []
+
+
+@pytest.mark.parametrize("viewport", [(1024, 768), (1920, 1080)])
+def test_the_panel_sits_beside_the_grid_on_a_4_3_and_a_16_9_projector(site, viewport):
+    events, until = classroom_events()
+    browser, url = site
+    page, problems = web.open_page(browser, url, "?clock=manual&view=big&seed=%d" % SEED,
+                                   viewport)
+    page.evaluate("([text, until]) => { window.microrobots.replay(text, until); }",
+                  [events, until])
+    page.keyboard.press(".")
+    grid, panel = page.locator("#grid").bounding_box(), page.locator("#lesson").bounding_box()
+    assert grid["x"] + grid["width"] <= panel["x"] <= viewport[0] - 200
+    assert grid["width"] >= 0.55 * viewport[0] or grid["height"] >= 0.85 * viewport[1]
+    for part in ("#lesson-queue", "#lesson-counts", "#compare-dfs"):
+        box = page.locator(part).bounding_box()
+        assert box["y"] + box["height"] <= viewport[1], part  # no scrolling in class
+    font = page.eval_on_selector("#lesson-counts", "e => parseFloat(getComputedStyle(e).fontSize)")
+    assert font >= 16  # from the back of the room
+    assert problems == []
