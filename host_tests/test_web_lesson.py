@@ -95,6 +95,7 @@ def test_the_projector_steps_both_searches_cell_by_cell(site):
     grid, panel = page.locator("#grid").bounding_box(), page.locator("#lesson").bounding_box()
     assert grid["x"] + grid["width"] <= panel["x"]  # beside the grid, not over it
 
+    assert page.inner_text("#now") == page.evaluate("window.microrobots.guide")  # the device's
     page.keyboard.press("l")  # one cell at a time
     assert page.evaluate("window.microrobots.lesson().unit") == "cell"
     optimum = solver.distances(start)[target]
@@ -106,6 +107,7 @@ def test_the_projector_steps_both_searches_cell_by_cell(site):
             page.keyboard.press(".")
             got = check_moment(page, kind, k, moments[k], solver, start)
             assert not got["following"]
+            assert "The search by hand" in page.inner_text("#now")
             if found is None and got["found"]:
                 found = k
                 assert target in moments[k][2] and target not in moments[k - 1][2]
@@ -151,6 +153,7 @@ def test_the_projector_steps_both_searches_cell_by_cell(site):
                   [events + "%d a\n" % (until + 100), until + 600])
     got = page.evaluate("window.microrobots.lesson()")
     assert got["following"] and got["search"] == "bfs"
+    assert page.inner_text("#now") == page.evaluate("window.microrobots.guide")
     assert sorted(c for c, m in enumerate(got["moves"]) if m >= 0) == \
         sorted(c for c, d in enumerate(dist) if d != UNREACHABLE and d <= 1)
     assert page.evaluate("window.microrobots.reached()") == [d if d <= 1 else -1 for d in dist]

@@ -402,6 +402,7 @@ function showLesson() {
   document.body.classList.toggle("lesson", active);
   panel.hidden = !active;
   painted = false;
+  showNow();
   if (!active) return;
   if (!$("lesson-controls").children.length) makeLessonControls();
   const { run, now } = lessonShown();
@@ -518,7 +519,16 @@ function paintButtons() {
 function setGuide(text) {
   if (text === hook.guide) return;
   hook.guide = text;
-  $("now").textContent = text;
+  showNow();
+}
+
+// The line under the grid: the device's guide, or while the teacher steps the projector's
+// search (the device paused under it), what the keys do there.
+function showNow() {
+  const stepping = lessonActive() && lesson.step !== null;
+  $("now").textContent = stepping
+    ? "The search by hand: PageDown or . a step, PageUp or , back · Enter: the device's wave again"
+    : hook.guide;
 }
 
 function setStatus(text) {
