@@ -53,6 +53,15 @@ RING_AT = """(i) => {
 }"""
 
 
+# The colour of a cell's top-right mark (page.js mark()), left of its letter: [r, g, b].
+MARK_AT = """(i) => {
+  const canvas = document.getElementById('grid'), size = canvas.width;
+  const gap = size / 60, cell = (size - 7 * gap) / 6, r = cell * 0.15;
+  const x = gap + (i % 6) * (cell + gap) + cell - r * 1.95, y = gap + Math.floor(i / 6) * (cell + gap) + r * 1.2;
+  return Array.from(canvas.getContext('2d').getImageData(Math.round(x), Math.round(y), 1, 1).data.slice(0, 3));
+}"""
+
+
 def painted(page):
     page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
@@ -96,6 +105,10 @@ def test_the_projector_steps_both_searches_cell_by_cell(site):
     assert grid["x"] + grid["width"] <= panel["x"]  # beside the grid, not over it
 
     assert page.inner_text("#now") == page.evaluate("window.microrobots.guide")  # the device's
+    painted(page)  # R on the robot (black), T on the target (red), as on the worksheets
+    robot, goal = page.evaluate(MARK_AT, start), page.evaluate(MARK_AT, target)
+    assert max(robot) < 60, robot
+    assert goal[0] > 150 and goal[1] < 80 and goal[2] < 80, goal
     page.keyboard.press("l")  # one cell at a time
     assert page.evaluate("window.microrobots.lesson().unit") == "cell"
     optimum = solver.distances(start)[target]
@@ -107,7 +120,7 @@ def test_the_projector_steps_both_searches_cell_by_cell(site):
             page.keyboard.press(".")
             got = check_moment(page, kind, k, moments[k], solver, start)
             assert not got["following"]
-            assert "The search by hand" in page.inner_text("#now")
+            assert page.inner_text("#now").startswith("By hand: PageDown")
             if found is None and got["found"]:
                 found = k
                 assert target in moments[k][2] and target not in moments[k - 1][2]

@@ -335,10 +335,10 @@ const WAITING_RING = "#ffe14d";
 const CURRENT_RING = "#35d6ff";
 const ROUTE_INK = { bfs: "rgba(190,120,255,0.95)", dfs: "rgba(255,140,40,0.95)" };
 
-function lessonCell({ now }, i, x, y, cell) {
+function lessonCell({ run, now }, i, x, y, cell) {
   const waiting = now.waiting.includes(i);
   const d = now.moves[i];
-  if (i !== now.current && !waiting) { // visited before, or not seen yet: step back
+  if (i !== now.current && !waiting && i !== run.target) { // visited, or not seen: step back
     ctx2d.fillStyle = d >= 0 ? "rgba(0,0,0,0.35)" : "rgba(0,0,0,0.6)";
     ctx2d.beginPath();
     ctx2d.roundRect(x, y, cell, cell, cell / 8);
@@ -354,6 +354,25 @@ function lessonCell({ now }, i, x, y, cell) {
     ctx2d.setLineDash([]);
   }
   if (d >= 0) distance(x, y, cell, d, waiting ? WAITING_RING : null);
+  if (i === run.start) mark(x, y, cell, "R", "#000");
+  if (i === run.target) mark(x, y, cell, "T", "#c81e1e");
+}
+
+// The robot's and the target's letters in the cell's top-right corner, as on the worksheets.
+function mark(x, y, cell, letter, fill) {
+  const r = cell * 0.15, cx = x + cell - r * 1.2, cy = y + r * 1.2;
+  ctx2d.fillStyle = fill;
+  ctx2d.strokeStyle = "#fff";
+  ctx2d.lineWidth = r * 0.15;
+  ctx2d.beginPath();
+  ctx2d.arc(cx, cy, r, 0, 2 * Math.PI);
+  ctx2d.fill();
+  ctx2d.stroke();
+  ctx2d.fillStyle = "#fff";
+  ctx2d.font = `bold ${Math.round(r * 1.4)}px system-ui, sans-serif`;
+  ctx2d.textAlign = "center";
+  ctx2d.textBaseline = "middle";
+  ctx2d.fillText(letter, cx, cy + r * 0.08);
 }
 
 function centre(i, gap, cell) {
@@ -527,7 +546,7 @@ function setGuide(text) {
 function showNow() {
   const stepping = lessonActive() && lesson.step !== null;
   $("now").textContent = stepping
-    ? "The search by hand: PageDown or . a step, PageUp or , back · Enter: the device's wave again"
+    ? "By hand: PageDown on, PageUp back, Enter: the device"
     : hook.guide;
 }
 
