@@ -12,7 +12,7 @@ REQSUM := $(shell cat requirements/*.txt | cksum | cut -d' ' -f1)
 needs   = $(VENV)/.installed-$(1)-$(REQSUM)
 
 .PHONY: test bench play flash firmware firmware-deps images overlay wiring stl package-json lint clean venv system-deps \
-        web web-build web-images web-deps soak flash-circuitpython
+        web web-build web-images web-deps soak flash-circuitpython worksheets
 
 venv: $(call needs,test)
 
@@ -104,6 +104,10 @@ web-images: $(call needs,web) web-deps
 # Printable tile films for the LED grid (hardware/README.md), PDF and SVG.
 overlay: $(call needs,draw)
 	mkdir -p build && $(PY) -m tools.overlay -o build/films.pdf && $(PY) -m tools.overlay -o build/films.svg
+
+# Classroom worksheets (docs/classroom.md): SEED=N is the web page's ?seed=N, PUZZLE=K its Kth.
+worksheets: $(call needs,draw)
+	mkdir -p build && $(PY) -m tools.worksheet --seed $(or $(SEED),1) --puzzle $(or $(PUZZLE),1) -o build/worksheets.pdf
 
 # The wiring diagram and pin table, regenerated from the firmware's default config.
 wiring: $(call needs,draw)

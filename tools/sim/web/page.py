@@ -10,6 +10,9 @@ firmware/microrobots/hw/web.py, this module only boots the device and answers th
     page.mode(); page.numbers()   # for the page's title and the dice's pips
     page.guide()                  # what to do now (the mode's own words), for the help line
     page.reached()                # the classroom's distances, for the projector view
+    page.classroom()              # its puzzle, layer and pause (the projector's lesson)
+    page.searches(start, target)  # breadth- and depth-first runs, the graph (tools/lesson.py)
+    page.hold()                   # pause the classroom's automatic steps (as its UP does)
     page.masks(events_text)       # an events file as [[ms, mask], ...] (JSON), to replay
 
 The flash is ``FLASH`` in the port's in-memory filesystem; the page restores it from
@@ -103,6 +106,51 @@ def reached():
     from microrobots.modes import guide
 
     return json.dumps(guide.reached(mode))
+
+
+def _classroom_mode():
+    app = device.app
+    mode = getattr(app, "current", None)
+    if app is None or app.switching or app.mode != "classroom" or mode is None:
+        return None
+    return mode
+
+
+def classroom():
+    """The classroom's puzzle as JSON: ``{"start", "target", "layer", "wave", "paused"}``
+    (``wave``: the search is on show, not the dice or the route's replay), or "null" in
+    any other mode and while the dice roll."""
+    from microrobots.modes import guide
+
+    mode = _classroom_mode()
+    if mode is None or mode.game is None or mode.state == guide.ROLL:
+        return "null"
+    return json.dumps({"start": mode.game.start, "target": mode.game.target,
+                       "layer": mode.wave.layer, "wave": mode.state == guide.ROOM_WAVE,
+                       "paused": bool(mode.paused)})
+
+
+def searches(start, target):
+    """Breadth-first and depth-first search from ``start`` to ``target`` on the device's
+    layout, every move of its graph and the dice's names, as JSON (tools/lesson.py)."""
+    import lesson  # only in the classroom's projector view
+
+    solver = device.app.solver
+    layout = device.app.layout
+    return json.dumps({
+        "bfs": lesson.Search(solver, start, target, lesson.BREADTH_FIRST).to_dict(),
+        "dfs": lesson.Search(solver, start, target, lesson.DEPTH_FIRST).to_dict(),
+        "edges": lesson.edges(solver),
+        "tokens": [layout.token(i) for i in range(36)],
+    })
+
+
+def hold():
+    """Pause the classroom's automatic steps, as its UP button does: the teacher steps
+    the projector's search by hand and the device must not roll on under it."""
+    mode = _classroom_mode()
+    if mode is not None:
+        mode.paused = True
 
 
 def mode():
