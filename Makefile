@@ -1,27 +1,31 @@
 # Two commands on a fresh machine: `make play` and `make test`.
-# Everything host-side lives in .venv, created from requirements.txt on first use.
+# make play needs only Python 3 and its standard library. Everything else host-side lives in
+# .venv, installed on first use from requirements/*.txt, each target only the part it uses
+# (requirements.txt is all of them: make venv).
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
-STAMP  := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
+REQSUM := $(shell cat requirements/*.txt | cksum | cut -d' ' -f1)
+# $(call needs,NAME): the stamp of requirements/NAME.txt installed into .venv
+needs   = $(VENV)/.installed-$(1)-$(REQSUM)
 
 .PHONY: test bench play flash firmware firmware-deps images overlay wiring stl package-json lint clean venv system-deps \
-        web web-build web-images web-deps soak
+        web web-build web-images web-deps soak flash-circuitpython worksheets
 
-venv: $(STAMP)
+venv: $(call needs,test)
 
-$(STAMP): requirements.txt
+$(VENV)/.installed-%-$(REQSUM): requirements/%.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
-	@rm -f $(VENV)/.installed-*
+	$(PY) -m pip install -q --disable-pip-version-check -r $<
+	@rm -f $(VENV)/.installed-$*-*
 	@touch $@
 
 # Optional Debian tools some tests use (tmux for the terminal simulator, openscad for the
-# enclosure, chromium for the web page). Installed where we are root and apt works; the
-# tests skip cleanly otherwise.
-SYSTEM_TOOLS := tmux openscad chromium
+# enclosure, chromium for the web page, mtools for CircuitPython's drive image). Installed
+# where we are root and apt works; the tests skip cleanly otherwise.
+SYSTEM_TOOLS := tmux openscad chromium mtools
 system-deps:
 	@missing=""; for t in $(SYSTEM_TOOLS); do command -v $$t >/dev/null || missing="$$missing $$t"; done; \
 	if [ -n "$$missing" ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
@@ -53,50 +57,60 @@ firmware-deps:
 	  fi; \
 	fi
 
-firmware: $(STAMP) firmware-deps
-	$(PY) -m tools.picoimage $(if $(BOARD),--board $(BOARD))
+firmware: firmware-deps
+	$(PYTHON) -m tools.picoimage $(if $(BOARD),--board $(BOARD))
 
-test: $(STAMP) system-deps web-deps firmware-deps
+test: $(call needs,test) system-deps web-deps firmware-deps
 	$(PY) -m tools.picoimage --board RPI_PICO --if-possible
 	$(BIN)/ruff check --quiet firmware tools host_tests
-	$(PY) -m pytest -q host_tests
+	$(PY) -m pytest -q -rs host_tests
 
-bench: $(STAMP)
+bench: $(call needs,bench)
 	$(PY) -m tools.bench
 
 # Hours of random button mashing with power cycles, on CPython and in MicroPython (the
 # firmware as flashed, 190 KB heap); make test plays half an hour. SOAK_HOURS per run.
 SOAK_HOURS ?= 4
 SOAK_SEEDS ?= 1,2,3,4
-soak: $(STAMP)
+soak: $(call needs,device)
 	$(PY) -m tools.sim.soak --hours $(SOAK_HOURS) --seeds $(SOAK_SEEDS) --runtime both --jobs 2 $(ARGS)
 
-play: $(STAMP)
-	$(PY) -m tools.sim $(ARGS)
+# The standard library only: nothing to install (--runtime micropython needs make venv).
+play:
+	$(PYTHON) -m tools.sim $(ARGS)
 
-flash: $(STAMP)
+flash: $(call needs,device)
 	$(PY) -m tools.flash $(if $(PORT),--port $(PORT)) $(if $(DRY_RUN),--dry-run) $(ARGS)
 
-images: $(STAMP)
+# A Pico running CircuitPython: its CIRCUITPY drive (found, or DRIVE=...) gets the firmware,
+# lib/neopixel.py, code.py and boot.py (docs/circuitpython.md). IMAGE=x.img: a drive image.
+flash-circuitpython: $(call needs,circuitpython)
+	$(PY) -m tools.circuitpy $(if $(IMAGE),--image $(IMAGE),$(if $(DRIVE),--drive $(DRIVE))) $(if $(DRY_RUN),--dry-run) $(ARGS)
+
+images: $(call needs,draw)
 	$(PY) -m tools.draw.images
 
 # The handheld in a web page (tools/sim/web/): build/web/ is a static site for any host.
-web-build: $(STAMP) web-deps
+web-build: $(call needs,device) web-deps
 	$(PY) -m tools.sim.web.build
 
-web: $(STAMP) web-deps
+web: $(call needs,device) web-deps
 	$(PY) -m tools.sim.web.build --serve $(if $(WEB_PORT),--port $(WEB_PORT))
 
 # Screenshots of the page for the README, from scripted replays (needs chromium).
-web-images: $(STAMP) web-deps
+web-images: $(call needs,web) web-deps
 	$(PY) -m tools.sim.web.shots
 
 # Printable tile films for the LED grid (hardware/README.md), PDF and SVG.
-overlay: $(STAMP)
+overlay: $(call needs,draw)
 	mkdir -p build && $(PY) -m tools.draw.overlay -o build/films.pdf && $(PY) -m tools.draw.overlay -o build/films.svg
 
+# Classroom worksheets (docs/classroom.md): SEED=N is the web page's ?seed=N, PUZZLE=K its Kth.
+worksheets: $(call needs,draw)
+	mkdir -p build && $(PY) -m tools.draw.worksheet --seed $(or $(SEED),1) --puzzle $(or $(PUZZLE),1) -o build/worksheets.pdf
+
 # The wiring diagram and pin table, regenerated from the firmware's default config.
-wiring: $(STAMP)
+wiring: $(call needs,draw)
 	$(PY) -m tools.draw.wiring
 
 # The enclosure's printable parts.
@@ -104,10 +118,10 @@ stl: system-deps
 	mkdir -p build && for p in base grid lid plug; do openscad -o build/$$p.stl -D "part=\"$$p\"" hardware/enclosure.scad; done
 
 # package.json lists every firmware file for mip; regenerate it after adding or removing one.
-package-json: $(STAMP)
+package-json: $(call needs,device)
 	$(PY) -m tools.flash --write-package-json
 
-lint: $(STAMP)
+lint: $(call needs,test)
 	$(BIN)/ruff check firmware tools host_tests
 	$(PY) -m tools.draw.wiring --check
 

@@ -21,6 +21,7 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 # the tests are collected (tools/rp2040/checks.py) and test_rp2040.py runs last, judging
 # what that process wrote: the emulator works beside the rest of the suite.
 def pytest_collection_modifyitems(session, config, items):
+    _circuitpython_last(items)
     board = [item for item in items if item.fspath.basename == "test_rp2040.py"]
     if not board:
         return
@@ -30,9 +31,21 @@ def pytest_collection_modifyitems(session, config, items):
     rp2040_background.start()
 
 
+def _circuitpython_last(items):
+    """test_circuitpython.py likewise: its board runs start now, its tests run last."""
+    board = [item for item in items if item.fspath.basename == "test_circuitpython.py"]
+    if not board:
+        return
+    items[:] = [item for item in items if item.fspath.basename != "test_circuitpython.py"] + board
+    import circuitpython_background
+
+    circuitpython_background.start()
+
+
 def pytest_unconfigure(config):
     import sys
 
-    background = sys.modules.get("rp2040_background")
-    if background is not None:
-        background.stop()
+    for name in ("rp2040_background", "circuitpython_background"):
+        background = sys.modules.get(name)
+        if background is not None:
+            background.stop()

@@ -5,8 +5,9 @@ Runs under CPython and inside MicroPython (tests put host_tests/ on its path).
 Every step costs one unit of ``budget``: opening a file, each byte written (bytes reach
 the "flash" one at a time), closing, renaming, removing. When the budget runs out the
 step raises ``PowerCut`` and the files stay as they were at that instant; a "reboot" is
-a new FakeFs over a copy of ``files``. ``fat=True`` behaves like FAT: renaming onto an
-existing file fails, as on CircuitPython.
+a new FakeFs over a copy of ``files``. ``fat=True`` behaves like a FAT that refuses to
+rename onto an existing file; ``fat="vfs"`` like CircuitPython 10's FAT, whose VFS
+removes the existing file and then renames (two steps: a cut may fall between them).
 """
 
 ENOENT = 2
@@ -66,7 +67,11 @@ class FakeFs:
     def rename(self, old, new):
         if old not in self.files:
             raise OSError(ENOENT)
-        if self.fat and new in self.files:
+        if self.fat == "vfs" and new in self.files:
+            # CircuitPython's FAT (MicroPython's vfs_fat): the VFS itself removes the
+            # old file, then renames; the power may go between the two
+            self.remove(new)
+        elif self.fat and new in self.files:
             raise OSError(EEXIST)
         self.step()
         self.files[new] = self.files.pop(old)

@@ -16,7 +16,7 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
-HEAP = "190k"  # a Pico-sized heap; see README "Runtimes and memory"
+HEAP = "190k"  # a Pico-sized heap; see docs/performance.md
 
 
 def micropython_binary():

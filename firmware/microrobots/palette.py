@@ -51,15 +51,17 @@ TOKEN = (255, 170, 0)          # a victory token on the score screen (as a count
 DIM = (40, 40, 40)             # an empty slot (token, dice face)
 NOTICE = (255, 120, 0)         # "settings were reset" notice
 
-# Players 1..8 on score and claim screens: far apart, none white.
+# Players 1..8 on score and claim screens: far apart, none white, none the gold of a
+# token; apart on every screen also while they pulse (host_tests/test_colours.py): after
+# the LEDs' gamma an orange needs a good share of green not to read as red.
 PLAYERS = (
     b"\xff\x00\x00"  # 255, 0, 0
     b"\x00\x5a\xff"  # 0, 90, 255
     b"\x00\xe6\x00"  # 0, 230, 0
-    b"\xff\xc8\x00"  # 255, 200, 0
+    b"\xff\xff\x00"  # 255, 255, 0
     b"\xc8\x00\xff"  # 200, 0, 255
     b"\x00\xe6\xe6"  # 0, 230, 230
-    b"\xff\x5a\x00"  # 255, 90, 0
+    b"\xff\x7d\x00"  # 255, 125, 0
     b"\xff\x3c\x96"  # 255, 60, 150
 )
 

@@ -16,7 +16,9 @@ SETTINGS = {
     "difficulty": 0,        # solo: fewest optimal moves of a target, 0 = any
     "aid": 0,               # colour-blind aid: 1 high contrast, 2 blink robot's colour, 3 both
     "games": 0,             # games started: varies the seed of each new game
+    "mode": "",             # the mode on show (boot returns to it); "": the newest game
 }
+MODES = ("menu", "solo", "referee", "classroom", "settings")  # the app's, in menu order
 _RANGES = {"brightness": (1, 8), "players": (2, 8), "difficulty": (0, 6), "aid": (0, 3),
            "games": (0, 0x3FFFFFFF)}
 
@@ -41,6 +43,8 @@ def check_settings(data):
             ok = lo <= v <= hi
         if ok and key == "side":
             ok = v in ("black", "copper")
+        if ok and key == "mode":
+            ok = v == "" or v in MODES
         if ok and key == "tiles":
             try:
                 Layout.from_tiles("black", v)

@@ -224,7 +224,15 @@ def test_referee_give_up_reveals_a_route_and_moves_no_token(session):
     s.hold("a")
     assert ref.state == 6  # the route replays
     assert g.tokens == [0, 0] and g.pool == 25
-    s.wait(8000)
+    assert ref.replay.hop == 900  # at a pace a table can follow
+    moves = ref.replay.n - 1
+    s.wait(moves * 900 + 5000)  # played, and long after: still shown, no roll
+    assert ref.state == 6 and not ref.replay.running(s.driver.device.now)
+    s.tap("left")  # again, from the start
+    assert ref.replay.running(s.driver.device.now)
+    s.tap("a")  # the whole route at once
+    assert ref.state == 6 and not ref.replay.running(s.driver.device.now)
+    s.tap("a")  # the next roll
     s.settle()
     assert g.start == target and ref.state == 1
 
@@ -435,15 +443,26 @@ def test_corrupt_settings_give_defaults_and_a_visible_notice(tmp_path, text):
     assert not any(design(s, i) == P.NOTICE for i in (0, 5, 30, 35))
 
 
-def test_first_start_writes_the_defaults_with_a_notice_once(tmp_path):
+def guide(s):
+    """The help line the simulators show last (the driver's guide lines)."""
+    return [json.loads(x)["guide"] for x in s.lines if '"guide"' in x][-1]
+
+
+def test_first_start_writes_the_defaults_and_greets(tmp_path):
     s = Session(seed=1, state=str(tmp_path))
-    s.wait(100)
-    assert "none saved" in s.app.notice
+    s.wait(1000)
+    assert s.app.notice is None  # having no settings yet is normal: no warning
+    assert not any('"notice"' in line for line in s.lines)
+    assert not any(design(s, i) == P.NOTICE for i in (0, 5, 30, 35))  # no orange border
+    assert guide(s).startswith("welcome")
     assert json.loads((tmp_path / "settings.json").read_text())["data"] == dict(SETTINGS)
+    s.tap("right")  # a key: the greeting has done its work
+    assert guide(s).startswith("referee: A opens it")
     s.until_saved()  # the last decision on flash (written in idle frames)
     again = Session(seed=1, state=str(tmp_path))
     again.wait(100)
-    assert again.app.notice is None
+    assert again.app.notice is None and not again.app.welcome
+    assert not guide(again).startswith("welcome")
 
 
 def test_a_corrupt_saved_game_is_dropped_with_a_notice(tmp_path):
@@ -799,7 +818,8 @@ def test_the_undo_question_blinks_also_when_no_token_would_move(session):
     s.settle()
     ref = s.app.current
     s.hold("a")  # nobody found a route
-    s.wait(3000)
+    s.tap("a")  # the route whole
+    s.tap("a")  # the next roll
     s.settle()
     assert ref.state == 1 and ref.game.tokens == [0, 0]
     s.tap("up")  # the scores, as UP shows them: steady
@@ -885,8 +905,8 @@ def test_solo_give_up_shows_an_optimal_route_and_resets_the_streak(session):
 
 
 def test_a_reset_resumes_the_game_and_a_held_b_shows_the_menu_on_it(tmp_path):
-    """As the README says: after a reset the device comes back where it was; holding B
-    gives the menu, its quadrant chosen."""
+    """As docs/troubleshooting.md says: after a reset the device comes back where it was;
+    holding B gives the menu, its quadrant chosen."""
     s = Session(seed=8, state=str(tmp_path))
     enter(s, "referee")
     s.settle()
@@ -896,9 +916,9 @@ def test_a_reset_resumes_the_game_and_a_held_b_shows_the_menu_on_it(tmp_path):
     assert again.app.mode == "referee"
     again.hold("b")
     assert again.app.mode == "menu" and again.app.current.choice == 1
-    readme = open(os.path.join(ROOT, "README.md")).read()
-    assert "after a reset the grid shows the **menu**" not in readme
-    assert "resumes" in readme.split("## Troubleshooting", 1)[1].split("\n\n")[1]
+    with open(os.path.join(ROOT, "docs", "troubleshooting.md")) as f:
+        first = f.read().split("\n\n")[1]
+    assert "A reset returns to the mode that was on show, a game\nin progress where it was" in first
 
 
 def go_to(s, name):
@@ -953,8 +973,62 @@ def test_the_referee_plays_with_the_players_the_settings_name(tmp_path):
     s.until_saved()  # the last decision on flash (written in idle frames)
     again = Session(seed=22, state=state)
     again.wait(100)
-    assert again.app.mode == "referee" and again.app.current.game.seed == g.seed
-    again.hold("b")
+    assert again.app.mode == "menu"  # the mode on show when it stopped; the game kept
+    with open(os.path.join(state, "referee.json")) as f:
+        assert json.load(f)["data"]["game"]["seed"] == g.seed
     go_to(again, "referee")
     g = again.app.current.game
     assert (g.players, g.expert) == (3, True) and g.waypoint is not None
+
+
+@pytest.mark.parametrize("left", ["classroom", "settings", "solo", "menu"])
+def test_a_restart_returns_to_the_mode_on_show_not_an_older_game(tmp_path, left):
+    """A finished referee game on flash; the player goes on in another mode and the power
+    goes: the restart shows that mode, with its own state, not the referee game."""
+    state = str(tmp_path)
+    s = Session(seed=5, state=state)
+    go_to(s, "referee")
+    s.settle()
+    s.hold("a")  # a decision: the referee game is saved
+    s.hold("b")
+    if left != "menu":
+        go_to(s, left)
+    if left in ("solo", "classroom"):
+        s.settle()  # (B skips the dice; in the settings B goes back)
+    if left == "solo":
+        solo_target = s.app.current.game.target
+    s.until_saved()
+    again = Session(seed=5, state=state)
+    again.wait(100)
+    assert again.app.mode == left
+    if left == "solo":
+        assert again.app.current.game.target == solo_target  # its own game, resumed
+    if left == "classroom":
+        assert "layer" in guide(again) or "dice roll" in guide(again)
+    assert os.path.exists(os.path.join(state, "referee.json"))  # kept for later
+    if left != "menu":
+        again.hold("b")
+    go_to(again, "referee")
+    assert again.app.current.game.round == 2  # and the referee game is where it was
+
+
+def test_a_game_from_a_share_link_is_on_show_at_boot_whatever_mode_was_left(tmp_path):
+    """The web page puts a ?game= link's game on the flash before boot (page.prepare): it
+    opens, also when the device was left in the classroom."""
+    import importlib
+    import sys
+
+    state = str(tmp_path)
+    s = Session(seed=5, state=state)
+    go_to(s, "classroom")
+    s.until_saved()
+    path = list(sys.path)
+    sys.path += [os.path.join(ROOT, "tools", "sim"), os.path.join(ROOT, "tools", "sim", "web")]
+    try:  # the page's Python side, as the page imports it (events.py beside it)
+        page = importlib.import_module("page")
+        assert page.prepare("MR1.3x.2026.black:CADB0312.b9ob3b-", root=state + "/") is None
+    finally:
+        sys.path[:] = path
+    again = Session(seed=5, state=state)
+    again.wait(100)
+    assert again.app.mode == "referee" and again.app.current.game.seed == 2026

@@ -5,6 +5,7 @@ import json
 import os
 
 from mpy import run
+from tools.cli import SIM_HEAP  # the simulator's MicroPython heap
 
 # every_screen_mpy.py (beside this file): the App through every mode and screen inside
 # MicroPython, the bytes allocated by 60 frames of each.
@@ -158,7 +159,8 @@ out["back"] = app.mode
 out["game"] = app.current.game.to_dict()
 print(json.dumps(out))
 """ % (str(tmp_path) + "/")
-    got = json.loads(run(script, stdin="\n".join(lines) + "\n").strip().splitlines()[-1])
+    got = json.loads(run(script, heap=SIM_HEAP, stdin="\n".join(lines) + "\n")
+                     .strip().splitlines()[-1])
     assert got["mode"] == "menu"
     assert got["held"] == ["menu"]
     assert got["menu"] - got["boot"] < 16 * 1024

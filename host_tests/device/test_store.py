@@ -123,7 +123,7 @@ def cost_of_save(before, fat):
     return fs.steps
 
 
-@pytest.mark.parametrize("fat", [False, True], ids=["littlefs", "fat"])
+@pytest.mark.parametrize("fat", [False, True, "vfs"], ids=["littlefs", "fat", "circuitpython-fat"])
 @pytest.mark.parametrize("before", [{}, {"settings.json": saved(OLD)}], ids=["first-save", "resave"])
 def test_power_cut_at_every_step_of_a_save(before, fat):
     good = OLD if before else None

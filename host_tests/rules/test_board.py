@@ -123,6 +123,9 @@ def test_bad_arrangement_codes(code):
 @pytest.mark.parametrize("text, message", [
     ("W6 B6\n", "line 1: 2 cells, expected 6"),
     ("W6\n", "line 1: 1 cell, expected 6"),
+    ("W6,B6,Y6,G6,R6,P6\n", "line 1: a comma; separate the 6 cells with spaces, not commas"),
+    ("# a layout\nW6, B6, Y6, G6, R6, P6\n",
+     "line 2: a comma; separate the 6 cells with spaces, not commas"),
     ("W6 B6 Y6 G6 R6 P6\n", "only 1 row, expected 6"),
     ("W6 B6 Y6 G6 R6 P6\nW5 B5 Y5 G5 R5 P5\n", "only 2 rows, expected 6"),
 ])

@@ -37,21 +37,24 @@ DOCS = ["README.md", "hardware/README.md"] + sorted(
 NOT_RUN = {
     "make test": "the suite itself",
     "make play": "interactive: host_tests/tools/test_terminal.py plays it in tmux",
-    "make bench": "minutes of measurements: run by hand, its figures are in the README",
+    "make bench": "minutes of measurements: run by hand, its figures are in docs/performance.md",
     "make soak": "hours of play, minutes of CPU: host_tests/tools/test_soak.py plays a short soak",
     "make stl": "openscad renders: host_tests/tools/test_hardware.py renders the enclosure",
     "openscad ": "host_tests/tools/test_hardware.py renders the enclosure",
     "make images": "host_tests/tools/test_images.py regenerates the pictures and compares them",
     "make web": "serves until stopped (make web-build, web-images: Chromium); "
                 "host_tests/web/test_web.py builds, serves and drives the page itself",
+    "make firmware": "builds MicroPython for the Pico, minutes the first time: make test builds "
+                     "the RPI_PICO image itself (cached), device/test_rp2040.py boots it, "
+                     "tools/test_picoimage.py covers the tool",
     "make flash PORT=": "needs a Pico on that port: host_tests/tools/test_flash.py uses a fake board",
-    "make flash ARGS=": "needs a Pico: host_tests/tools/test_flash.py uses a fake board",
     "python -m tools.flash --source": "needs a Pico: host_tests/tools/test_flash.py uses a fake board",
     "mpremote ": "talks to a Pico",
     ".venv/bin/python -m pytest": "a part of make test, which runs it anyway",
+    "make venv": "installs every pinned tool into .venv: make test's first step",
 }
-# `make flash` alone looks for a board: with none plugged in it must say so in one line.
-NO_BOARD = ("make flash",)
+# `make flash` (and -circuitpython) alone looks for a board: with none it must say so in one line.
+NO_BOARD = ("make flash", "make flash-circuitpython")
 
 # Files the docs' examples take for granted, made in the scratch copy before the lines run.
 EXAMPLE_FILES = {

@@ -90,3 +90,20 @@ def test_a_bad_board_is_one_line_and_status_2(capsys):
     status, out, err = run(["--board", "ESP32"], capsys)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and "ESP32" in err and "Traceback" not in err
+
+
+def uf2(payload):
+    """A .uf2 carrying ``payload`` in 256-byte blocks (the header's fields are not read)."""
+    blocks = []
+    for k in range(0, len(payload), 256):
+        blocks.append(b"\0" * 32 + payload[k:k + 256].ljust(256, b"\0") + b"\0" * 224)
+    return b"".join(blocks)
+
+
+def test_an_image_without_this_builds_id_is_refused(tmp_path):
+    path = tmp_path / "firmware.uf2"
+    # the id across a block boundary: found in the flash bytes, not in the file's
+    path.write_bytes(uf2(b"x" * 250 + b"BUILD = '0123456789abcdef'"))
+    picoimage.check_frozen(str(path), "0123456789abcdef")
+    with pytest.raises(picoimage.BuildError, match="not rebuilt"):
+        picoimage.check_frozen(str(path), "fedcba9876543210")

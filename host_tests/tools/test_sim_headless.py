@@ -87,7 +87,9 @@ def test_the_referees_console_lines_come_out_on_both_runtimes(tmp_path):
     from the driver, the same on both runtimes; the headless command writes them to
     stderr."""
     s = referee_session(seed=17)
-    s.wait(6000)  # the revealed route, then the next round
+    s.wait(6000)  # the revealed route, shown until A
+    s.tap("a")  # the route whole
+    s.tap("a")  # the next round
     s.settle()
     s.claim(0, 0, [])  # a claim of 0 moves: below the optimum
     s.wait(1000)
@@ -148,6 +150,15 @@ def test_missing_events_file_and_bad_arguments(tmp_path):
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
     proc = cli("--headless", "--runtime", "java")
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
+    events = tmp_path / "ev.txt"
+    events.write_text("100 a\n")
+    for option, value, words in (("--until", "-5", "--until must be a time in ms >= 0, not -5"),
+                                 ("--seed", "-1", "--seed must be 0..1073741823, not -1")):
+        proc = cli("--headless", "--events", str(events), "--frames-out", str(tmp_path / "f"),
+                   option, value)
+        assert proc.returncode == 2 and words in proc.stderr  # names only what is wrong
+        other = "--seed" if option == "--until" else "--until"
+        assert other not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 
 
 def test_mask_lines_merge_simultaneous_changes():

@@ -441,15 +441,15 @@ def test_play_in_a_terminal_then_quit_restores_it(tmux_session):
     assert text.count("\u25cf") == sum(layout.number(i) for i in range(36))
     assert "q quit" in text and "Shift+A" in text
     assert "\x1b[48;2;" in screen  # true colour
-    # solo, top-left, is chosen (looked for between the blinks of the first start's
-    # orange notice border, which hides part of each quadrant)
+    # solo, top-left, is chosen
     s.wait_for(lambda t: (lambda q: q.index(max(q)) == 0)(quadrant_light(cell_backgrounds(t))),
                "solo to be chosen")
-    assert "notice: settings: none saved yet" in visible(s.screen())  # a new device's
+    text = visible(s.screen())  # a new device greets: no warning, no orange border
+    assert "» welcome to Micro Robots!" in text and "notice" not in text
     s.keys("Right")  # the D-pad moves the choice: a visible change
     s.wait_for(lambda t: (lambda q: q.index(max(q)) == 1)(quadrant_light(cell_backgrounds(t))),
                "the choice to move right")
-    s.wait_for(lambda t: "notice:" not in visible(t), "a key to dismiss the notice")
+    s.wait_for(lambda t: "» referee: A opens it" in visible(t), "the guide to name the choice")
     s.keys("Left")
     s.wait_for(lambda t: (lambda q: q.index(max(q)) == 0)(quadrant_light(cell_backgrounds(t))),
                "the choice to move back")
@@ -661,3 +661,68 @@ def test_a_burst_of_keys_moves_the_robot_every_time(tmux_session, tmp_path):
     assert walk == (3, [29, 28, 29, 28])
     s.keys("q")
     assert s.wait_file("status").strip() == "0"
+
+
+TMUX_KEYS = {"up": "Up", "down": "Down", "left": "Left", "right": "Right", "a": "a", "b": "b"}
+
+
+def tmux_keys(events):
+    """An events file's taps and holds as the keys make play takes (Shift+A/B: a hold)."""
+    keys = []
+    for line in events:
+        fields = line.split()
+        button = fields[1]
+        keys.append(button.upper() if "hold" in fields else TMUX_KEYS[button])
+    return keys
+
+
+@needs_tmux
+def test_the_help_line_guides_a_table_a_player_and_a_teacher(tmux_session, tmp_path):
+    """The tour of host_tests/tour.py typed into make play: a three-player referee game
+    to its winner, a solo round and the classroom. After each step the help line (»)
+    says what the firmware's modes say, word for word, and the status line carries no
+    verdict of another mode."""
+    import tour
+
+    steps = tour.tour(str(tmp_path / "scripted"))
+    s = tmux_session(sim_command("--seed", str(tour.SEED)), cols=100, rows=50,
+                     env="COLORTERM=truecolor")
+
+    def said(screen):
+        return " ".join(visible(screen).split())
+
+    for step in steps:
+        for key in tmux_keys(step.events):
+            s.keys(key)
+            time.sleep(0.15)  # a player's pace: each key a tap of its own
+        want = "» " + step.guide
+        s.wait_for(lambda t, want=want: want in said(t), "the help line after %s" % step)
+        if "the dice roll a robot" in step.guide:  # the classroom: no referee verdict
+            assert "round " not in said(s.screen()).split("» ")[1]
+    s.keys("q")
+    assert s.wait_file("status").strip() == "0"
+
+
+def test_make_play_needs_only_the_standard_library(tmp_path):
+    """make play runs python3 -m tools.sim with no venv: the simulator, its driver and the
+    firmware import nothing but the standard library (-S: no site-packages at all), and
+    the target installs nothing."""
+    code = ("import sys\n"
+            "import tools.sim.headless, tools.sim.terminal, tools.sim.driver, tools.sim.help\n"
+            "from tools.sim import terminal\n"
+            "from tools.sim.script import Session\n"
+            "s = Session(seed=3)\n"
+            "s.tap('a'); s.wait(500)\n"
+            "assert s.app.mode == 'solo'\n"
+            "extra = sorted({m.split('.')[0] for m in sys.modules} - set(sys.stdlib_module_names)"
+            " - set(sys.builtin_module_names) - {'tools', 'microrobots', 'main', '__main__'})\n"
+            "print(' '.join(extra) or 'stdlib only')\n")
+    proc = subprocess.run([sys.executable, "-S", "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "stdlib only"
+    if shutil.which("make") is None:
+        return
+    dry = subprocess.run(["make", "--no-print-directory", "-n", "play"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60)
+    assert dry.returncode == 0 and dry.stdout.split() == ["python3", "-m", "tools.sim"]

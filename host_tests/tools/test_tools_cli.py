@@ -304,7 +304,7 @@ def test_paths_parsers_and_sys_path_have_one_home():
     import ast
 
     alone = {"tools/cli.py", "tools/sim/driver.py", "tools/sim/soak.py",
-             "tools/picoimage/launcher.py"}
+             "tools/picoimage/launcher.py"}  # (the image's main.py: it runs on the Pico)
     offenders = []
     for folder, _, files in os.walk(os.path.join(ROOT, "tools")):
         for name in files:

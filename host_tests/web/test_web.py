@@ -7,6 +7,7 @@ or uncaught exception. Without chromium, playwright or npm the module is skipped
 one line naming what is missing.
 """
 
+import itertools
 import json
 import os
 import tempfile
@@ -303,4 +304,79 @@ def test_the_projector_view_explains_the_keys_beside_the_grid(site, viewport):
     font = page.eval_on_selector("#help", "e => parseFloat(getComputedStyle(e).fontSize)")
     assert font >= 14  # readable from a few rows back
     assert "A: open it" in page.inner_text("#help")
+    assert problems == []
+
+
+# -- the help line: a guide at every step -----------------------------------------------------
+
+# Where a cell's distance badge is drawn on the canvas (page.js distance()), and how dark
+# its ring is: the lightest of a few points around the number.
+RING = """(i) => {
+  const canvas = document.getElementById('grid'), size = canvas.width;
+  const gap = size / 60, cell = (size - 7 * gap) / 6, r = cell * 0.17;
+  const x = gap + (i % 6) * (cell + gap) + r * 1.15, y = gap + Math.floor(i / 6) * (cell + gap) + r * 1.15;
+  const ctx = canvas.getContext('2d');
+  let light = 0;
+  for (const [dx, dy] of [[-0.8, 0], [0.8, 0], [0, -0.8], [0, 0.85]]) {
+    const p = ctx.getImageData(Math.round(x + dx * r), Math.round(y + dy * r), 1, 1).data;
+    light = Math.max(light, p[0] + p[1] + p[2]);
+  }
+  return light;
+}"""
+
+
+def test_the_help_line_guides_a_table_a_player_and_a_teacher(site, tmp_path):
+    """A three-player referee game to its winner, a solo round and the classroom
+    (host_tests/tour.py), replayed step by step: after each, the page's help line says
+    what the firmware's modes say (the same as make play's), word for word; in the
+    projector view the classroom's reached cells carry their distance."""
+    import tour
+
+    steps = tour.tour(str(tmp_path))
+    page, problems = open_page(site, "?clock=manual&view=big&seed=%d" % tour.SEED,
+                               viewport=(1280, 720))
+    seen = []
+    for step in steps:
+        page.evaluate("([text, until]) => { window.microrobots.replay(text, until); }",
+                      ["\n".join(step.events) + "\n", step.t])
+        assert hook(page, "guide") == step.guide, "after %s" % step
+        assert page.inner_text("#now") == step.guide
+        seen.append(step.guide)
+        if step.reached is not None and max(step.reached) > 0:
+            assert hook(page, "reached()") == step.reached
+            page.evaluate("() => new Promise((r) => requestAnimationFrame(() => "
+                          "requestAnimationFrame(r)))")  # painted
+            for i, d in enumerate(step.reached):
+                if d > 0:  # a dark badge with the number over the lit cell
+                    assert page.evaluate(RING, i) < 150, "cell %d, distance %d" % (i, d)
+    for words in ("welcome", "4 of 8, players: 3", "who claims?", "player 3 claims 3 moves?",
+                  "move 2 of 3", "wrong: the claim is below the optimum", "player 1 wins",
+                  "you 8, optimum 6", "layer 2: every cell 2 moves away"):
+        assert any(words in line for line in seen), words
+    assert problems == []
+
+
+def gap(a, b):
+    """The distance between two boxes (0 when they touch or overlap)."""
+    dx = max(0, max(a["x"], b["x"]) - min(a["x"] + a["width"], b["x"] + b["width"]))
+    dy = max(0, max(a["y"], b["y"]) - min(a["y"] + a["height"], b["y"] + b["height"]))
+    return (dx * dx + dy * dy) ** 0.5
+
+
+@pytest.mark.parametrize("viewport", [(360, 740), (390, 844)])
+def test_on_a_phone_every_button_keeps_its_distance(site, viewport):
+    """A thumb on a phone: every button and link of the page at least 8 px from every
+    other, all of them on the screen's width."""
+    page, problems = open_page(site, viewport=viewport)
+    names = page.eval_on_selector_all(
+        "button, nav a", "els => els.map((e) => e.getAttribute('aria-label') || e.id)")
+    boxes = [page.locator("button, nav a").nth(k).bounding_box() for k in range(len(names))]
+    assert len(boxes) == 10 and all(boxes)
+    canvas = page.evaluate("[document.getElementById('grid').width, "
+                           "document.getElementById('grid').height]")
+    assert canvas[0] == canvas[1] > 0  # the whole grid drawn (a 300 px canvas was cut to 150)
+    for box, name in zip(boxes, names):
+        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport[0], name
+    for (a, na), (b, nb) in itertools.combinations(zip(boxes, names), 2):
+        assert gap(a, b) >= 8, "%s and %s: %.1f px apart" % (na, nb, gap(a, b))
     assert problems == []

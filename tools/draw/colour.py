@@ -242,6 +242,7 @@ _PALETTE_CHROMA = {code: chroma(lab) for code, lab in _PALETTE_LAB.items()}
 _PALETTE_HUE = {code: math.degrees(math.atan2(lab[2], lab[1])) for code, lab in _PALETTE_LAB.items()}
 GREY_CHROMA = 6  # CIELAB chroma below which a colour counts as grey
 HUE_SPAN = 40  # degrees of CIELAB hue a coloured cell may turn
+MIN_CHROMA = 0.85  # the share of its chroma a coloured cell keeps (red must not turn pink)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -262,7 +263,7 @@ def rgb_to_256(rgb):
         for code, entry in _PALETTE_LAB.items():
             if coloured:
                 turn = abs(_PALETTE_HUE[code] - hue) % 360
-                if _PALETTE_CHROMA[code] < c / 2 or min(turn, 360 - turn) > HUE_SPAN:
+                if _PALETTE_CHROMA[code] < c * MIN_CHROMA or min(turn, 360 - turn) > HUE_SPAN:
                     continue
             d = delta_e00(lab, entry)
             if best is None or d < best:

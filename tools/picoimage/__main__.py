@@ -11,7 +11,7 @@ Steps, each kept in the cache (``$MICROROBOTS_CACHE``, else ``~/.cache/microrobo
 the sources unpacked once per archive, picotool built once (the rp2 build finishes a
 ``.uf2`` with it), MicroPython's mpy-cross built once, the board's C objects built once;
 after a change to firmware/ only the frozen modules are compiled again and the image
-linked (tens of seconds). A finished image is kept by the hash of everything it is made
+linked (seconds). A finished image is kept by the hash of everything it is made
 of (sources, board, the firmware's files, this tool): an unchanged tree is copied from
 the cache, not built (``make test`` calls this every time).
 
@@ -257,6 +257,19 @@ def build_board(src, board, files, key, picotool, mpy_cross, jobs, log):
     return os.path.join(build, "firmware.uf2")
 
 
+def uf2_payload(data):
+    """The bytes a .uf2 writes to flash, in block order (each 512-byte block carries 256)."""
+    return b"".join(data[k + 32:k + 32 + 256] for k in range(0, len(data), 512))
+
+
+def check_frozen(uf2, key):
+    """The image must hold this build's id: proof that the frozen modules were rebuilt."""
+    with open(uf2, "rb") as f:
+        if key.encode() not in uf2_payload(f.read()):
+            raise BuildError("%s does not hold build %s: the frozen modules were not rebuilt "
+                             "(remove %s and build again)" % (uf2, key, os.path.dirname(uf2)))
+
+
 def missing_tools():
     return [t for t in TOOLS if shutil.which(t) is None]
 
@@ -302,6 +315,7 @@ def build(boards, jobs=2, log=print, offline_only=False):
     for board, key, cached in todo:
         log("%s: building (log: %s)" % (board, os.path.relpath(build_log)))
         uf2 = build_board(src, board, files, key, picotool, mpy_cross, jobs, build_log)
+        check_frozen(uf2, key)
         os.makedirs(os.path.dirname(cached), exist_ok=True)
         shutil.copyfile(uf2, cached + ".tmp")
         os.replace(cached + ".tmp", cached)

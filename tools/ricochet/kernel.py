@@ -20,7 +20,7 @@ each probe that misses the caches waits for memory. So a position lists its move
 (as the reference does) and asks the processor to fetch every child's bucket at once
 (``_prefetch``); by the time the search probes them, one by one, most are in the cache.
 
-numba is an optional dependency (requirements.txt installs it): ``AVAILABLE`` says whether
+numba is an optional dependency (requirements/ricochet.txt installs it): ``AVAILABLE`` says whether
 it imported. The first call compiles the search (a few seconds) and caches the machine
 code in ``__pycache__``; later runs load it.
 """

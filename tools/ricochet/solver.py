@@ -341,7 +341,7 @@ def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, e
     if engine not in ("auto", "python", "numba"):
         raise ValueError("engine %r: use auto, python or numba" % engine)
     if engine == "numba" and not kernel_available():
-        raise RuntimeError("the numba engine needs numba (pip install -r requirements.txt)")
+        raise RuntimeError("the numba engine needs numba (pip install -r requirements/ricochet.txt)")
     if engine == "python" or (engine == "auto" and not kernel_available()):
         return _solve(board, robots, target, max_moves, node_limit, ricochet, False)
     if engine == "auto":

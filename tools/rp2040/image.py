@@ -39,8 +39,9 @@ def find_firmware(root=ROOT):
         found = sorted(glob.glob(os.path.join(here, PATTERN)))
         if found:
             return found[-1], None
-    return None, ("no MicroPython image for the emulated Pico: set %s to a RPI_PICO .uf2 "
-                  "(e.g. ../shared/pico/micropython-v1.28.0-RPI_PICO.uf2)" % ENV)
+    return None, ("no MicroPython image for the emulated Pico: download MicroPython v1.28.0 "
+                  "for RPI_PICO (a .uf2) from https://micropython.org/download/RPI_PICO/ "
+                  "and set %s to it" % ENV)
 
 
 IMAGES = ("stock", "ours")  # the stock image with make flash's files; the Micro Robots image

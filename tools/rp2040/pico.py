@@ -37,7 +37,7 @@ def _modules():
         from rp2040py.simulator import Simulator
         from rp2040py.usb.cdc import USBCDC
         from rp2040py.utils.logging import ConsoleLogger, LogLevel
-    except ImportError as e:  # pragma: no cover - requirements.txt pins it
+    except ImportError as e:  # pragma: no cover - requirements/rp2040.txt pins it
         raise EmulatorMissing("rp2040py is missing (%s): run `make venv`" % e) from e
     return {"BOARDS": BOARDS, "build_rp2040": build_rp2040, "resolve_layout": resolve_layout,
             "BOOTROM_B1": BOOTROM_B1, "load_uf2": load_uf2, "Ws2812": Ws2812,
@@ -45,10 +45,11 @@ def _modules():
             "LogLevel": LogLevel}
 
 
-def flash_layout():
-    """The MicroPython filesystem region of a Pico: ``(start, block_size, block_count)``."""
+def flash_layout(family="micropython"):
+    """The filesystem region of a Pico: ``(start, block_size, block_count)``; ``family``
+    "circuitpython" for CircuitPython's FAT drive (tools/rp2040/circuitpython.py)."""
     m = _modules()
-    layout = m["resolve_layout"](m["BOARDS"]["pico"], "micropython")
+    layout = m["resolve_layout"](m["BOARDS"]["pico"], family)
     return layout.fs_start, layout.fs_blocksize, layout.fs_blockcount
 
 
@@ -56,7 +57,7 @@ class Pico:
     """An RP2040 with the MicroPython image, a filesystem, an LED line and six buttons."""
 
     def __init__(self, firmware, flash_image=None, led_pin=2, color_order="GRB",
-                 buttons=(10, 11, 12, 13, 14, 15)):
+                 buttons=(10, 11, 12, 13, 14, 15), family="micropython"):
         m = _modules()
         logging.getLogger("rp2040py").setLevel(logging.CRITICAL)
         self.sim = m["Simulator"](rp2040=m["build_rp2040"]("pico"))
@@ -64,7 +65,7 @@ class Pico:
         mcu.logger = m["ConsoleLogger"](m["LogLevel"].ERROR)
         mcu.load_bootrom(m["BOOTROM_B1"])
         m["load_uf2"](Path(firmware), mcu)
-        self._fs = flash_layout()
+        self._fs = flash_layout(family)
         if flash_image is not None:
             self.load_flash_image(flash_image)
         self.cdc = m["USBCDC"](mcu.usb_ctrl)

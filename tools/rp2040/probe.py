@@ -48,6 +48,7 @@ CMD_HEAP = 1  # collect, report the heap in use
 CMD_WINDOW = 2  # collect, stop the collector, start counting the bytes allocated
 CMD_WINDOW_END = 3  # report the bytes allocated since CMD_WINDOW, collector on again
 CMD_MODES = 4  # report how many modes the app holds (app.modes: built, not put away)
+CMD_FREE = 5  # collect, report the heap free (gc.mem_free)
 
 SOURCE = """\
 # main.py: the emulated-board harness's probe (tools/rp2040/probe.py), not firmware.
@@ -199,6 +200,9 @@ def _probe():
                 v = 0
             elif cmd == 4:
                 v = len(dev.app.modes) if dev.app is not None else -1
+            elif cmd == 5:
+                gc.collect()
+                v = gc.mem_free()
             else:
                 v = gc.mem_alloc() - window[0]
                 gc.enable()

@@ -29,6 +29,9 @@ Output, one line each, flushed at once:
         brightness and the power cap), in row-major grid order;
     {"t": 60, "tone": 880}          with --tones: the buzzer's frequency from t (0: off);
     {"t": 60, "notice": "..."}      the app reset a file to defaults (once);
+    {"t": 60, "guide": "..."}       what to do now, when it changes, after a frame line
+                                    (the mode's own words: modes/guide.py; "" when
+                                    it has none);
     {"t": 80, "console": "..."}     a line the app has for the serial console (the
                                     referee's verdict and why: handheld.Device.console);
     {"t": 9000, "end": true, "heap": 41232}   last line: the time reached and the bytes
@@ -124,6 +127,14 @@ def _quote(text):
     return '"' + "".join(out) + '"'
 
 
+def guide(app):
+    """What the mode shown says to do now ("" while none: a switch, a halted app)."""
+    mode = getattr(app, "current", None)
+    if mode is None or app.switching or not hasattr(mode, "guide"):
+        return ""
+    return mode.guide() or ""
+
+
 class Driver:
     """The device, a mask of held buttons and a clock. ``out(line)`` receives output."""
 
@@ -141,6 +152,7 @@ class Driver:
         self.mask = 0
         self._writes = -1
         self._noticed = False
+        self._guide = None
 
     @property
     def now(self):
@@ -164,6 +176,10 @@ class Driver:
             self._writes = disp.writes
             mode = app.mode if app is not None else "halted"
             self.out(frame_line(t, mode, disp.written))
+            text = guide(app)  # (a new step shows: asked only then, it allocates)
+            if text != self._guide:
+                self._guide = text
+                self.out('{"t": %d, "guide": %s}' % (t, _quote(text)))
         if app is not None and app.notice and not self._noticed:
             self._noticed = True
             self.out('{"t": %d, "notice": %s}' % (t, _quote(app.notice)))

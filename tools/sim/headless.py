@@ -122,8 +122,10 @@ def main(argv=None):
         return cli.fail("sim", "%s (see --help)" % e)
     if not args.events or not args.frames_out:
         return cli.fail("sim", "--headless needs --events FILE and --frames-out FILE")
-    if not 0 <= args.seed <= 0x3FFFFFFF or (args.until is not None and args.until < 0):
-        return cli.fail("sim", "--seed must be 0..%d and --until >= 0" % 0x3FFFFFFF)
+    if not 0 <= args.seed <= 0x3FFFFFFF:
+        return cli.fail("sim", "--seed must be 0..%d, not %d" % (0x3FFFFFFF, args.seed))
+    if args.until is not None and args.until < 0:
+        return cli.fail("sim", "--until must be a time in ms >= 0, not %d" % args.until)
     try:
         return headless(args)
     except (EventsError, cli.UsageError) as e:

@@ -411,7 +411,7 @@ def engine(argv):
 
 
 # -- the orchestrator (CPython) ------------------------------------------------------------
-HEAP_LIMIT = 160 * 1024  # MicroPython (64-bit unix port, 190 KB heap): a run using more fails
+HEAP_LIMIT = 180 * 1024  # MicroPython (64-bit unix port, cli.SIM_HEAP): a run using more fails
 
 
 def stage_flashed(folder):
@@ -464,7 +464,7 @@ def start(runtime, seed, minutes, state, clock=-1, restart=20, heap_limit=HEAP_L
     if runtime == "micropython":
         from tools import cli
 
-        cmd = cli.micropython_command() + [here] + args
+        cmd = cli.micropython_command(cli.SIM_HEAP) + [here] + args
     else:
         cmd = [sys.executable, here] + args
     if os.path.isdir(state):  # a fresh flash: the same seed, the same run

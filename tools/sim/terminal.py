@@ -365,14 +365,24 @@ def draw(state, cols, rows, truecolor, pip="\u25cf"):
         text = legend(line, cols, truecolor) if line is LEGEND else line.center(cols)[:cols]
         out.append("\x1b[%d;1H\x1b[0m\x1b[2m%s\x1b[0m\x1b[K" % (row, text))
         row += 1
-    spare = rows - row + 1  # the rows left: the mode's help if it fits, and the status
+    # The rows left: what to do now (the mode's own words), the mode's keys if they fit,
+    # and the status line (the firmware's console: a verdict and why, a notice).
+    spare = rows - row + 1
     status = wrap(state.status, cols) if state.status else []
-    guide = wrap(onscreen.mode_help(state.mode), max(1, cols - 2))
-    if len(guide) + max(1, len(status)) <= spare:
-        for line in guide:
-            out.append("\x1b[%d;1H\x1b[0m%s\x1b[K" % (row, line.center(cols)[:cols]))
-            row += 1
-        spare -= len(guide)
+    now = wrap("» " + state.guide, cols) if state.guide else []
+    keys = wrap(onscreen.mode_help(state.mode), max(1, cols - 2))
+    if len(now) + len(keys) + max(1, len(status)) > spare:
+        keys = []
+    for line in keys:
+        out.append("\x1b[%d;1H\x1b[0m%s\x1b[K" % (row, line.center(cols)[:cols]))
+        row += 1
+    spare -= len(keys)
+    if len(now) + max(1, len(status)) > spare:
+        now = now[:max(0, spare - 1)]
+    for line in now:
+        out.append("\x1b[%d;1H\x1b[0m\x1b[1;36m%s\x1b[0m\x1b[K" % (row, line))
+        row += 1
+    spare -= len(now)
     for line in status[:max(1, spare)]:
         out.append("\x1b[%d;1H\x1b[0m\x1b[1m%s\x1b[0m\x1b[K" % (row, line))
         row += 1
@@ -403,6 +413,7 @@ class State:
         self.numbers = numbers
         self.runtime = runtime
         self.status = ""
+        self.guide = ""  # what to do now: the mode's own words (driver "guide" lines)
         self.console = []
         self.error = None
         self.ended = False
@@ -423,7 +434,13 @@ class State:
             return False
         if "pixels" in msg:
             self.pixels = [tuple(p) for p in msg["pixels"]]
-            self.mode = msg.get("mode", self.mode)
+            mode = msg.get("mode", self.mode)
+            if mode != self.mode and not self.status.startswith("notice:"):
+                self.status = ""  # another mode: the last one's verdict is not about it
+            self.mode = mode
+            return True
+        if "guide" in msg:
+            self.guide = msg["guide"]
             return True
         if "notice" in msg:
             self.status = "notice: " + msg["notice"]

@@ -2,9 +2,10 @@
 
 ``save`` writes ``name.tmp``, closes it, then renames it over ``name.json``. Until the
 rename the old file is untouched; the rename itself is atomic on MicroPython's LittleFS.
-CircuitPython's FAT cannot rename over an existing file, so there the old file is removed
-first; a cut between the remove and the rename leaves a complete ``.tmp``, which the next
-``load`` finishes renaming. A ``.tmp`` left by a cut during its own writing is incomplete
+FAT cannot rename over an existing file: CircuitPython's VFS removes the old file and
+then renames (checked on the emulated board, docs/circuitpython.md), and where a FAT
+refuses instead, ``_replace`` does the same; a cut between the remove and the rename
+leaves a complete ``.tmp``, which the next ``load`` finishes renaming. A ``.tmp`` left by a cut during its own writing is incomplete
 and is deleted, the old file winning::
 
     store = Store()                         # files at the filesystem root
@@ -138,7 +139,7 @@ class Store:
         that it is never loaded again but not lost; the path it is kept under, or None
         when there is no such file.
 
-        For a saved state that stopped the app (main.Device) or that the app refused.
+        For a saved state that stopped the app (handheld.Device) or that the app refused.
         When the flash refuses the rename the file keeps its path (returned; ``error``
         says why), but load() finds nothing under that name until the next boot or
         save: the app never loops on it.

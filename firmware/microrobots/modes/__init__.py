@@ -4,10 +4,16 @@ A mode is a class ``Mode(app)`` with ``name`` and these methods, all called by a
 ``enter(now)`` when chosen in the menu, ``key(key, now)`` for each key (keys.UP ...
 keys.LONG_B), ``render(now, frame)`` every frame (allocates nothing), ``leave(now)``
 when B is held to go back to the menu, ``reset()`` when the layout changes, ``busy(now)``
-while an animation runs (the app writes no file then), and for modes with a game in
-progress (``game``, None when there is none) ``resume(saved, now)``, a generator (the
-app steps it a piece a frame) that returns ``(ok, problem)``: at boot, or before
-``enter`` when the mode comes back from the menu.
+while an animation runs (the app writes no file then), ``guide()`` what to do now in
+words (a line, or None), and for modes with a game in progress (``game``, None when
+there is none) ``resume(saved, now)``, a generator (the app steps it a piece a frame)
+that returns ``(ok, problem)``: at boot, or before ``enter`` when the mode comes back
+from the menu.
+
+The guide is for the simulators' help line (the terminal, the web page): the grid's
+picture says the same in light on the handheld, which never asks for it, so its words
+live in modes/guide.py, imported only when asked. It is asked for between frames, never
+while drawing one, so it may allocate.
 """
 
 from .. import frame as F
@@ -38,6 +44,14 @@ class Base:
     def resume(self, saved, now):
         return False, None
         yield  # (a generator, as the game modes' resume)
+
+    def guide(self):
+        """What to do now, in words (modes/guide.py, imported only when asked: a Pico
+        never asks, its picture says it)."""
+        from . import guide
+
+        words = getattr(guide, self.name, None)
+        return words(self) if words is not None else None
 
     def busy(self, now):
         """True while an animation runs: the app writes no file then (saving.py).

@@ -38,6 +38,7 @@ class Mode(Base):
 
     def key(self, key, now):
         app = self.app
+        app.welcome = False
         c = self.choice
         if key <= RIGHT:
             if key == UP or key == DOWN:  # up/down: other row

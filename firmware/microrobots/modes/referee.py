@@ -29,8 +29,9 @@ On the board: B asks to undo the last decision - the scores blink between now an
 the undo; B again undoes, any other key (or 5 s) keeps it. UP shows the scores (one row
 per player: their colour, then a gold cell per token; then the pool's exact count,
 labelled grey; with five or more players the pool is on a second page and the pages
-alternate). Hold A when nobody finds a route: an optimal route is revealed and no token
-moves. Five tokens win at once; otherwise, when the pool is empty, the most tokens win.
+alternate). Hold A when nobody finds a route: an optimal route is revealed, a move
+every 0.9 s, and no token moves; a D-pad key shows it again, A rolls the next target.
+Five tokens win at once; otherwise, when the pool is empty, the most tokens win.
 A then starts a new game, B asks to undo. Hold B: menu (game kept).
 """
 
@@ -40,7 +41,7 @@ from ..keys import (
 )
 from .. import animations as anim
 from .. import palette as P
-from ..compat import ticks_add
+from ..compat import const, ticks_add
 from ..rules import notation
 from ..rules.game import Game, GameError
 from ..rules.solver import BELOW_OPTIMUM, ILLEGAL_MOVE, TARGET_MISSED, WAYPOINT_MISSED, WRONG_COUNT
@@ -48,6 +49,8 @@ from . import Base, step_cursor
 from .referee_screens import (
     BOARD, COUNT, DEMO, OVER, PLAYER, RESULT, REVEAL, ROLL, SCORES, UNDO, VERDICT_MS, WHY, Screens,
 )
+
+_REVEAL_HOP_MS = const(900)  # nobody found a route: a move a table can follow
 
 
 class Mode(Screens, Base):
@@ -71,6 +74,7 @@ class Mode(Screens, Base):
         self.verdict = ""  # its reason
         self.code = 0  # its code (solver.CORRECT...) and, for an illegal move, which (1-based)
         self.bad = 0
+        self.receiver = -1  # who a wrong claim's token went to (-1: none moved)
         self.shown = 0  # the moves demonstrated
         self.explained = False  # a wrong verdict's why was shown
         self.why_target = 0  # the round judged: target, waypoint (-1: none), optimum
@@ -131,7 +135,15 @@ class Mode(Screens, Base):
         st = self.state
         g = self.game
         app = self.app
-        if st == ROLL or st == RESULT or st == REVEAL:
+        if st == REVEAL:
+            if key <= RIGHT:  # again, from the start
+                self.replay.t0 = now
+            elif key == A and self.replay.running(now):  # the whole route at once
+                self.replay.t0 = ticks_add(now, -(self.replay.n + 2) * _REVEAL_HOP_MS)
+            elif key == A or key == B:  # seen: the next roll
+                self._next_round(now)
+            return
+        if st == ROLL or st == RESULT:
             if key == A or key == B:  # hurry on
                 self._next_round(now)
             return
@@ -244,6 +256,7 @@ class Mode(Screens, Base):
         self.bad = verdict.move
         self.shown = len(moves)
         self.explained = False
+        self.replay.hop = anim.HOP_MS  # (_render_why times the replay by it)
         self.replay.start(now, [start] + list(moves))
         self.at = start
         self.save()
@@ -270,9 +283,11 @@ class Mode(Screens, Base):
                                           lay.token(self.why_target))
             elif self.code == WAYPOINT_MISSED:
                 why += " (%s)" % lay.token(self.why_via)
+            self.receiver = -1
             for p in range(g.players):
                 if g.tokens[p] > before[p]:
                     why += "; %s gives a token to player %d" % (who, p + 1)
+                    self.receiver = p
         self.app.say("round %d: %s claims %d: %s; tokens %s, pool %d" % (
             rnd, who, self.count, why, " ".join(str(t) for t in g.tokens), g.pool))
 
@@ -280,6 +295,7 @@ class Mode(Screens, Base):
         g = self.game
         rnd = g.round
         route = g.give_up()
+        self.replay.hop = _REVEAL_HOP_MS
         self.replay.start(now, route)
         self.at = route[-1]
         self.save()

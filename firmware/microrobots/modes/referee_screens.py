@@ -79,8 +79,8 @@ class Screens:
         elif st == PLAYER:
             p = self.player
             scores(frame, g.tokens, g.players, p // 6 if p >= 0 else 0, -1)
-            if p < 0:  # nobody chosen yet: the colours pulse, asking for a choice
-                level = F.pulse(now, 900, 40, 255)
+            if p < 0:  # nobody chosen yet: the colours pulse, asking for a choice (not
+                level = F.pulse(now, 900, 150, 255)  # below 150: they would run together)
                 for row in range(min(g.players, 6)):
                     F.put_entry(frame, row * 6, P.PLAYERS, row, level)
             elif F.blink(now, 400):
@@ -145,8 +145,7 @@ class Screens:
             self._render_why(now, frame)
         elif st == REVEAL:
             F.board(frame, app.layout, app.pal, 70)
-            if not self.replay.render(now, frame):
-                self._next_round(now)
+            self.replay.render(now, frame)  # played, it stays until A
         else:  # OVER
             F.board(frame, app.layout, app.pal, 50)
             if self.party.render(now, frame):

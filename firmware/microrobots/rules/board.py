@@ -126,6 +126,9 @@ class Layout:
             line = line.split("#", 1)[0].strip()
             if not line:
                 continue
+            if "," in line:  # a spreadsheet's CSV: the commonest wrong file
+                raise LayoutError("line %d: a comma; separate the 6 cells with spaces, not "
+                                  "commas" % lineno)
             tokens = line.split()
             if row == SIZE:
                 raise LayoutError("line %d: more than 6 rows" % lineno)

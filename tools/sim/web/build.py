@@ -11,7 +11,8 @@ The site (no CDN, no network at run time, no server code; any static host will d
     micropython.mjs, .wasm          MicroPython's WebAssembly port (npm, pinned in
                                     tools/sim/web/package-lock.json; `npm ci` fetches it)
     firmware.bin                    firmware/ compiled with mpy-cross (as make flash does
-                                    for a Pico), plus events.py and page.py: one fetch
+                                    for a Pico), plus events.py, page.py and lesson.py
+                                    (the projector's searches): one fetch
 
 firmware.bin: a little-endian uint32 N, N bytes of JSON ``[[path, size], ...]``, then
 the files' bytes in that order. A bad or missing piece: one line, exit status 2.
@@ -35,7 +36,8 @@ OUT = os.path.join(ROOT, "build", "web")
 PACKAGE = "@micropython/micropython-webassembly-pyscript"
 PORT_FILES = ("micropython.mjs", "micropython.wasm")
 PAGE_FILES = ("index.html", "page.css", "page.js")
-EXTRA = (("tools/sim/events.py", "page/events.py"), ("tools/sim/web/page.py", "page/page.py"))
+EXTRA = (("tools/sim/events.py", "page/events.py"), ("tools/sim/web/page.py", "page/page.py"),
+         ("tools/lesson.py", "page/lesson.py"))
 
 
 class BuildError(Exception):

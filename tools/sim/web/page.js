@@ -26,7 +26,7 @@ const KEYS = {
 
 const $ = (id) => document.getElementById(id);
 const problems = [];
-const hook = { frames: [], stepTimes: [], status: "", ready: null };
+const hook = { frames: [], stepTimes: [], status: "", guide: "", ready: null };
 window.microrobots = hook;
 
 // -- the URL ----------------------------------------------------------------------------
@@ -64,6 +64,8 @@ let painted = true; // the canvas shows the last frame written
 let numbers = null;
 let mode = "starting";
 let greeting = null; // the status line's first words, until a key is pressed
+let reached = null; // the classroom: each cell's distance once its wave got there, else -1
+let pageApi = null; // the firmware's page module, once booted
 
 const board = {
   held: 0,
@@ -210,9 +212,10 @@ const mix = (a, b, k) => a.map((v, i) => Math.round(v * (1 - k) + b[i] * k));
 function paint() {
   const size = Math.round(canvas.clientWidth * (window.devicePixelRatio || 1));
   if (size <= 0) return;
-  if (canvas.width !== size) canvas.width = canvas.height = size;
+  if (canvas.width !== size || canvas.height !== size) canvas.width = canvas.height = size; // (a new canvas is 300x150)
   const gap = size / 60;
   const cell = (size - 7 * gap) / 6;
+  const shown = lessonShown(); // the classroom's search in the projector view, or null
   ctx2d.fillStyle = options.contrast ? "#000" : "rgb(12,12,14)";
   ctx2d.fillRect(0, 0, size, size);
   for (let i = 0; i < 36; i++) {
@@ -235,6 +238,8 @@ function paint() {
     ctx2d.beginPath();
     ctx2d.roundRect(x, y, cell, cell, cell / 8);
     ctx2d.fill();
+    if (shown) lessonCell(shown, i, x, y, cell);
+    else if (options.big && reached && reached[i] >= 0) distance(x, y, cell, reached[i]);
     if (!numbers) continue;
     ctx2d.fillStyle = css(ink);
     const inner = cell * 0.72, off = (cell - inner) / 2;
@@ -244,7 +249,276 @@ function paint() {
       ctx2d.fill();
     }
   }
+  if (shown) lessonOver(shown, gap, cell);
   painted = true;
+}
+
+// The projector view of the classroom: a reached cell's distance from the robot, in a
+// badge in its top-left corner, readable from the back of the room over any die colour.
+// (In the lesson, a waiting cell's badge has a rim in the queue's colour.)
+function distance(x, y, cell, d, rim = null) {
+  const r = cell * 0.17, cx = x + r * 1.15, cy = y + r * 1.15;
+  ctx2d.fillStyle = rim ? "rgba(0,0,0,0.9)" : "rgba(0,0,0,0.8)"; // over a ring: darker
+  ctx2d.beginPath();
+  ctx2d.arc(cx, cy, r, 0, 2 * Math.PI);
+  ctx2d.fill();
+  if (rim) { // outside the badge: its inside stays dark
+    ctx2d.strokeStyle = rim;
+    ctx2d.lineWidth = r * 0.18;
+    ctx2d.beginPath();
+    ctx2d.arc(cx, cy, r * 1.09, 0, 2 * Math.PI);
+    ctx2d.stroke();
+  }
+  ctx2d.fillStyle = "#fff";
+  ctx2d.font = `bold ${Math.round(r * 1.5)}px system-ui, sans-serif`;
+  ctx2d.textAlign = "center";
+  ctx2d.textBaseline = "middle";
+  ctx2d.fillText(String(d), cx, cy + r * 0.08);
+}
+
+// -- the lesson: the classroom's search, step by step, in the projector view ------------------
+// The device's LEDs keep their wave; the projector view shows the search as a computer runs
+// it (tools/lesson.py, run by page.py): the cell taken out of the line, the line itself
+// (a queue for breadth-first, a stack for depth-first), what was visited, each cell's count.
+// Until the teacher steps here, it follows the device's layer; a step here pauses the device.
+const SEARCHES = {
+  bfs: { title: "Breadth-first search", line: "Queue (the next cell first)",
+    rule: "Take the OLDEST waiting cell, give every new neighbour its count + 1, put them at the back." },
+  dfs: { title: "Depth-first search", line: "Stack (the next cell first)",
+    rule: "Take the NEWEST waiting cell, give every new neighbour its count + 1, put them on top." },
+};
+const lesson = {
+  key: "", // the puzzle on show, "start-target"
+  runs: null, // page.searches(): {bfs, dfs, edges, tokens}
+  layer: -1, // the device's layer last seen
+  search: "bfs",
+  unit: "layer",
+  step: null, // cells taken; null: follow the device's layer
+  graph: false,
+  compared: { bfs: false, dfs: false }, // run to the target in this puzzle: their counts show
+  wave: false,
+};
+
+function lessonActive() { return options.big && lesson.runs !== null; }
+
+// The search after k cells were taken, as tools/lesson.py's Search.state(k).
+function moment(run, k) {
+  k = Math.max(0, Math.min(k, run.order.length));
+  const visited = run.order.slice(0, k);
+  const taken = new Set(visited);
+  const seen = run.seen.filter((c) => run.seen_at[c] <= k);
+  const waiting = seen.filter((c) => !taken.has(c));
+  if (run.kind === "dfs") waiting.reverse();
+  return {
+    step: k, visited, waiting,
+    current: k > 0 ? visited[k - 1] : -1,
+    fresh: seen.filter((c) => k > 0 && run.seen_at[c] === k),
+    moves: run.moves.map((m, c) => (run.seen_at[c] >= 0 && run.seen_at[c] <= k ? m : -1)),
+    found: run.found >= 0 && run.found <= k,
+  };
+}
+
+function lessonStep() {
+  const run = lesson.runs[lesson.search];
+  if (lesson.step !== null) return lesson.step;
+  // the device's layer L: every cell of count < L taken, so every cell of count <= L seen
+  return run.order.filter((c) => run.moves[c] < lesson.layer).length;
+}
+
+function lessonShown() {
+  if (!lessonActive()) return null;
+  const run = lesson.runs[lesson.search];
+  return { run, now: moment(run, lessonStep()) };
+}
+
+const WAITING_RING = "#ffe14d";
+const CURRENT_RING = "#35d6ff";
+const ROUTE_INK = { bfs: "rgba(190,120,255,0.95)", dfs: "rgba(255,140,40,0.95)" };
+
+function lessonCell({ run, now }, i, x, y, cell) {
+  const waiting = now.waiting.includes(i);
+  const d = now.moves[i];
+  if (i !== now.current && !waiting && i !== run.target) { // visited, or not seen: step back
+    ctx2d.fillStyle = d >= 0 ? "rgba(0,0,0,0.35)" : "rgba(0,0,0,0.6)";
+    ctx2d.beginPath();
+    ctx2d.roundRect(x, y, cell, cell, cell / 8);
+    ctx2d.fill();
+  }
+  if (waiting || i === now.current) {
+    ctx2d.strokeStyle = i === now.current ? CURRENT_RING : WAITING_RING;
+    ctx2d.lineWidth = cell * (i === now.current ? 0.1 : 0.06);
+    ctx2d.setLineDash(now.fresh.includes(i) ? [cell * 0.12, cell * 0.06] : []);
+    ctx2d.beginPath();
+    ctx2d.roundRect(x + cell * 0.05, y + cell * 0.05, cell * 0.9, cell * 0.9, cell / 9);
+    ctx2d.stroke();
+    ctx2d.setLineDash([]);
+  }
+  if (d >= 0) distance(x, y, cell, d, waiting ? WAITING_RING : null);
+  if (i === run.start) mark(x, y, cell, "R", "#000");
+  if (i === run.target) mark(x, y, cell, "T", "#c81e1e");
+}
+
+// The robot's and the target's letters in the cell's top-right corner, as on the worksheets.
+function mark(x, y, cell, letter, fill) {
+  const r = cell * 0.15, cx = x + cell - r * 1.2, cy = y + r * 1.2;
+  ctx2d.fillStyle = fill;
+  ctx2d.strokeStyle = "#fff";
+  ctx2d.lineWidth = r * 0.15;
+  ctx2d.beginPath();
+  ctx2d.arc(cx, cy, r, 0, 2 * Math.PI);
+  ctx2d.fill();
+  ctx2d.stroke();
+  ctx2d.fillStyle = "#fff";
+  ctx2d.font = `bold ${Math.round(r * 1.4)}px system-ui, sans-serif`;
+  ctx2d.textAlign = "center";
+  ctx2d.textBaseline = "middle";
+  ctx2d.fillText(letter, cx, cy + r * 0.08);
+}
+
+function centre(i, gap, cell) {
+  return [gap + (i % 6) * (cell + gap) + cell / 2, gap + Math.floor(i / 6) * (cell + gap) + cell / 2];
+}
+
+// A move drawn as a bow between two cells: moves along one row overlap as straight lines.
+function bow(a, b, gap, cell) {
+  const [ax, ay] = centre(a, gap, cell), [bx, by] = centre(b, gap, cell);
+  const len = Math.hypot(bx - ax, by - ay);
+  const k = 0.18 * (len / (cell + gap)); // longer moves bow further
+  ctx2d.beginPath();
+  ctx2d.moveTo(ax, ay);
+  ctx2d.quadraticCurveTo((ax + bx) / 2 + (ay - by) * k / 2, (ay + by) / 2 + (bx - ax) * k / 2, bx, by);
+  ctx2d.stroke();
+}
+
+function lessonOver({ run, now }, gap, cell) {
+  if (lesson.graph) { // every move faint; the moves the search used so far bright
+    const seen = (c) => now.moves[c] >= 0;
+    for (const [a, b] of lesson.runs.edges) {
+      const used = (run.parent[b] === a && seen(b)) || (run.parent[a] === b && seen(a));
+      ctx2d.strokeStyle = used ? "rgba(255,255,255,0.95)" : "rgba(255,255,255,0.22)";
+      ctx2d.lineWidth = cell * (used ? 0.045 : 0.02);
+      bow(a, b, gap, cell);
+    }
+  }
+  if (now.found) { // the search's route to the target
+    ctx2d.strokeStyle = ROUTE_INK[lesson.search];
+    ctx2d.lineWidth = cell * 0.07;
+    ctx2d.lineCap = "round";
+    ctx2d.beginPath();
+    run.route.forEach((c, k) => { const [x, y] = centre(c, gap, cell); if (k) ctx2d.lineTo(x, y); else ctx2d.moveTo(x, y); });
+    ctx2d.stroke();
+  }
+}
+
+function lessonName(c) {
+  const run = lesson.runs[lesson.search];
+  return `${lesson.runs.tokens[c]} (${run.moves[c]})`;
+}
+
+function showLesson() {
+  const panel = $("lesson");
+  const active = lessonActive();
+  document.body.classList.toggle("lesson", active);
+  panel.hidden = !active;
+  painted = false;
+  showNow();
+  if (!active) return;
+  if (!$("lesson-controls").children.length) makeLessonControls();
+  const { run, now } = lessonShown();
+  const words = SEARCHES[lesson.search];
+  const tokens = lesson.runs.tokens;
+  $("lesson-title").textContent = words.title;
+  $("lesson-rule").textContent = words.rule;
+  $("lesson-unit").textContent = lesson.unit === "layer" ? "Steps: one layer" : "Steps: one cell";
+  $("lesson-search").textContent = lesson.search === "bfs" ? "Try depth-first" : "Back to breadth-first";
+  $("lesson-graph").setAttribute("aria-pressed", String(lesson.graph));
+  $("lesson-counts").textContent = `step ${now.step} of ${run.order.length} · visited ${now.visited.length} · seen ${now.moves.filter((m) => m >= 0).length}`;
+  $("lesson-now").textContent = now.current < 0 ? `Start: the robot on ${tokens[run.start]} (0 moves) waits alone.`
+    : `Took ${lessonName(now.current)}; new: ${now.fresh.length ? now.fresh.map(lessonName).join(", ") : "none"}.`;
+  $("lesson-line-label").textContent = `${words.line}: ${now.waiting.length} waiting`;
+  $("lesson-queue").replaceChildren(...now.waiting.map((c) => {
+    const li = document.createElement("li");
+    li.textContent = lessonName(c);
+    li.dataset.cell = String(c);
+    return li;
+  }));
+  if (now.found) lesson.compared[lesson.search] = true;
+  $("lesson-found").textContent = now.found
+    ? `Target ${tokens[run.target]} found after visiting ${run.found} cells: a route of ${run.length} moves.`
+    : `Target ${tokens[run.target]}: not found yet.`;
+  for (const kind of ["bfs", "dfs"]) {
+    const r = lesson.runs[kind], cells = $(`compare-${kind}`).querySelectorAll("td");
+    const known = lesson.compared[kind];
+    cells[0].textContent = known ? (r.length >= 0 ? `${r.length} moves` : "none") : "?";
+    cells[1].textContent = known ? String(r.found >= 0 ? r.found : r.order.length) : "?";
+  }
+  hook.lessonState = {
+    search: lesson.search, unit: lesson.unit, step: now.step, steps: run.order.length,
+    current: now.current, waiting: now.waiting, fresh: now.fresh, visited: now.visited.length,
+    moves: now.moves, found: now.found, start: run.start, target: run.target,
+    following: lesson.step === null, graph: lesson.graph,
+  };
+}
+
+function makeLessonControls() {
+  const make = (id, text, title, act) => {
+    const b = document.createElement("button");
+    b.type = "button"; b.id = id; b.textContent = text; b.title = title;
+    b.addEventListener("click", () => { act(); b.blur(); });
+    return b;
+  };
+  $("lesson-controls").append(
+    make("lesson-back", "◀ Back", "One step back (PageUp or ,)", () => lessonKey("back")),
+    make("lesson-next", "Step ▶", "One step on (PageDown or .)", () => lessonKey("next")),
+    make("lesson-unit", "", "Step one cell or one whole layer (L)", () => lessonKey("unit")),
+    make("lesson-search", "", "Breadth-first or depth-first (D)", () => lessonKey("search")),
+    make("lesson-graph", "Whole graph", "Every cell and every move (G)", () => lessonKey("graph")));
+}
+
+// A teacher's key or click: false if there is no lesson on show.
+function lessonKey(what) {
+  if (!lessonActive()) return false;
+  const run = lesson.runs[lesson.search];
+  const k = lessonStep();
+  const ends = run.layer_ends;
+  const layers = lesson.unit === "layer" && lesson.search === "bfs";
+  if (what === "next" || what === "back") {
+    if (lesson.step === null && pageApi) pageApi.hold(); // the device waits for the teacher
+    if (what === "next") lesson.step = layers ? (ends.find((e) => e > k) ?? run.order.length) : Math.min(k + 1, run.order.length);
+    else lesson.step = layers ? ends.filter((e) => e < k).reduce((a, e) => Math.max(a, e), 0) : Math.max(k - 1, 0);
+  } else if (what === "unit") lesson.unit = lesson.unit === "layer" ? "cell" : "layer";
+  else if (what === "search") {
+    lesson.search = lesson.search === "bfs" ? "dfs" : "bfs";
+    if (pageApi) pageApi.hold();
+    lesson.step = 0; // each search from its start
+  } else if (what === "graph") lesson.graph = !lesson.graph;
+  showLesson();
+  return true;
+}
+
+// After a device frame: a new puzzle starts the lesson afresh; the device's own steps
+// (A, B, its clock) take the view back to its layer.
+function followClassroom(page) {
+  const room = JSON.parse(page.classroom());
+  if (room === null || !room.wave) {
+    if (lesson.runs !== null) { lesson.runs = null; lesson.key = ""; showLesson(); }
+    return;
+  }
+  const key = `${room.start}-${room.target}`;
+  if (key !== lesson.key) {
+    lesson.key = key;
+    lesson.runs = JSON.parse(page.searches(room.start, room.target));
+    lesson.search = "bfs";
+    lesson.step = null;
+    lesson.compared = { bfs: false, dfs: false };
+    lesson.layer = room.layer;
+    showLesson();
+  } else if (room.layer !== lesson.layer) {
+    lesson.layer = room.layer;
+    lesson.search = "bfs";
+    lesson.step = null;
+    showLesson();
+  }
 }
 
 function triples(grid) {
@@ -258,6 +532,22 @@ function paintButtons() {
   for (const el of document.querySelectorAll("[data-button]")) {
     el.classList.toggle("held", (mask >> Number(el.dataset.button) & 1) === 1);
   }
+}
+
+// What to do now: the mode's own words (firmware modes' guide(), as make play shows them).
+function setGuide(text) {
+  if (text === hook.guide) return;
+  hook.guide = text;
+  showNow();
+}
+
+// The line under the grid: the device's guide, or while the teacher steps the projector's
+// search (the device paused under it), what the keys do there.
+function showNow() {
+  const stepping = lessonActive() && lesson.step !== null;
+  $("now").textContent = stepping
+    ? "By hand: PageDown on, PageUp back, Enter: the device"
+    : hook.guide;
 }
 
 function setStatus(text) {
@@ -297,6 +587,7 @@ function applyOptions() {
   $("mute").setAttribute("aria-pressed", String(sound.muted));
   $("mute").textContent = sound.muted ? "Sound off" : "Sound on";
   painted = false;
+  showLesson();
 }
 
 function frameLoop() {
@@ -316,6 +607,8 @@ function bindControls() {
       return;
     }
     const k = e.key.toLowerCase();
+    const teach = { pagedown: "next", ".": "next", pageup: "back", ",": "back", l: "unit", d: "search", g: "graph" }[k];
+    if (teach && lessonKey(teach)) { e.preventDefault(); return; }
     if (k === "p") options.big = !options.big;
     else if (k === "h") options.contrast = !options.contrast;
     else if (k === "m") sound.muted = !sound.muted;
@@ -376,6 +669,7 @@ async function boot() {
   restoreFlash(mp);
   mp.runPython('import sys\nsys.path[:0] = ["/firmware", "/page"]\nimport page');
   const page = mp.pyimport("page");
+  pageApi = page;
   if (game !== null) {
     const problem = page.prepare(game);
     if (problem) problems.push(problem);
@@ -394,10 +688,14 @@ async function boot() {
     hook.stepTimes.push(performance.now() - t0);
     if (hook.stepTimes.length > 3000) hook.stepTimes.splice(0, 1000);
     if (writes !== before) {
+      setGuide(page.guide()); // a new step shows with a new picture
+      reached = JSON.parse(page.reached());
+      followClassroom(page);
       if (page.mode() !== mode) {
         mode = page.mode();
         $("title").textContent = `Micro Robots — ${mode}`;
         showHelp();
+        if (!hook.status.startsWith("notice:")) setStatus(""); // the last mode's verdict
       }
       if (hook.record) hook.frames.push({ t: board.clock, mode, pixels: triples(pixels) });
       if (hook.firstFrameMs === undefined) hook.firstFrameMs = performance.now();
@@ -405,6 +703,8 @@ async function boot() {
     syncFlash(mp, page);
   };
   hook.mode = () => mode;
+  hook.reached = () => reached;
+  hook.lesson = () => (lessonActive() ? hook.lessonState : null);
   hook.pixels = () => Array.from(pixels);
   hook.flash = () => JSON.parse(flashText(mp));
   if (manual) {

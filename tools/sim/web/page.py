@@ -8,6 +8,11 @@ firmware/microrobots/device/hw/web.py, this module only boots the device and ans
     page.boot(problems)         # handheld.Device on hw.backend(); problems become notices
     page.step()                 # one frame (the page calls it every 20 ms)
     page.mode(); page.numbers()   # for the page's title and the dice's pips
+    page.guide()                  # what to do now (the mode's own words), for the help line
+    page.reached()                # the classroom's distances, for the projector view
+    page.classroom()              # its puzzle, layer and pause (the projector's lesson)
+    page.searches(start, target)  # breadth- and depth-first runs, the graph (tools/lesson.py)
+    page.hold()                   # pause the classroom's automatic steps (as its UP does)
     page.masks(events_text)       # an events file as [[ms, mask], ...] (JSON), to replay
 
 The flash is ``FLASH`` in the port's in-memory filesystem; the page restores it from
@@ -56,6 +61,7 @@ def prepare(share, root=FLASH):
         settings["players"] = game.players
         saved_game = {"mode": "referee", "game": game.to_dict()}
     saved_game["seq"] = 1 << 20  # newer than any game on the flash: resumed at boot
+    settings["mode"] = saved_game["mode"]  # and on show, whatever mode was left
     if not (store.save("settings", settings) and store.save(saved_game["mode"], saved_game)):
         return "URL game: %s" % store.error
     return None
@@ -79,6 +85,73 @@ def boot(problems="[]", root=FLASH):
 
 def step():
     device.step()
+
+
+def guide():
+    """What to do now, in the mode's own words (the page's help line; tools/sim/driver.py
+    reports the same to the terminal): "" during a switch or with the app stopped."""
+    app = device.app
+    mode = getattr(app, "current", None)
+    if mode is None or app.switching or not hasattr(mode, "guide"):
+        return ""
+    return mode.guide() or ""
+
+
+def reached():
+    """The classroom's distances of the cells its wave has reached (-1: not yet), as JSON;
+    "null" in any other mode (the projector view writes them on the cells)."""
+    app = device.app
+    mode = getattr(app, "current", None)
+    if app is None or app.switching or app.mode != "classroom" or mode is None:
+        return "null"
+    from microrobots.modes import guide
+
+    return json.dumps(guide.reached(mode))
+
+
+def _classroom_mode():
+    app = device.app
+    mode = getattr(app, "current", None)
+    if app is None or app.switching or app.mode != "classroom" or mode is None:
+        return None
+    return mode
+
+
+def classroom():
+    """The classroom's puzzle as JSON: ``{"start", "target", "layer", "wave", "paused"}``
+    (``wave``: the search is on show, not the dice or the route's replay), or "null" in
+    any other mode and while the dice roll."""
+    from microrobots.modes import guide
+
+    mode = _classroom_mode()
+    if mode is None or mode.game is None or mode.state == guide.ROLL:
+        return "null"
+    return json.dumps({"start": mode.game.start, "target": mode.game.target,
+                       "layer": mode.wave.layer, "wave": mode.state == guide.ROOM_WAVE,
+                       "paused": bool(mode.paused)})
+
+
+def searches(start, target):
+    """Breadth-first and depth-first search from ``start`` to ``target`` on the device's
+    layout, every move of its graph and the dice's names, as JSON (tools/lesson.py)."""
+    import lesson  # only in the classroom's projector view
+
+    solver = device.app.solver
+    layout = device.app.layout
+    return json.dumps({
+        "bfs": lesson.Search(solver, start, target, lesson.BREADTH_FIRST).to_dict(),
+        "dfs": lesson.Search(solver, start, target, lesson.DEPTH_FIRST).to_dict(),
+        "edges": lesson.edges(solver),
+        "tokens": [layout.token(i) for i in range(36)],
+    })
+
+
+def hold():
+    """Pause the classroom's automatic steps, as its UP button does: the teacher steps
+    the projector's search by hand and the device must not roll on under it."""
+    mode = _classroom_mode()
+    if mode is not None:
+        mode.paused = True
 
 
 def mode():

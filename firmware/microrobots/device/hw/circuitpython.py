@@ -25,6 +25,9 @@ except ImportError:  # pragma: no cover - older CircuitPython
 _TICKS_PERIOD = 1 << 29
 _TICKS_HALF = _TICKS_PERIOD >> 1
 BUZZER_DUTY = 32768  # half of duty_cycle's range: the loudest square wave
+# time.sleep takes seconds; a float is a heap object here, so a frame's sleep (0-20 ms)
+# uses one made at import instead of a new one every frame.
+_SECONDS = tuple(ms / 1000 for ms in range(21))
 
 
 def pin(number):
@@ -84,7 +87,7 @@ class Hardware:
         return ((end - start + _TICKS_HALF) % _TICKS_PERIOD) - _TICKS_HALF
 
     def sleep_ms(self, ms):
-        time.sleep(ms / 1000)
+        time.sleep(_SECONDS[ms] if 0 <= ms <= 20 else ms / 1000)
 
     def seed(self):
         b = os.urandom(4)

@@ -1,0 +1,131 @@
+"""make bench section: CircuitPython beside MicroPython on the emulated RP2040.
+
+The same scripted session (tools/rp2040/session.py's ``tour``: the menu, solo, the
+referee with a claim, the classroom's wave, settings with a brightness change, back to
+the menu), closed-loop on each board's own seed, on two boards:
+
+- MicroPython v1.28.0 with what ``make flash`` writes (.mpy,
+  imported at once);
+- CircuitPython 10.2.1 with what ``make flash-circuitpython`` writes (source compiled on
+  the board at import; no viper: the kernels run as plain Python).
+
+Per board: power-on to the first LED frame (emulated ms), each mode's frame work (the
+probe's ``step_us``: a frame's period minus its sleep) median and worst, the worst
+frame of a mode switch, the claim check (``Game.claim``), the heap free after a
+collection in each mode's quiet stretch. CircuitPython's probe times with
+``time.monotonic_ns`` (about 30 us steps), MicroPython's with ``time.ticks_us``.
+Emulated time is the model's, believed about 2x slower than a real RP2040 at 125 MHz.
+
+    python -m tools.bench circuitpython
+"""
+
+import statistics
+import time
+
+from tools import cli  # noqa: F401 - firmware/ on sys.path
+
+MODES = ("menu", "solo", "referee", "classroom", "settings")
+FRAME_US = 20000
+
+
+def measure(session):
+    """Boot ``session`` (a BoardSession), play the tour; the figures as a dict."""
+    from tools.rp2040 import probe
+    from tools.rp2040.session import tour
+
+    t0 = time.time()
+    if not session.boot(limit_ms=12000):
+        raise RuntimeError("the firmware did not start: %s" % session.pico.console[-300:])
+    first_frame = session.pico.leds[0][0] if session.pico.leds else None
+    edges, length, quiet = tour(session.seed)
+    start = session.now + 100
+    session.play(edges, start)
+    free = [(mode, session.command(start + a, probe.CMD_FREE)) for mode, a, _ in quiet]
+    session.run_to(start + length)
+    return {"records": session.boot_data(0)[0], "first_frame_ms": first_frame,
+            "free": [(mode, session.answer(box)) for mode, box in free],
+            "length": length, "wall": time.time() - t0}
+
+
+def figures(data):
+    """``{name: text}`` for one board's column."""
+    recs = data["records"]
+    out = {"boot": "%.0f ms" % data["first_frame_ms"]}
+    for k, mode in enumerate(MODES):
+        plain = [r["step_us"] for r in recs if r["mode"] == k and not r["app"] & 2
+                 and not r["saves"] and r["step_us"]]
+        switch = [r["step_us"] for r in recs if r["mode"] == k and r["app"] & 2]
+        if plain:
+            out[mode] = "%.1f / %.1f ms" % (statistics.median(plain) / 1000, max(plain) / 1000)
+        if switch:
+            out[mode + " switch"] = "%.1f ms" % (max(switch) / 1000)
+    saving = [r["step_us"] for r in recs if r["saves"]]
+    if saving:
+        out["saving"] = "%.1f ms" % (max(saving) / 1000)
+    claims = [r["claim_us"] for r in recs if r["claim_us"]]
+    out["claim"] = ", ".join("%.1f ms" % (c / 1000) for c in claims) or "-"
+    frees = [v for _, v in data["free"] if v is not None]
+    if frees:
+        out["heap free"] = "%.1f-%.1f KB" % (min(frees) / 1024, max(frees) / 1024)
+    over = sum(1 for r in recs if r["step_us"] > FRAME_US)
+    out["over 20 ms"] = "%d of %d" % (over, len(recs))
+    return out
+
+
+ROWS = (("boot", "power-on to the first frame"),
+        ("menu", "menu: frame work median / worst"),
+        ("solo", "solo"), ("referee", "referee"), ("classroom", "classroom"),
+        ("settings", "settings"),
+        ("solo switch", "entering solo: worst frame"),
+        ("referee switch", "entering the referee: worst frame"),
+        ("classroom switch", "entering the classroom: worst frame"),
+        ("settings switch", "entering settings: worst frame"),
+        ("menu switch", "back to the menu: worst frame"),
+        ("saving", "a frame writing a file: worst"),
+        ("claim", "a claim checked (Game.claim)"),
+        ("heap free", "heap free in the modes (after gc)"),
+        ("over 20 ms", "frames with over 20 ms of work"))
+
+
+def table(columns):
+    """``columns``: [(title, figures)]: the report's lines."""
+    lines = ["%-38s" % "" + "".join("%20s" % t for t, _ in columns)]
+    for key, label in ROWS:
+        lines.append("%-38s" % label + "".join("%20s" % f.get(key, "-") for _, f in columns))
+    return lines
+
+
+def report():
+    print("== Emulated RP2040: CircuitPython 10.2.1 beside MicroPython v1.28.0 "
+          "(rp2040py cycle model) ==")
+    from tools.rp2040 import circuitpython, image
+    from tools.rp2040.session import BoardSession
+
+    columns = []
+    mp, why = image.find_firmware()
+    if mp is None:
+        print(why)
+    else:
+        data = measure(BoardSession(mp))
+        columns.append(("MicroPython 1.28", figures(data)))
+        print("MicroPython: the tour, %.0f s emulated, %.0f s wall" % (
+            data["length"] / 1000, data["wall"]))
+    cp, why = circuitpython.find_firmware()
+    if cp is None:
+        print(why)
+    else:
+        data = measure(circuitpython.CircuitSession(cp))
+        columns.append(("CircuitPython 10.2", figures(data)))
+        print("CircuitPython: the tour, %.0f s emulated, %.0f s wall" % (
+            data["length"] / 1000, data["wall"]))
+    if not columns:
+        return
+    for line in table(columns):
+        print(line)
+    print("(frame work: frames that neither switch mode nor write a file; a switch's frames"
+          " and a file's are the rows below. Emulated time: about 2x slower than a real"
+          " RP2040.)")
+
+
+if __name__ == "__main__":
+    report()

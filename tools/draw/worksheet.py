@@ -1,0 +1,401 @@
+"""Worksheets for the classroom lesson (docs/classroom.md), as PDF (A4) or SVG.
+
+    python -m tools.draw.worksheet -o sheets.pdf                  # seed 1, puzzle 1, all sheets
+    python -m tools.draw.worksheet --seed 7 --puzzle 2 -o s.pdf   # the page's ?seed=7, 2nd puzzle
+    python -m tools.draw.worksheet --robot Y4 --target R1 -o s.pdf   # a handheld's rolled puzzle
+    python -m tools.draw.worksheet --sheets warmup,distances -o s.pdf
+
+The same seed gives the same puzzle as the web page opened with ``?seed=N`` and the
+simulator's ``--seed N --fresh`` when the classroom is the first game started: the
+puzzle is rolled as the classroom mode rolls it (``App.new_seed`` of a fresh device,
+then ``Game``; puzzle k is the start after k - 1 rounds, as the classroom goes on).
+
+The sheets, one page each, in this order:
+
+- ``warmup``: the robot alone: "circle every die it can reach in one move";
+- ``distances``: robot and target, an empty box in each die's corner for its distance;
+- ``challenge``: the same robot and target with a waypoint to visit first;
+- ``answers``: the distances filled in, one shortest route, the warm-up's dice, the
+  challenge's fewest moves and route, and what depth-first search would have found.
+
+Everything drawn comes from ``puzzle_data`` (the solver's distances and routes, and
+tools/lesson.py's searches); the tests check that data against the solver and read the
+numbers back from the SVG.
+"""
+
+import math
+
+from tools import cli
+from tools.draw.colour import FILM_RGB
+from tools.draw.dice import PIPS
+from tools.draw.overlay import PdfCanvas, SvgCanvas
+from tools import lesson
+
+from microrobots.app import App
+from microrobots.rules.board import COLOUR_NAMES
+from microrobots.rules.game import Game, GameError
+from microrobots.rules.solver import UNREACHABLE, Solver
+
+SHEETS = ("warmup", "distances", "challenge", "answers")
+PAGE = (210.0, 297.0)  # A4, mm
+MARGIN = 15.0
+PITCH = 28.0  # mm per cell: room to write a number in the corner with a pencil
+BOARD_TOP = 50.0
+MAX_SEED = 0x3FFFFFFF  # the page's ?seed= range
+MAX_PUZZLE = 1000
+
+TINT = 0.28  # as the films: a light face, the die's colour in its rim
+PIP_RGB = (32, 32, 32)
+INK = (0, 0, 0)
+GREY = (110, 110, 110)
+ROUTE_RGB = (120, 40, 170)
+MARKS = {"robot": ("R", (0, 0, 0)), "target": ("T", (200, 30, 30)),
+         "waypoint": ("W", (30, 90, 200))}
+
+
+class WorksheetError(ValueError):
+    """A puzzle the sheets cannot show: one line."""
+
+
+# -- the puzzle ------------------------------------------------------------------------------
+
+def classroom_puzzle(layout, seed, puzzle=1, solver=None):
+    """``(start, target, waypoint)`` of the classroom's ``puzzle``-th puzzle (1-based) on a
+    fresh device booted with ``seed``; the waypoint is the expert roll of the same game."""
+    game_seed = App(None, seed=seed).new_seed()  # a fresh device's first new game
+    solver = solver or Solver(layout)
+    game = Game(layout, 1, False, game_seed, 0, solver)
+    for _ in range(puzzle - 1):
+        game.give_up()  # the classroom replays the route: the target becomes the start
+    start, target = game.start, game.target
+    expert = Game(layout, 1, True, game_seed, 0, solver)  # same dice, then the waypoint's
+    for _ in range(puzzle - 1):
+        expert.give_up()
+    waypoint = expert.waypoint
+    if expert.start != start or expert.target != target or waypoint is None:
+        waypoint = _first_other(solver, start, target)
+    return start, target, waypoint
+
+
+def _first_other(solver, start, target):
+    """A waypoint when the expert roll differs: the farthest reachable cell, lowest first."""
+    dist = solver.distances(start)
+    best, best_d = None, -1
+    for c in range(36):
+        if c not in (start, target) and dist[c] != UNREACHABLE and dist[c] > best_d:
+            best, best_d = c, dist[c]
+    return best
+
+
+def puzzle_data(layout, start, target, waypoint=None, solver=None):
+    """Everything the sheets show, from the solver: a dict (see the keys below)."""
+    solver = solver or Solver(layout)
+    dist = [d if d != UNREACHABLE else -1 for d in solver.distances(start)]
+    if dist[target] < 0:
+        raise WorksheetError("target %s cannot be reached from the robot on %s"
+                             % (layout.token(target), layout.token(start)))
+    data = {
+        "layout": layout.name or "custom", "start": start, "target": target,
+        "tokens": [layout.token(i) for i in range(36)],
+        "colours": list(layout.colours), "numbers": [layout.number(i) for i in range(36)],
+        "distances": dist,
+        "one_move": solver.moves(start),
+        "optimum": dist[target],
+        "route": solver.path(start, target),
+        "waypoint": waypoint,
+    }
+    bfs = lesson.Search(solver, start, target, lesson.BREADTH_FIRST)
+    dfs = lesson.Search(solver, start, target, lesson.DEPTH_FIRST)
+    data["bfs"] = {"visited": bfs.found, "length": len(bfs.route()) - 1}
+    data["dfs"] = {"visited": dfs.found, "length": len(dfs.route()) - 1, "route": dfs.route()}
+    if waypoint is not None:
+        first = solver.distance(start, waypoint)
+        second = solver.distance(waypoint, target)
+        if first is None or second is None:
+            raise WorksheetError("waypoint %s cannot be visited on the way from %s to %s"
+                                 % (layout.token(waypoint), layout.token(start),
+                                    layout.token(target)))
+        data["challenge"] = {"first": first, "second": second, "optimum": first + second,
+                             "route": solver.path(start, target, waypoint)}
+    return data
+
+
+# -- drawing ---------------------------------------------------------------------------------
+
+def _cell_xy(i):
+    x0 = (PAGE[0] - 6 * PITCH) / 2
+    return x0 + (i % 6) * PITCH, BOARD_TOP + (i // 6) * PITCH
+
+
+def _board(canvas, data, marks, numbers=None, circled=(), route=None):
+    """The 6x6 board: every die with an empty (or, with ``numbers``, filled) corner box;
+    ``marks`` maps cell -> "robot" / "target" / "waypoint"; ``route`` a list of cells."""
+    canvas.begin("board")
+    for i in range(36):
+        x, y = _cell_xy(i)
+        _die(canvas, x, y, data["colours"][i], data["numbers"][i], data["tokens"][i], i)
+        box = 0.3 * PITCH
+        canvas.rect(x + 0.06 * PITCH, y + 0.06 * PITCH, box, box, fill=(255, 255, 255),
+                    stroke=GREY, width=0.25, radius=0.8, cls="corner")
+        if numbers is not None:
+            d = numbers[i]
+            canvas.begin("distance", cell=i, value=d)
+            canvas.text(x + 0.06 * PITCH + box / 2, y + 0.06 * PITCH + box * 0.78,
+                        str(d) if d >= 0 else "-", box * 0.75, bold=True, anchor="middle",
+                        cls="distance")
+            canvas.end()
+        if i in circled:
+            canvas.begin("circled", cell=i)
+            r = 0.47 * PITCH
+            cx, cy = x + PITCH / 2, y + PITCH / 2
+            for k in range(24):  # a ring of short strokes: drawn as a pencil would
+                a0, a1 = k * 2 * math.pi / 24, (k + 0.7) * 2 * math.pi / 24
+                canvas.line(cx + r * math.cos(a0), cy + r * math.sin(a0), cx + r * math.cos(a1),
+                            cy + r * math.sin(a1), (20, 140, 60), 0.7)
+            canvas.end()
+    for i, what in sorted(marks.items()):
+        x, y = _cell_xy(i)
+        letter, rgb = MARKS[what]
+        canvas.begin(what, cell=i)
+        canvas.rect(x + 0.6, y + 0.6, PITCH - 1.2, PITCH - 1.2, stroke=rgb, width=1.2,
+                    radius=2.5, cls="mark-border")
+        r = 0.14 * PITCH
+        canvas.circle(x + PITCH - r - 1.6, y + r + 1.6, r, fill=rgb, cls="mark-disc")
+        canvas.text(x + PITCH - r - 1.6, y + r + 1.6 + 0.55 * r, letter, 1.5 * r,
+                    fill=(255, 255, 255), bold=True, anchor="middle", cls="mark")
+        canvas.end()
+    if route:
+        canvas.begin("route", cells=" ".join(str(c) for c in route))
+        for a, b in zip(route, route[1:]):
+            (ax, ay), (bx, by) = _cell_xy(a), _cell_xy(b)
+            h = PITCH / 2
+            canvas.line(ax + h, ay + h, bx + h, by + h, ROUTE_RGB, 1.4)
+            canvas.circle(bx + h, by + h, 1.8, fill=ROUTE_RGB)
+        canvas.end()
+    canvas.end()
+
+
+def _die(canvas, x, y, colour, number, token, i):
+    rgb = FILM_RGB[colour]
+    face = [round(255 - TINT * (255 - c)) for c in rgb]
+    rim = (150, 150, 150) if colour == 5 else rgb
+    inset = 0.05 * PITCH
+    side = PITCH - 2 * inset
+    canvas.begin("die", token=token, cell=i)
+    canvas.rect(x + inset, y + inset, side, side, fill=face, stroke=rim, width=0.05 * PITCH,
+                radius=0.12 * PITCH, cls="face")
+    # the pips in the lower right, clear of the corner box and the mark
+    px0, py0, span = x + 0.36 * PITCH, y + 0.36 * PITCH, 0.56 * PITCH
+    for px, py in PIPS[number]:
+        canvas.circle(px0 + px * span, py0 + py * span, 0.055 * PITCH, fill=PIP_RGB, cls="pip")
+    # the colour's name for a black-and-white printer
+    canvas.text(x + 0.09 * PITCH, y + 0.9 * PITCH, COLOUR_NAMES[colour], 2.3, fill=GREY,
+                cls="colour")
+    canvas.end()
+
+
+def _lines(canvas, y, lines, size=4.0, bold_first=False):
+    for k, line in enumerate(lines):
+        canvas.text(MARGIN, y, line, size, bold=bold_first and k == 0)
+        y += size * 1.45
+    return y
+
+
+def _header(canvas, title, data, info):
+    canvas.text(MARGIN, MARGIN + 4, title, 7.0, bold=True)
+    canvas.text(PAGE[0] - MARGIN - 58, MARGIN + 4, "name: ____________________", 4.0)
+    canvas.text(MARGIN, MARGIN + 11, info, 3.0, fill=GREY)
+
+
+def _footer(canvas, data, info):
+    canvas.text(MARGIN, PAGE[1] - MARGIN - 2, "R robot, T target, W waypoint. A move: along the "
+                "row or the column, any distance,", 2.8, fill=GREY)
+    canvas.text(MARGIN, PAGE[1] - MARGIN + 2, "onto a die of the same colour or the same number. "
+                "(Micro Robots, python -m tools.draw.worksheet)", 2.8, fill=GREY)
+
+
+def _name(data, i):
+    return "%s %d" % (COLOUR_NAMES[data["colours"][i]], data["numbers"][i])
+
+
+def _route_text(data, route):
+    return " > ".join(_name(data, c) for c in route)
+
+
+def draw_sheet(canvas, sheet, data, info):
+    """One page: ``sheet`` is one of SHEETS."""
+    s, t, w = data["start"], data["target"], data["waypoint"]
+    below = BOARD_TOP + 6 * PITCH + 9
+    canvas.begin("sheet", name=sheet)
+    if sheet == "warmup":
+        _header(canvas, "Warm-up: one move", data, info)
+        _lines(canvas, MARGIN + 22, [
+            "The robot (R) moves along its row or its column, as far as it likes, and must land",
+            "on a die of the same colour or the same number as the die it stands on.",
+            "Circle every die the robot can reach in ONE move."], 4.2)
+        _board(canvas, data, {s: "robot"})
+        _lines(canvas, below, [
+            "How many dice did you circle? ______",
+            "Which dice in the robot's own row or column can it NOT reach? Why not?",
+            "_____________________________________________________________________",
+            "Pick one circled die. Where could the robot go from there in one more move?"], 4.2)
+    elif sheet == "distances":
+        _header(canvas, "How far is every die?", data, info)
+        _lines(canvas, MARGIN + 22, [
+            "Write 0 in the robot's corner box. Then 1 in the box of every die it reaches in",
+            "one move. Then, from each die marked 1, write 2 in every EMPTY box one move",
+            "away - and so on, layer by layer, until nothing new gets a number."], 4.2)
+        _board(canvas, data, {s: "robot", t: "target"})
+        _lines(canvas, below, [
+            "Fewest moves from R to T: ______      Dice that never got a number: ______",
+            "Write one shortest route (start at R): ______________________________________",
+            "Why can no route be shorter than the number in T's box?",
+            "_____________________________________________________________________"], 4.2)
+    elif sheet == "challenge":
+        _header(canvas, "Challenge: visit the waypoint", data, info)
+        _lines(canvas, MARGIN + 22, [
+            "The robot must first stop on the waypoint (W), then reach the target (T).",
+            "Find the fewest moves. Hint: how far is W from R? And how far is T from W?"], 4.2)
+        _board(canvas, data, {s: "robot", t: "target", w: "waypoint"})
+        _lines(canvas, below, [
+            "R to W: ______ moves     W to T: ______ moves     in all: ______ moves",
+            "Your route: __________________________________________________________",
+            "Is the fewest via W ever fewer than straight from R to T? Why not?"], 4.2)
+    elif sheet == "answers":
+        _header(canvas, "Answers (for the teacher)", data, info)
+        bfs, dfs = data["bfs"], data["dfs"]
+        _lines(canvas, MARGIN + 20, [
+            "Distances from the robot in the boxes ('-': never reached); a shortest route drawn.",
+            "Fewest moves R to T: %d.   Route: %s" % (data["optimum"],
+                                                      _route_text(data, data["route"])),
+        ], 3.6)
+        _board(canvas, data, {s: "robot", t: "target"}, numbers=data["distances"],
+               circled=data["one_move"], route=data["route"])
+        lines = [
+            "Warm-up: %d dice in one move (circled): %s." % (
+                len(data["one_move"]), ", ".join(_name(data, c) for c in data["one_move"])),
+            "Never reached: %d dice." % sum(1 for d in data["distances"] if d < 0),
+            "Breadth-first search (a queue) saw T after visiting %d dice: %d moves, the fewest."
+            % (bfs["visited"], bfs["length"]),
+            "Depth-first search (a stack) saw T after visiting %d dice: a route of %d moves."
+            % (dfs["visited"], dfs["length"]),
+        ]
+        if "challenge" in data:
+            c = data["challenge"]
+            lines += ["Challenge via W (%s): %d + %d = %d moves: %s." % (
+                _name(data, w), c["first"], c["second"], c["optimum"],
+                _route_text(data, c["route"]))]
+        _lines(canvas, below - 2, lines, 3.4)
+    else:
+        raise WorksheetError("unknown sheet %r (use %s)" % (sheet, ", ".join(SHEETS)))
+    _footer(canvas, data, info)
+    canvas.end()
+
+
+def _info(data, seed, puzzle):
+    where = "layout %s" % data["layout"]
+    if seed is None:
+        return "%s - robot %s, target %s" % (where, _name(data, data["start"]),
+                                             _name(data, data["target"]))
+    return ("%s - seed %d, puzzle %d: the web page with ?seed=%d, classroom, puzzle %d"
+            % (where, seed, puzzle, seed, puzzle))
+
+
+def render_pdf(data, sheets=SHEETS, seed=None, puzzle=1):
+    """The sheets as PDF bytes (A4, one page each; deterministic, no timestamps)."""
+    import io
+
+    from reportlab.lib.units import mm
+    from reportlab.pdfgen.canvas import Canvas
+
+    out = io.BytesIO()
+    pdf = Canvas(out, pagesize=(PAGE[0] * mm, PAGE[1] * mm), invariant=1)
+    pdf.setTitle("Micro Robots classroom worksheets")
+    info = _info(data, seed, puzzle)
+    for sheet in sheets:
+        draw_sheet(PdfCanvas(pdf, PAGE), sheet, data, info)
+        pdf.showPage()
+    pdf.save()
+    return out.getvalue()
+
+
+def render_svg(data, sheet, seed=None, puzzle=1):
+    """One sheet as SVG text (what the tests read the drawn numbers from)."""
+    canvas = SvgCanvas(PAGE, PITCH)
+    draw_sheet(canvas, sheet, data, _info(data, seed, puzzle))
+    return canvas.document()
+
+
+# -- the command -----------------------------------------------------------------------------
+
+def _int(text, what, low, high):
+    try:
+        value = int(text)
+    except (TypeError, ValueError):
+        raise cli.UsageError("%s %r: not a whole number" % (what, text))
+    if not low <= value <= high:
+        raise cli.UsageError("%s %d: outside %d..%d" % (what, value, low, high))
+    return value
+
+
+def main(argv=None):
+    p = cli.Parser(prog="python -m tools.draw.worksheet",
+                   description="Classroom worksheets (PDF): warm-up, distances, challenge, answers.")
+    cli.add_layout_options(p)
+    p.add_argument("--seed", help="the web page's ?seed=N (default 1)")
+    p.add_argument("--puzzle", default="1",
+                   help="which classroom puzzle of that seed, 1 = the first (default 1)")
+    p.add_argument("--robot", metavar="DIE", help="the robot's die instead of the seed's (G3)")
+    p.add_argument("--target", metavar="DIE", help="the target's die (with --robot)")
+    p.add_argument("--waypoint", metavar="DIE", help="the challenge's waypoint (with --robot)")
+    p.add_argument("--sheets", default=",".join(SHEETS),
+                   help="which sheets, comma-separated (default: %s)" % ",".join(SHEETS))
+    p.add_argument("--format", choices=("pdf", "svg"), default="pdf",
+                   help="pdf (every sheet) or svg (one sheet; default pdf)")
+    p.add_argument("-o", "--output", metavar="FILE", required=True, help="where to write")
+    try:
+        args = p.parse_args(argv)
+        layout = cli.layout_from_args(args)
+        solver = Solver(layout)
+        sheets = [s.strip() for s in args.sheets.split(",") if s.strip()]
+        for s in sheets:
+            if s not in SHEETS:
+                raise cli.UsageError("--sheets: unknown sheet %r (use %s)"
+                                     % (s, ", ".join(SHEETS)))
+        if not sheets:
+            raise cli.UsageError("--sheets: name at least one of %s" % ", ".join(SHEETS))
+        if args.format == "svg" and len(sheets) != 1:
+            raise cli.UsageError("--format svg: one sheet per file (use --sheets NAME)")
+        seed = puzzle = None
+        if args.robot or args.target or args.waypoint:
+            if args.seed is not None:
+                raise cli.UsageError("--robot/--target: give them or --seed, not both")
+            if not (args.robot and args.target):
+                raise cli.UsageError("--robot and --target go together")
+            start = cli.cell(layout, args.robot, "--robot")
+            target = cli.cell(layout, args.target, "--target")
+            if start == target:
+                raise cli.UsageError("--target: the robot already stands on %s" % args.target)
+            waypoint = cli.cell(layout, args.waypoint, "--waypoint") if args.waypoint else None
+            if waypoint in (start, target):
+                raise cli.UsageError("--waypoint: must differ from the robot and the target")
+            if waypoint is None:
+                waypoint = _first_other(solver, start, target)
+        else:
+            seed = _int(args.seed if args.seed is not None else "1", "--seed", 0, MAX_SEED)
+            puzzle = _int(args.puzzle, "--puzzle", 1, MAX_PUZZLE)
+            start, target, waypoint = classroom_puzzle(layout, seed, puzzle, solver)
+        data = puzzle_data(layout, start, target, waypoint, solver)
+        if args.format == "svg":
+            out = render_svg(data, sheets[0], seed, puzzle or 1).encode()
+        else:
+            out = render_pdf(data, sheets, seed, puzzle or 1)
+        cli.write_atomically(args.output, out)
+    except (cli.UsageError, WorksheetError, GameError) + cli.Errors as e:
+        return cli.fail("worksheet", e)
+    except OSError as e:
+        return cli.fail("worksheet", "%s: cannot write (%s)" % (args.output, e.strerror or e))
+    print("%s: %s - robot %s, target %s, fewest moves %d"
+          % (args.output, ", ".join(sheets), _name(data, start), _name(data, target),
+             data["optimum"]))
+    return 0

@@ -1,0 +1,120 @@
+"""The CircuitPython board sessions behind host_tests/test_circuitpython.py, as one run.
+
+    python -m tools.rp2040.circuitpython_checks --part tour --json build/circuitpython/tour.json
+    python -m tools.rp2040.circuitpython_checks --part bad_config --json ...
+
+As tools/rp2040/checks.py does for MicroPython: the board work runs once, in a background
+process (started when the tests are collected), and the tests judge what it wrote.
+
+1. ``tour``: the drive make flash-circuitpython writes, the probe as code.py: boot;
+   session.tour (every mode) with the heap read in a quiet stretch of each mode; the
+   drive read back; the RUN pin pulsed; boot again and 500 ms of what it resumes.
+2. ``bad_config``: the drive as written, no probe, a bad ``config.json``: until the LEDs
+   show something.
+"""
+
+import base64
+import json
+import os
+import sys
+import time
+
+from tools import cli
+
+from . import probe
+from .circuitpython import CircuitSession, find_firmware, plain_console
+from .session import grid_frames, tour
+
+BAD_CONFIG = b'{"led_pn": 3}'
+_T0 = time.time()
+
+
+def _b64(data):
+    return base64.b64encode(data).decode()
+
+
+def _say(what, pico):
+    print("%6.0f s wall, %6.0f ms emulated: %s" % (time.time() - _T0, pico.ms, what),
+          file=sys.stderr, flush=True)
+
+
+def tour_run(firmware):
+    s = CircuitSession(firmware)
+    if not s.boot():
+        return {"error": "the probed firmware did not start: " + s.console[-600:]}
+    _say("booted", s.pico)
+    first_frame_ms = s.pico.leds[0][0] if s.pico.leds else None
+    edges, length, quiet = tour(s.seed)
+    start = s.now + 100
+    s.play(edges, start)
+    boxes = []
+    for mode, a, _ in quiet:
+        boxes.append((mode, "modes", s.command(start + a, probe.CMD_MODES)))
+        boxes.append((mode, "heap", s.command(start + a + 40, probe.CMD_HEAP)))
+    s.run_to(start + length)
+    readings = [(mode, what, s.answer(box)) for mode, what, box in boxes]
+    _say("toured every mode", s.pico)
+    files = s.files()
+    console = s.pico.console
+    s.reset()
+    resumed = s.boot()
+    s.run_to(s.now + 500)
+    _say("resumed after a reset" if resumed else "did not restart after a reset", s.pico)
+    return {
+        "first_frame_ms": first_frame_ms,
+        "heap_after_boot": s.boots[0][2][probe.H_BOOT],
+        "heap_before_firmware": s.boots[0][2][probe.H_BASE],
+        "start": start, "length": length, "quiet": quiet,
+        "readings": readings,
+        "console": plain_console(console),
+        "console_after_reset": plain_console(s.pico.console[len(console):]),
+        "files_at_reset": {k: _b64(v) for k, v in files.items()
+                           if not k.endswith((".py", ".mpy"))},
+        "resumed": resumed,
+        "config": s.config,
+        "boots": [{"seed": h[probe.H_SEED], "heap_after_boot": h[probe.H_BOOT],
+                   "origin": h[probe.H_ORIGIN],
+                   "records": s.boot_data(k)[0],
+                   "frames": [(ms, _b64(f)) for ms, f in s.boot_data(k)[1]]}
+                  for k, (_, _, h) in enumerate(s.boots)],
+        "emulated_ms": s.pico.ms,
+    }
+
+
+def bad_config_run(firmware):
+    s = CircuitSession(firmware, {"config.json": BAD_CONFIG}, probed=False)
+    pico = s.pico
+    pico.run_until(lambda: pico.leds and "config.json" in pico.console, 9000, 100)
+    frames = grid_frames(pico.leds, s.config)
+    _say("a bad config.json", pico)
+    return {"console": plain_console(pico.console),
+            "frames": [(ms, _b64(f)) for ms, f in frames], "emulated_ms": pico.ms}
+
+
+PARTS = {"tour": tour_run, "bad_config": bad_config_run}
+
+
+def main(argv=None):
+    parser = cli.Parser(description=__doc__.split("\n")[0])
+    parser.add_argument("--json", required=True, help="where to write the results")
+    parser.add_argument("--part", choices=sorted(PARTS), required=True,
+                        help="which session: each runs in a process of its own")
+    args = parser.parse_args(argv)
+    firmware, why = find_firmware()
+    if firmware is None:
+        print(why, file=sys.stderr)
+        return 2
+    t0 = time.time()
+    result = PARTS[args.part](firmware)
+    result["firmware"] = firmware
+    result["wall_s"] = time.time() - t0
+    tmp = args.json + ".tmp"
+    os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+    with open(tmp, "w") as f:
+        json.dump(result, f)
+    os.replace(tmp, args.json)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
