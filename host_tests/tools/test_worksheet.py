@@ -16,7 +16,7 @@ from microrobots.rules.game import Game
 from microrobots.rules.solver import UNREACHABLE, Solver
 from tools.draw import worksheet as ws
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LAYOUT = Layout.named("black:ABCD0000")
 SOLVER = Solver(LAYOUT)
 

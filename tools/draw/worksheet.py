@@ -399,3 +399,7 @@ def main(argv=None):
           % (args.output, ", ".join(sheets), _name(data, start), _name(data, target),
              data["optimum"]))
     return 0
+
+
+if __name__ == "__main__":
+    cli.run(main)

@@ -29,7 +29,7 @@ from tools.cli import ROOT
 
 from . import probe
 from .pico import Pico
-from .session import BUTTON_NAMES, BoardSession, _config
+from .session import BUTTON_NAMES, BoardSession, board_config
 
 ENV = "CIRCUITPY_FIRMWARE"
 PATTERN = os.path.join("shared", "circuitpython", "circuitpython-*raspberry_pi_pico.uf2")
@@ -142,7 +142,7 @@ class CircuitSession(BoardSession):
 
     def __init__(self, firmware, files=None, probed=True):
         files = dict(files or {})
-        self.config = _config(files)
+        self.config = board_config(files)
         cfg = self.config
         self.pico = Pico(firmware, build_drive(drive_files(files, probed)),
                          led_pin=cfg["led_pin"], color_order=cfg["color_order"],

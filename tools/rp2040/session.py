@@ -28,7 +28,7 @@ BOARD_LAG_MS = 1000  # the most a switch on the stock image lags behind the host
 READ_EVERY_MS = 1000  # the probe's ring holds 160 frames: read well within 3 s
 
 
-def _config(files):
+def board_config(files):
     """The board's configuration as main.py will see it (defaults if missing or bad)."""
     from microrobots.device import config
 
@@ -55,7 +55,7 @@ class BoardSession:
         tree.update(files)
         if probed:
             tree = probe.probed(tree, frozen)
-        self.config = _config(files)
+        self.config = board_config(files)
         cfg = self.config
         self.pico = Pico(firmware, image.build_image(tree), led_pin=cfg["led_pin"],
                          color_order=cfg["color_order"],
@@ -231,7 +231,7 @@ def lockstep(records, board, seed, config, state=None):
             if "/" not in name and not name.endswith((".py", ".mpy")):
                 with open(root + name, "wb") as f:
                     f.write(data)
-        if "config.json" not in (state or {}) and config != _config({}):
+        if "config.json" not in (state or {}) and config != board_config({}):
             with open(root + "config.json", "w") as f:
                 json.dump(config, f)
         SimHardware.sim_seed = seed
