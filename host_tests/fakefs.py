@@ -31,9 +31,9 @@ class FakeFile:
             self.fs.files[self.path] += bytes((byte,))
         return len(data)
 
-    def read(self):
+    def read(self, size=-1):
         data = self.fs.files[self.path]
-        return data
+        return data if size < 0 else data[:size]
 
     def close(self):
         if self.writing:

@@ -19,9 +19,18 @@ and is deleted, the old file winning::
 ``save`` returns False (and sets ``error``) instead of raising when the flash refuses,
 e.g. when full or, on CircuitPython, read-only to code (see docs/firmware.md).
 
-The file holds ``{"format": 1, "data": ...}``; a file of another format counts as foreign.
+The file holds ``{"format": 1, "data": ...}``; a file of another format counts as foreign,
+and so does one whose data is null (nothing saves null: it would read as "no file").
 The filesystem is injectable (``fs``: ``open``, ``rename``, ``remove``) so that tests can
 cut the power at every step of a save.
+
+``parse(data)`` is the one way the device and the tools read JSON (these files,
+config.json, the tools' inputs): ``(value, None)`` or ``(None, problem)``, never an
+exception. Limits a real file never reaches are checked on the bytes before the parser
+runs, so that no file can make it run out of stack or heap (a Pico's MemoryError, CPython's
+RecursionError): ``MAX_BYTES``, ``MAX_DEPTH`` levels of nesting, ``MAX_STRING`` bytes in a
+string. The text must be UTF-8 (a byte-order mark is allowed); UTF-16, as Windows Notepad
+may save, or Latin-1 gets a line saying so.
 """
 
 import json
@@ -34,6 +43,12 @@ from .compat import const
 _MISSING = const((2, 44))
 
 FORMAT = 1
+
+# Limits no file the firmware writes comes near (solo.json with a long walk: about 2 KB,
+# 4 levels, its longest string under 1 KB) and that keep json.loads within a Pico's heap.
+MAX_BYTES = const(16384)
+MAX_DEPTH = const(16)
+MAX_STRING = const(2048)
 
 
 class PosixFs:
@@ -65,28 +80,36 @@ class Store:
     def load(self, name, pause=None):
         """``(data, problem)``: the saved data and None, or None and one line on why not.
 
-        A missing file is not a problem: ``(None, None)``. ``pause``: called between the
-        reads and the decoding (main.Device.pause lets a frame run there).
+        A missing file is not a problem: ``(None, None)``. Never raises, whatever the file
+        holds (MemoryError included). ``pause``: called between the reads and the
+        decoding (main.Device.pause lets a frame run there).
         """
         if name in self._hidden:
             return None, None
         target = self.path(name)
-        temp = self.root + name + ".tmp"
         self.loaded = name
         try:
-            text = self._read(target)
-            if pause is not None:
-                pause()
-            leftover = self._read(temp)
-            if pause is not None:
-                pause()
-            if leftover is not None:
-                text = self._settle(target, temp, text, leftover)
+            return self._load(name, target, pause)
         except Exception as error:  # noqa: BLE001 - a load must never stop the device
             return None, "%s: cannot be read (%s); using defaults" % (target, _why(error))
-        if text is None:
-            return None, None
-        data, problem = _decode(text)
+
+    def _load(self, name, target, pause):
+        temp = self.root + name + ".tmp"
+        raw = self._read(target)
+        if pause is not None:
+            pause()
+        try:  # a leftover .tmp is only a candidate: unreadable, it counts as cut short
+            leftover = self._read(temp)
+        except Exception:  # noqa: BLE001
+            leftover = b""
+        if pause is not None:
+            pause()
+        data = problem = None
+        if raw is not None:
+            data, problem = _decode(raw, pause)
+        if leftover is not None:
+            data, problem = self._settle(name, raw is None or problem is not None,
+                                         leftover, data, problem)
         if problem is not None:
             return None, "%s: %s; using defaults" % (target, problem)
         return data, None
@@ -176,7 +199,7 @@ class Store:
                 return None
             raise
         try:
-            return f.read()
+            return f.read(MAX_BYTES + 1)  # over the limit: refused by parse, unread
         finally:
             f.close()
 
@@ -187,26 +210,136 @@ class Store:
             self.fs.remove(target)  # cut from here on is finished by the next load.
             self.fs.rename(temp, target)
 
-    def _settle(self, target, temp, text, leftover):
-        """A ``.tmp`` survived a power cut: finish its rename or drop it; return the text."""
-        if _decode(leftover)[1] is None and (text is None or _decode(text)[1] is not None):
-            self._replace(temp, target)  # complete, and nothing better: the cut came
-            return leftover  # between closing it and the rename
-        self.fs.remove(temp)  # cut short, or the old file is still there: the old file wins
-        return text
+    def _settle(self, name, replace, leftover, data, problem):
+        """A ``.tmp`` survived a power cut: finish its rename or drop it; return the
+        ``(data, problem)`` to load. ``replace``: the file itself is missing or bad."""
+        target = self.path(name)
+        temp = self.root + name + ".tmp"
+        if replace:
+            new, bad = _decode(leftover)
+            if bad is None:  # complete, and nothing better: the cut came between closing
+                if problem is not None:  # it and the rename; a damaged file is kept aside
+                    self._replace(target, self.path(name + ".bad"))
+                self._replace(temp, target)
+                return new, None
+        try:  # cut short, or the file itself is good: the file wins, the .tmp goes
+            self.fs.remove(temp)
+        except OSError:
+            pass
+        return data, problem
 
 
-def _decode(text):
-    """``(data, None)`` or ``(None, problem)`` for a file's text."""
-    try:
-        whole = json.loads(text)
-    except ValueError:
-        return None, "corrupt or cut short (not valid JSON)"
+def _decode(raw, pause=None):
+    """``(data, None)`` or ``(None, problem)`` for a saved file's bytes."""
+    whole, problem = parse(raw, pause=pause)
+    if problem is not None:
+        return None, problem
     if not isinstance(whole, dict) or "format" not in whole or "data" not in whole:
         return None, "not a saved file of this device"
     if whole["format"] != FORMAT:
-        return None, "saved in format %r, this firmware reads %d" % (whole["format"], FORMAT)
+        return None, "saved in format %s, this firmware reads %d" % (
+            _short(whole["format"]), FORMAT)
+    if whole["data"] is None:
+        return None, "not a saved file of this device (its data is null)"
     return whole["data"], None
+
+
+def parse(data, where=False, pause=None):
+    """``(value, None)`` for JSON ``data`` (bytes or str), or ``(None, problem)``: one line,
+    never an exception. The limits (see the module docstring) are checked before the
+    parser runs. ``where``: a bad JSON's problem says where (CPython knows; MicroPython
+    does not), else it is "corrupt or cut short". ``pause``: called now and then in a
+    long scan (main.Device.pause)."""
+    try:
+        if isinstance(data, str):
+            data = data.encode()
+        if len(data) > MAX_BYTES:
+            return None, "over %d KB: not a file of this device" % (MAX_BYTES // 1024)
+        if data[:3] == b"\xef\xbb\xbf":  # UTF-8's byte-order mark (Notepad's "UTF-8 BOM")
+            data = data[3:]
+        if data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data:
+            return None, "not UTF-8 text (saved as UTF-16? save as UTF-8)"
+        problem = _limits(data, pause)
+        if problem is not None:
+            return None, problem
+        try:
+            text = data.decode("utf-8")
+        except Exception as error:  # noqa: BLE001 - UnicodeError (UnicodeDecodeError)
+            at = getattr(error, "start", None)
+            return None, "not UTF-8 text (%ssaved as Latin-1? save as UTF-8)" % (
+                "" if at is None else "byte 0x%02x at offset %d; " % (data[at], at))
+        data = None  # (the bytes can go while the parser runs)
+        try:
+            return json.loads(text), None
+        except ValueError as error:
+            if not where:
+                return None, "corrupt or cut short (not valid JSON)"
+            line = getattr(error, "lineno", None)
+            if line is None:  # MicroPython's json names no position
+                return None, "not valid JSON (%s)" % error
+            return None, "not valid JSON at line %d column %d: %s" % (
+                line, error.colno, error.msg)
+    except Exception as error:  # noqa: BLE001 - MemoryError, RecursionError: refused too
+        return None, "cannot be read (%s)" % _why(error)
+
+
+def _limits(data, pause):
+    """None when ``data`` is within MAX_DEPTH and MAX_STRING, else the problem. Quick
+    for a file like the device's own: no escapes and few brackets, so each string is
+    the span between two quotes and the nesting is at most the brackets' count."""
+    if b"\\" not in data and data.count(b"[") + data.count(b"{") <= MAX_DEPTH:
+        i = data.find(b'"')
+        while i >= 0:
+            j = data.find(b'"', i + 1)
+            if j < 0:
+                return None  # an unterminated string: the parser says so
+            if j - i - 1 > MAX_STRING:
+                return "a string over %d bytes" % MAX_STRING
+            i = data.find(b'"', j + 1)
+        return None
+    return _scan(data, pause)
+
+
+def _scan(data, pause):
+    """``_limits`` byte by byte: nesting depth and string length, strings and escapes
+    followed as JSON has them."""
+    depth = 0
+    inside = False  # within a string
+    escaped = False
+    length = 0
+    n = 0
+    for b in data:
+        n += 1
+        if pause is not None and not n & 1023:
+            pause()
+        if inside:
+            if escaped:
+                escaped = False
+            elif b == 0x5C:  # backslash
+                escaped = True
+                continue
+            elif b == 0x22:  # the closing quote
+                inside = False
+                continue
+            length += 1
+            if length > MAX_STRING:
+                return "a string over %d bytes" % MAX_STRING
+        elif b == 0x22:
+            inside = True
+            length = 0
+        elif b == 0x5B or b == 0x7B:  # [ {
+            depth += 1
+            if depth > MAX_DEPTH:
+                return "nested deeper than %d levels" % MAX_DEPTH
+        elif b == 0x5D or b == 0x7D:  # ] }
+            depth -= 1
+    return None
+
+
+def _short(value):
+    """``value`` for a one-line message, cut to 40 characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _why(error):
