@@ -168,6 +168,9 @@ class App:
         data, problem = self._load(SETTINGS_FILE)
         self.settings, bad = check_settings(data if data is not None else {})
         problem = problem or (bad if data is not None else None)
+        # Missing or damaged settings: a saved game's own rules (layout, players, expert,
+        # difficulty) win over the defaults, until the player changes a setting (resume).
+        self.settings_lost = data is None or bad is not None
         if data is None and problem is None and store is not None and store.save(
                 SETTINGS_FILE, self.settings):
             # missing (a first start, or lost): say so once; a flash that cannot be
@@ -344,6 +347,8 @@ class App:
         if saved is None:
             return False, problem
         mode = self.get(name)
+        if self.settings_lost:
+            self._adopt_layout(saved)
         try:
             try:
                 ok, problem = mode.resume(saved, now)
@@ -361,9 +366,43 @@ class App:
             _unload("microrobots.gameload")  # needed again only at the next load
         if ok:
             self._stored[name] = True
+            if self.settings_lost:
+                self._adopt_rules(name, getattr(mode, "game", None))
         else:
             problem = self._set_aside(name, problem or "%s: not resumed" % name)
         return ok, problem
+
+    def _adopt_layout(self, saved):
+        """Settings lost: take the layout of the saved game about to resume (when it is a
+        named arrangement and no other game is held), so that it is not refused for it."""
+        game = saved.get("game") if isinstance(saved, dict) else None
+        name = game.get("layout") if isinstance(game, dict) else None
+        if not isinstance(name, str) or name.count(":") != 1:
+            return
+        side, tiles = name.split(":")
+        if (side, tiles) == (self.settings["side"], self.settings["tiles"]):
+            return
+        for mode in self.modes.values():
+            if getattr(mode, "game", None) is not None:
+                return
+        if check_settings({"side": side, "tiles": tiles})[1] is None:
+            self.settings["side"] = side
+            self.settings["tiles"] = tiles
+            self._apply_layout()
+            self.save_settings()
+
+    def _adopt_rules(self, name, game):
+        """Settings lost: the rules of the game just resumed become the settings (the
+        referee would otherwise start a new game over it, see modes/referee.py)."""
+        if game is None:
+            return
+        s = self.settings
+        if name == "referee":
+            s["players"] = game.players
+        elif game.difficulty <= _RANGES["difficulty"][1]:
+            s["difficulty"] = game.difficulty
+        s["expert"] = game.expert
+        self.save_settings()
 
     def show_notice(self, text, now):
         """A file was reset to defaults: say so on the console and on the grid."""
@@ -382,6 +421,8 @@ class App:
     def change(self, key, value):
         """Change one setting and save it; a new arrangement drops a game in progress."""
         s = self.settings
+        if key != "games":  # the player's choice: the settings are the player's again
+            self.settings_lost = False
         if s[key] == value:
             return
         s[key] = value
