@@ -33,7 +33,10 @@ class FakeFile:
 
     def read(self, size=-1):
         data = self.fs.files[self.path]
-        return data if size < 0 else data[:size]
+        end = len(data) if size < 0 else self.pos + size
+        part = data[self.pos:end]
+        self.pos += len(part)
+        return part
 
     def close(self):
         if self.writing:

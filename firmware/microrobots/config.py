@@ -70,13 +70,13 @@ def defaults():
 def load_file(path="config.json"):
     """Read and validate ``path``; a missing file gives the defaults. Whatever the file
     holds (not UTF-8, nested too deep, too big), the problem is a ConfigError."""
-    from .store import MAX_BYTES, _MISSING
+    from .store import missing, read_all
 
     try:
         with open(path, "rb") as f:
-            data = f.read(MAX_BYTES + 1)  # a bigger file is refused unread (store.parse)
+            data = read_all(f)  # a bigger file is refused (store.parse), mostly unread
     except OSError as error:
-        if error.args and error.args[0] in _MISSING:
+        if missing(error):
             return defaults()
         raise ConfigError("%s: cannot be read (%s)" % (path, error))
     return load(data, path)

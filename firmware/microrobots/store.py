@@ -49,6 +49,7 @@ FORMAT = 1
 MAX_BYTES = const(16384)
 MAX_DEPTH = const(16)
 MAX_STRING = const(2048)
+_PIECE = const(1024)  # read_all
 
 
 class PosixFs:
@@ -195,11 +196,11 @@ class Store:
         try:
             f = self.fs.open(path, "rb")
         except OSError as error:
-            if error.args and error.args[0] in _MISSING:
+            if missing(error):
                 return None
             raise
         try:
-            return f.read(MAX_BYTES + 1)  # over the limit: refused by parse, unread
+            return read_all(f)
         finally:
             f.close()
 
@@ -227,6 +228,26 @@ class Store:
         except OSError:
             pass
         return data, problem
+
+
+def read_all(f):
+    """The bytes of the open file ``f``; of a file over MAX_BYTES (which parse refuses)
+    only the first MAX_BYTES and a piece. Read in pieces: MicroPython's read(n) takes n
+    bytes of heap at once, however short the file."""
+    parts = []
+    size = 0
+    while size <= MAX_BYTES:
+        part = f.read(_PIECE)
+        if not part:
+            break
+        parts.append(part)
+        size += len(part)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
+def missing(error):
+    """True when the OSError ``error`` says there is no such file."""
+    return bool(error.args) and error.args[0] in _MISSING
 
 
 def _decode(raw, pause=None):
@@ -257,7 +278,7 @@ def parse(data, where=False, pause=None):
             return None, "over %d KB: not a file of this device" % (MAX_BYTES // 1024)
         if data[:3] == b"\xef\xbb\xbf":  # UTF-8's byte-order mark (Notepad's "UTF-8 BOM")
             data = data[3:]
-        if data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data:
+        if data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:2]:  # (no BOM: "{\0")
             return None, "not UTF-8 text (saved as UTF-16? save as UTF-8)"
         problem = _limits(data, pause)
         if problem is not None:
