@@ -31,8 +31,9 @@ _MAX_DECISION_CHARS = const(13)
 
 
 def _digits(text):
-    """Only ASCII digits, at least one (str.isdigit also accepts a superscript 2)."""
-    if not text:
+    """Only ASCII digits, one to ten of them (str.isdigit also accepts a superscript 2;
+    no number of a share string has more, and int() of thousands would be slow)."""
+    if not text or len(text) > 10:
         return False
     for ch in text:
         if not "0" <= ch <= "9":
@@ -132,6 +133,8 @@ def replay(cls, text):
     where = "share string"
     if not isinstance(text, str):
         raise GameStateError("%s: expected text, not %s" % (where, _short(text)))
+    if len(text) > MAX_DECISIONS * _MAX_DECISION_CHARS + 200:  # (the rest: under 200)
+        raise GameStateError("%s: over %d decisions" % (where, MAX_DECISIONS))
     parts = text.strip().split(".")
     base = parts[4] if len(parts) > 4 and parts[4][:1] == "@" else None
     if parts[0] not in (SHARE_PREFIX, _OLD_SHARE_PREFIX) or not 4 <= len(parts) <= (
