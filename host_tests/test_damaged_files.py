@@ -44,7 +44,7 @@ def test_a_saved_game_nested_6000_deep_is_set_aside_at_boot(tmp_path):
     # reproduction 3 (its CPython side: on MicroPython this was a MemoryError loop)
     s = boot(tmp_path, {"solo.json": DEEP_SOLO})
     assert s.app is not None and s.app.mode == "menu"
-    assert "solo.json: nested deeper than 16 levels" in s.app.notice
+    assert "solo.json: over 8 KB: not a file of this device" in s.app.notice
     assert (tmp_path / "solo.bad.json").read_bytes() == DEEP_SOLO
     assert not (tmp_path / "solo.json").exists()
 

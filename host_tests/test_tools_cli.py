@@ -175,7 +175,7 @@ def test_read_json_names_the_file(tmp_path):
     ('{"a": "caf\u00e9"}'.encode("latin-1"), r" is not text \(byte 0xe9 at offset 10"),
     ('{"a": 1}'.encode("utf-16"), r"not UTF-8 text \(saved as UTF-16\? save as UTF-8\)"),
     (b'{"a": "' + b"x" * 5000 + b'"}', "a string over 2048 bytes"),
-    (b" " * 20000, "over 16 KB"),
+    (b" " * 20000, "over 8 KB"),
 ])
 def test_read_json_reads_as_the_device_does(tmp_path, data, problem):
     # issue 20, reproduction 8: every tool's JSON goes through the device's store.parse

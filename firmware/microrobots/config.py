@@ -74,7 +74,9 @@ def load_file(path="config.json"):
 
     try:
         with open(path, "rb") as f:
-            data = read_all(f)  # a bigger file is refused (store.parse), mostly unread
+            data = read_all(f)  # None: too big, unread
+        if data is None:
+            data = False  # (store.parse: too big)
     except OSError as error:
         if missing(error):
             return defaults()

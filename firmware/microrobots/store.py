@@ -45,8 +45,9 @@ _MISSING = const((2, 44))
 FORMAT = 1
 
 # Limits no file the firmware writes comes near (solo.json with a long walk: about 2 KB,
-# 4 levels, its longest string under 1 KB) and that keep json.loads within a Pico's heap.
-MAX_BYTES = const(16384)
+# 4 levels, its longest string under 1 KB) and that keep reading and json.loads within a
+# Pico's heap: a bigger file is refused by its size, before any of it is read.
+MAX_BYTES = const(8192)
 MAX_DEPTH = const(16)
 MAX_STRING = const(2048)
 _PIECE = const(1024)  # read_all
@@ -192,7 +193,8 @@ class Store:
         return bad
 
     def _read(self, path):
-        """The file's text, or None if it does not exist."""
+        """The file's bytes, None if it does not exist, or False when it is over MAX_BYTES
+        (then unread: parse refuses False as too big)."""
         try:
             f = self.fs.open(path, "rb")
         except OSError as error:
@@ -200,9 +202,10 @@ class Store:
                 return None
             raise
         try:
-            return read_all(f)
+            data = read_all(f)
         finally:
             f.close()
+        return False if data is None else data
 
     def _replace(self, temp, target):
         try:
@@ -231,17 +234,27 @@ class Store:
 
 
 def read_all(f):
-    """The bytes of the open file ``f``; of a file over MAX_BYTES (which parse refuses)
-    only the first MAX_BYTES and a piece. Read in pieces: MicroPython's read(n) takes n
-    bytes of heap at once, however short the file."""
+    """The bytes of the open file ``f``, or None when it is over MAX_BYTES (then not
+    read). Its size from seek where the file has one, and one read of that size:
+    MicroPython's read(n) takes n bytes of heap at once, however short the file, and a
+    read to the end grows its buffer by doubling. Else in pieces."""
+    try:
+        size = f.seek(0, 2)
+        f.seek(0)
+    except (AttributeError, OSError):
+        size = None
+    if size is not None:
+        return f.read(size) if size <= MAX_BYTES else None
     parts = []
     size = 0
-    while size <= MAX_BYTES:
+    while True:
         part = f.read(_PIECE)
         if not part:
             break
-        parts.append(part)
         size += len(part)
+        if size > MAX_BYTES:
+            return None
+        parts.append(part)
     return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
@@ -266,7 +279,8 @@ def _decode(raw, pause=None):
 
 
 def parse(data, where=False, pause=None):
-    """``(value, None)`` for JSON ``data`` (bytes or str), or ``(None, problem)``: one line,
+    """``(value, None)`` for JSON ``data`` (bytes or str; False: a file read_all found too
+    big), or ``(None, problem)``: one line,
     never an exception. The limits (see the module docstring) are checked before the
     parser runs. ``where``: a bad JSON's problem says where (CPython knows; MicroPython
     does not), else it is "corrupt or cut short". ``pause``: called now and then in a
@@ -274,7 +288,7 @@ def parse(data, where=False, pause=None):
     try:
         if isinstance(data, str):
             data = data.encode()
-        if len(data) > MAX_BYTES:
+        if data is False or len(data) > MAX_BYTES:  # (False: read_all found it too big)
             return None, "over %d KB: not a file of this device" % (MAX_BYTES // 1024)
         if data[:3] == b"\xef\xbb\xbf":  # UTF-8's byte-order mark (Notepad's "UTF-8 BOM")
             data = data[3:]
