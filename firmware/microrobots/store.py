@@ -181,7 +181,7 @@ class Store:
         except OSError:
             pass
         try:
-            if self._read(target) is None:
+            if not self._exists(target):
                 return None
             self._replace(target, bad)
         except Exception as error:  # noqa: BLE001 - never stop here: hide the name instead
@@ -191,6 +191,16 @@ class Store:
                 target, _why(error))
             return target
         return bad
+
+    def _exists(self, path):
+        """True when there is a file at ``path`` (opened, not read: it may be huge)."""
+        try:
+            self.fs.open(path, "rb").close()
+        except OSError as error:
+            if missing(error):
+                return False
+            raise
+        return True
 
     def _read(self, path):
         """The file's bytes, None if it does not exist, or False when it is over MAX_BYTES
