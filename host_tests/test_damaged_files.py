@@ -161,3 +161,39 @@ def test_settings_holding_null_data_are_set_aside_not_overwritten(tmp_path):
     s = boot(tmp_path, {"settings.json": b'{"format": 1, "data": null}'})
     assert "settings.json: not a saved file of this device (its data is null)" in s.app.notice
     assert (tmp_path / "settings.bad.json").read_bytes() == b'{"format": 1, "data": null}'
+
+
+def test_the_store_reproductions_inside_micropython():
+    # reproductions 3, 4 and 6 in the firmware's own interpreter, with a Pico-sized heap
+    import os
+
+    import mpy
+
+    script = """
+import sys
+sys.path.insert(0, %r)
+from fakefs import FakeFs
+from microrobots.store import Store
+good = b'{"format": 1, "data": {"a": 1}}'
+cases = [
+    {"solo.json": good, "solo.tmp": b'{"format": 1, "data": ' + b"[" * 3000 + b"]" * 3000 + b"}"},
+    {"solo.json": good, "solo.tmp": b"\\xff\\xfe{\\x00"},
+    {"solo.json": b'{"format": 1, "data": ' + b"[" * 3000 + b"]" * 3000 + b"}"},
+    {"solo.json": b'{"format": 1, "data": ' + b"[" * 6000 + b"]" * 6000 + b"}"},
+    {"solo.json": b'{"format": 1, "data": "' + b"x" * 8000 + b'"}'},
+    {"solo.json": b'{"format": 1, "data": null}'},
+]
+for files in cases:
+    fs = FakeFs(files)
+    print(Store(fs=fs).load("solo"), sorted(fs.files))
+""" % os.path.dirname(os.path.abspath(__file__))
+    lines = mpy.run(script).strip().splitlines()
+    assert lines == [
+        "({'a': 1}, None) ['solo.json']",
+        "({'a': 1}, None) ['solo.json']",
+        "(None, 'solo.json: nested deeper than 16 levels; using defaults') ['solo.json']",
+        "(None, 'solo.json: over 8 KB: not a file of this device; using defaults') ['solo.json']",
+        "(None, 'solo.json: a string over 2048 bytes; using defaults') ['solo.json']",
+        "(None, 'solo.json: not a saved file of this device (its data is null); using defaults')"
+        " ['solo.json']",
+    ]

@@ -198,6 +198,7 @@ def test_sim_headless_says_when_the_app_stopped(tmp_path, monkeypatch):
     ("settings", b'{"format": 1, "data": {"tiles": "' + b"x" * 8192 + b'"}}'),
     ("config", '{"note": "caf\u00e9"}'.encode("latin-1")),
     ("config", '{"led_pin": 2}'.encode("utf-16")),
+    ("config", b'{"led_pin": ' + b"[" * 1000 + b"]" * 1000 + b"}"),
 ])
 def test_sim_headless_in_micropython_on_the_issues_files(tmp_path, name, data):
     # reproductions 3 and 8 where they happened: the 64-bit port with a 190 KB heap
@@ -210,7 +211,7 @@ def test_sim_headless_in_micropython_on_the_issues_files(tmp_path, name, data):
         "--headless", "--events", str(events), "--frames-out", str(tmp_path / "f.jsonl"),
         "--state", str(state), "--runtime", "micropython"], (0,))
     if name == "config":
-        assert "config.json: not UTF-8 text" in err
+        assert "config.json: not UTF-8 text" in err or "config.json: nested deeper" in err
     else:
         assert (state / (name + ".bad.json")).read_bytes() == data
 
