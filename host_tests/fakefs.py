@@ -31,6 +31,10 @@ class FakeFile:
             self.fs.files[self.path] += bytes((byte,))
         return len(data)
 
+    def seek(self, offset, whence=0):
+        self.pos = offset + (len(self.fs.files[self.path]) if whence == 2 else 0)
+        return self.pos
+
     def read(self, size=-1):
         data = self.fs.files[self.path]
         end = len(data) if size < 0 else self.pos + size

@@ -168,9 +168,7 @@ class App:
         data, problem = self._load(SETTINGS_FILE)
         self.settings, bad = check_settings(data if data is not None else {})
         problem = problem or (bad if data is not None else None)
-        # Missing or damaged settings: a saved game's own rules (layout, players, expert,
-        # difficulty) win over the defaults, until the player changes a setting (resume).
-        self.settings_lost = data is None or bad is not None
+        lost = data is None or bad is not None  # (missing or damaged settings: see below)
         if data is None and problem is None and store is not None and store.save(
                 SETTINGS_FILE, self.settings):
             # missing (a first start, or lost): say so once; a flash that cannot be
@@ -199,15 +197,22 @@ class App:
         self._held = bytearray(16)  # keys pressed during a switch, handled after it
         self._held_n = 0
         last = None
+        # Games saved beside missing or damaged settings: their own rules (layout,
+        # players, expert, difficulty) become the settings when each resumes, until the
+        # player changes a setting (adopt.py).
+        self._adopt = []
         for name in GAMES:
             saved, bad = self._load(name)
             problem = _join(problem, bad)
             seq = saved.get("seq") if isinstance(saved, dict) else None
             if saved is not None and not isinstance(seq, int):
                 problem = _join(problem, self._set_aside(name, "%s: not a saved game" % name))
-            elif saved is not None and seq >= self._seq:
-                self._seq = seq + 1
-                last = name
+            elif saved is not None:
+                if lost:
+                    self._adopt.append(name)
+                if seq >= self._seq:
+                    self._seq = seq + 1
+                    last = name
         resumed = False
         if last is not None:
             resumed, bad = self.resume(last, now)
@@ -347,15 +352,13 @@ class App:
         if saved is None:
             return False, problem
         mode = self.get(name)
-        if self.settings_lost:
-            self._adopt_layout(saved)
         try:
             try:
-                ok, problem = mode.resume(saved, now)
+                ok, problem = self._resume(mode, saved, now)
             except MemoryError:  # the heap was short (loading gameload.py), not the game
                 _unload("microrobots.gameload")  # bad: once more after a collection; a
                 gc.collect()  # second MemoryError stops the app, the game kept (main.py)
-                ok, problem = mode.resume(saved, now)
+                ok, problem = self._resume(mode, saved, now)
         except MemoryError:
             raise
         except Exception as error:  # noqa: BLE001 - a saved game must not stop the app
@@ -366,43 +369,23 @@ class App:
             _unload("microrobots.gameload")  # needed again only at the next load
         if ok:
             self._stored[name] = True
-            if self.settings_lost:
-                self._adopt_rules(name, getattr(mode, "game", None))
+            if name in self._adopt:
+                self._adopt.remove(name)
+                from .adopt import adopt_rules
+
+                adopt_rules(self, name, getattr(mode, "game", None))
+                _unload("microrobots.adopt")
         else:
             problem = self._set_aside(name, problem or "%s: not resumed" % name)
         return ok, problem
 
-    def _adopt_layout(self, saved):
-        """Settings lost: take the layout of the saved game about to resume (when it is a
-        named arrangement and no other game is held), so that it is not refused for it."""
-        game = saved.get("game") if isinstance(saved, dict) else None
-        name = game.get("layout") if isinstance(game, dict) else None
-        if not isinstance(name, str) or name.count(":") != 1:
-            return
-        side, tiles = name.split(":")
-        if (side, tiles) == (self.settings["side"], self.settings["tiles"]):
-            return
-        for mode in self.modes.values():
-            if getattr(mode, "game", None) is not None:
-                return
-        if check_settings({"side": side, "tiles": tiles})[1] is None:
-            self.settings["side"] = side
-            self.settings["tiles"] = tiles
-            self._apply_layout()
-            self.save_settings()
+    def _resume(self, mode, saved, now):
+        if mode.name in self._adopt:  # the settings were lost: the game's layout first
+            from .adopt import adopt_layout
 
-    def _adopt_rules(self, name, game):
-        """Settings lost: the rules of the game just resumed become the settings (the
-        referee would otherwise start a new game over it, see modes/referee.py)."""
-        if game is None:
-            return
-        s = self.settings
-        if name == "referee":
-            s["players"] = game.players
-        elif game.difficulty <= _RANGES["difficulty"][1]:
-            s["difficulty"] = game.difficulty
-        s["expert"] = game.expert
-        self.save_settings()
+            adopt_layout(self, saved)
+            _unload("microrobots.adopt")
+        return mode.resume(saved, now)
 
     def show_notice(self, text, now):
         """A file was reset to defaults: say so on the console and on the grid."""
@@ -422,7 +405,7 @@ class App:
         """Change one setting and save it; a new arrangement drops a game in progress."""
         s = self.settings
         if key != "games":  # the player's choice: the settings are the player's again
-            self.settings_lost = False
+            self._adopt = []
         if s[key] == value:
             return
         s[key] = value

@@ -394,3 +394,4 @@ def _missing(text):
     gone = [cell_token(k // 6, k % 6 + 1) for k in range(CELLS) if k not in present]
     return " ".join(gone) if gone else "none"
 
+

@@ -35,6 +35,7 @@ may save, or Latin-1 gets a line saying so.
 
 import json
 import os
+import sys
 
 from .compat import const
 
@@ -50,7 +51,7 @@ FORMAT = 1
 MAX_BYTES = const(8192)
 MAX_DEPTH = const(16)
 MAX_STRING = const(2048)
-_PIECE = const(1024)  # read_all
+_CHECKER = const("microrobots.jsonscan")
 
 
 class PosixFs:
@@ -181,8 +182,12 @@ class Store:
         except OSError:
             pass
         try:
-            if not self._exists(target):
-                return None
+            try:
+                fs.open(target, "rb").close()  # (not read: it may be huge)
+            except OSError as error:
+                if missing(error):
+                    return None
+                raise
             self._replace(target, bad)
         except Exception as error:  # noqa: BLE001 - never stop here: hide the name instead
             if name not in self._hidden:
@@ -191,16 +196,6 @@ class Store:
                 target, _why(error))
             return target
         return bad
-
-    def _exists(self, path):
-        """True when there is a file at ``path`` (opened, not read: it may be huge)."""
-        try:
-            self.fs.open(path, "rb").close()
-        except OSError as error:
-            if missing(error):
-                return False
-            raise
-        return True
 
     def _read(self, path):
         """The file's bytes, None if it does not exist, or False when it is over MAX_BYTES
@@ -245,27 +240,11 @@ class Store:
 
 def read_all(f):
     """The bytes of the open file ``f``, or None when it is over MAX_BYTES (then not
-    read). Its size from seek where the file has one, and one read of that size:
-    MicroPython's read(n) takes n bytes of heap at once, however short the file, and a
-    read to the end grows its buffer by doubling. Else in pieces."""
-    try:
-        size = f.seek(0, 2)
-        f.seek(0)
-    except (AttributeError, OSError):
-        size = None
-    if size is not None:
-        return f.read(size) if size <= MAX_BYTES else None
-    parts = []
-    size = 0
-    while True:
-        part = f.read(_PIECE)
-        if not part:
-            break
-        size += len(part)
-        if size > MAX_BYTES:
-            return None
-        parts.append(part)
-    return parts[0] if len(parts) == 1 else b"".join(parts)
+    read): its size from seek, then one read of that size (MicroPython's read(n) takes
+    n bytes of heap at once, and a read to the end grows its buffer by doubling)."""
+    size = f.seek(0, 2)
+    f.seek(0)
+    return f.read(size) if size <= MAX_BYTES else None
 
 
 def missing(error):
@@ -282,7 +261,7 @@ def _decode(raw, pause=None):
         return None, "not a saved file of this device"
     if whole["format"] != FORMAT:
         return None, "saved in format %s, this firmware reads %d" % (
-            _short(whole["format"]), FORMAT)
+            _checker().short(whole["format"]), FORMAT)
     if whole["data"] is None:
         return None, "not a saved file of this device (its data is null)"
     return whole["data"], None
@@ -290,11 +269,13 @@ def _decode(raw, pause=None):
 
 def parse(data, where=False, pause=None):
     """``(value, None)`` for JSON ``data`` (bytes or str; False: a file read_all found too
-    big), or ``(None, problem)``: one line,
-    never an exception. The limits (see the module docstring) are checked before the
-    parser runs. ``where``: a bad JSON's problem says where (CPython knows; MicroPython
-    does not), else it is "corrupt or cut short". ``pause``: called now and then in a
-    long scan (main.Device.pause)."""
+    big), or ``(None, problem)``: one line, never an exception. The limits (see the
+    module docstring) are checked before the parser runs. ``where``: a bad JSON's problem
+    says where (CPython knows; MicroPython does not), else it is "corrupt or cut short".
+    ``pause``: called now and then in a long scan (main.Device.pause).
+
+    A file like the device's own is cleared quickly here; an odd one (escapes, many
+    brackets) and every bad one go to jsonscan.py, a module a Pico loads only then."""
     try:
         if isinstance(data, str):
             data = data.encode()
@@ -302,89 +283,40 @@ def parse(data, where=False, pause=None):
             return None, "over %d KB: not a file of this device" % (MAX_BYTES // 1024)
         if data[:3] == b"\xef\xbb\xbf":  # UTF-8's byte-order mark (Notepad's "UTF-8 BOM")
             data = data[3:]
-        if data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:2]:  # (no BOM: "{\0")
-            return None, "not UTF-8 text (saved as UTF-16? save as UTF-8)"
-        problem = _limits(data, pause)
-        if problem is not None:
-            return None, problem
-        try:
-            text = data.decode("utf-8")
-        except Exception as error:  # noqa: BLE001 - UnicodeError (UnicodeDecodeError)
-            at = getattr(error, "start", None)
-            return None, "not UTF-8 text (%ssaved as Latin-1? save as UTF-8)" % (
-                "" if at is None else "byte 0x%02x at offset %d; " % (data[at], at))
-        data = None  # (the bytes can go while the parser runs)
-        try:
-            return json.loads(text), None
-        except ValueError as error:
-            if not where:
-                return None, "corrupt or cut short (not valid JSON)"
-            line = getattr(error, "lineno", None)
-            if line is None:  # MicroPython's json names no position
-                return None, "not valid JSON (%s)" % error
-            return None, "not valid JSON at line %d column %d: %s" % (
-                line, error.colno, error.msg)
+        if not _plain(data):
+            problem = _checker().scan(data, pause)
+            if problem is not None:
+                return None, problem
+        return json.loads(data.decode()), None
     except Exception as error:  # noqa: BLE001 - MemoryError, RecursionError: refused too
-        return None, "cannot be read (%s)" % _why(error)
+        try:
+            return None, _checker().explain(data, error, where)
+        except Exception:  # noqa: BLE001 - (no room even to explain)
+            return None, "cannot be read (%s)" % type(error).__name__
+    finally:
+        if sys.implementation.name != "cpython":
+            sys.modules.pop(_CHECKER, None)
 
 
-def _limits(data, pause):
-    """None when ``data`` is within MAX_DEPTH and MAX_STRING, else the problem. Quick
-    for a file like the device's own: no escapes and few brackets, so each string is
-    the span between two quotes and the nesting is at most the brackets' count."""
-    if b"\\" not in data and data.count(b"[") + data.count(b"{") <= MAX_DEPTH:
-        i = data.find(b'"')
-        while i >= 0:
-            j = data.find(b'"', i + 1)
-            if j < 0:
-                return None  # an unterminated string: the parser says so
-            if j - i - 1 > MAX_STRING:
-                return "a string over %d bytes" % MAX_STRING
-            i = data.find(b'"', j + 1)
-        return None
-    return _scan(data, pause)
+def _plain(data):
+    """True for text within the limits by a quick look: no escapes, fewer brackets than
+    MAX_DEPTH (the nesting is at most their count), no span between two quotes over
+    MAX_STRING, no NUL near the start (UTF-16)."""
+    if b"\\" in data or data.count(b"[") + data.count(b"{") > MAX_DEPTH or b"\x00" in data[:2]:
+        return False
+    i = data.find(b'"')
+    while i >= 0:
+        j = data.find(b'"', i + 1)
+        if j < 0:
+            return True  # an unterminated string: the parser says so
+        if j - i - 1 > MAX_STRING:
+            return False
+        i = data.find(b'"', j + 1)
+    return True
 
 
-def _scan(data, pause):
-    """``_limits`` byte by byte: nesting depth and string length, strings and escapes
-    followed as JSON has them."""
-    depth = 0
-    inside = False  # within a string
-    escaped = False
-    length = 0
-    n = 0
-    for b in data:
-        n += 1
-        if pause is not None and not n & 1023:
-            pause()
-        if inside:
-            if escaped:
-                escaped = False
-            elif b == 0x5C:  # backslash
-                escaped = True
-                continue
-            elif b == 0x22:  # the closing quote
-                inside = False
-                continue
-            length += 1
-            if length > MAX_STRING:
-                return "a string over %d bytes" % MAX_STRING
-        elif b == 0x22:
-            inside = True
-            length = 0
-        elif b == 0x5B or b == 0x7B:  # [ {
-            depth += 1
-            if depth > MAX_DEPTH:
-                return "nested deeper than %d levels" % MAX_DEPTH
-        elif b == 0x5D or b == 0x7D:  # ] }
-            depth -= 1
-    return None
-
-
-def _short(value):
-    """``value`` for a one-line message, cut to 40 characters."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+def _checker():
+    return __import__(_CHECKER, None, None, ("scan",))
 
 
 def _why(error):
