@@ -4,8 +4,9 @@
 rename the old file is untouched; the rename itself is atomic on MicroPython's LittleFS.
 CircuitPython's FAT cannot rename over an existing file, so there the old file is removed
 first; a cut between the remove and the rename leaves a complete ``.tmp``, which the next
-``load`` finishes renaming. A ``.tmp`` left by a cut during its own writing is incomplete
-and is deleted, the old file winning::
+``load`` finishes renaming (keeping a damaged file it replaces as ``name.bad.json``). A
+``.tmp`` is only ever a candidate: one left by a cut during its own writing, or damaged
+or unreadable in any way, is deleted and a good file always wins, unreported::
 
     store = Store()                         # files at the filesystem root
     data, problem = store.load("settings")  # (None, None) when there is no file yet
@@ -21,8 +22,8 @@ e.g. when full or, on CircuitPython, read-only to code (see docs/firmware.md).
 
 The file holds ``{"format": 1, "data": ...}``; a file of another format counts as foreign,
 and so does one whose data is null (nothing saves null: it would read as "no file").
-The filesystem is injectable (``fs``: ``open``, ``rename``, ``remove``) so that tests can
-cut the power at every step of a save.
+The filesystem is injectable (``fs``: ``open``, ``rename``, ``remove``; its files read,
+write and seek) so that tests can cut the power at every step of a save.
 
 ``parse(data)`` is the one way the device and the tools read JSON (these files,
 config.json, the tools' inputs): ``(value, None)`` or ``(None, problem)``, never an
@@ -30,7 +31,8 @@ exception. Limits a real file never reaches are checked on the bytes before the 
 runs, so that no file can make it run out of stack or heap (a Pico's MemoryError, CPython's
 RecursionError): ``MAX_BYTES``, ``MAX_DEPTH`` levels of nesting, ``MAX_STRING`` bytes in a
 string. The text must be UTF-8 (a byte-order mark is allowed); UTF-16, as Windows Notepad
-may save, or Latin-1 gets a line saying so.
+may save, or Latin-1 gets a line saying so. What only an odd or a bad file needs (the
+byte-by-byte scan, the lines saying what is wrong) is in jsonscan.py, loaded only then.
 """
 
 import json
@@ -294,8 +296,11 @@ def parse(data, where=False, pause=None):
         except Exception:  # noqa: BLE001 - (no room even to explain)
             return None, "cannot be read (%s)" % type(error).__name__
     finally:
-        if sys.implementation.name != "cpython":
-            sys.modules.pop(_CHECKER, None)
+        if sys.implementation.name != "cpython" and _CHECKER in sys.modules:
+            del sys.modules[_CHECKER]  # (its name by slicing: no name interned for it)
+            package = sys.modules.get("microrobots")
+            if package is not None and hasattr(package, _CHECKER[12:]):
+                delattr(package, _CHECKER[12:])
 
 
 def _plain(data):
