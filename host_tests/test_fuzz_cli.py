@@ -254,3 +254,25 @@ def test_the_emulated_board_reads_any_config_json_as_the_firmware_does(data):
     assert session._config({"config.json": data}) == config.defaults()
     assert session._config({"config.json": '{"led_pin": 3}'.encode("utf-8-sig")})[
         "led_pin"] == 3
+
+
+RICOCHET_DEAL = ["--faces", "1A,2B,3A,4B", "--robots", "red=1,1", "green=5,9", "blue=12,3",
+                 "yellow=7,7", "--target", "red circle"]
+
+
+@pytest.mark.parametrize("option", ["--game", "--faces", "--robots", "--target"])
+@FUZZ
+@given(text=st.one_of(st.text(max_size=40), st.sampled_from(
+    ["0B7P6ZBDXVGFEG", "1A,2B,3A,4B", "red=1,1", "red circle", "\u00b2", "9" * 5000]).flatmap(
+    lambda good: st.integers(0, len(good)).map(lambda n: good[:n] + "\u00b2\x00" + good[n:]))))
+def test_a_damaged_ricochet_deal_is_one_line_and_exit_2(option, text):
+    COUNTS["ricochet render " + option, "wrong type"] += 1
+    text = text.replace("\x00", "")
+    if option == "--game":
+        argv = ["render", "--game", text]
+    else:
+        argv = list(RICOCHET_DEAL)
+        i = argv.index(option)
+        argv[i + 1:i + 2] = [text]
+        argv = ["render"] + argv
+    run(ricochet.main, argv)  # (a value starting with "-" is a usage error: 2 as well)
