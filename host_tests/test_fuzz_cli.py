@@ -25,7 +25,7 @@ from tools.draw import render, wiring
 from tools.ricochet import cli as ricochet
 from tools.sim import headless
 
-EXAMPLES = int(os.environ.get("FUZZ_CLI_EXAMPLES", "12"))
+EXAMPLES = int(os.environ.get("FUZZ_CLI_EXAMPLES", "8"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
                 suppress_health_check=list(HealthCheck))
 COUNTS = collections.Counter()

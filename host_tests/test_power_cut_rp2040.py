@@ -88,6 +88,27 @@ def cuts():
     return images, before, after, [r.get("mode") for r in s.records[-3:]]
 
 
+def check_old_or_new(k, flash, before, after):
+    """The flash ``flash`` mounts, each file on it is old or new, and the store loads the
+    old or the new state from it (a leftover .tmp settled); ``(settings new, solo there)``."""
+    from tools.rp2040.image import _lfs
+
+    files = image.read_files(flash)  # mounts
+    for path in set(before) | set(after) | set(files):
+        if path.endswith(".tmp"):
+            continue  # a save's own temporary file: settled by the next load
+        assert files.get(path) in (before.get(path), after.get(path)), (k, path)
+    fs, _ = _lfs(flash)
+    store = Store("", LittleFsFiles(fs))
+    settings, problem = store.load("settings")
+    assert problem is None and settings["brightness"] == 3, (k, problem)
+    game, problem = store.load("solo")
+    assert problem is None and (game is None or json.loads(after["solo.json"])["data"] == game)
+    assert not [p for p in fs.listdir("/") if p.endswith(".tmp")], k
+    fs.unmount()
+    return files.get("settings.json") == after["settings.json"], "solo.json" in files
+
+
 def test_every_cut_point_leaves_each_file_old_or_new(cuts):
     images, before, after, modes = cuts
     assert after["settings.json"] != before["settings.json"] and "solo.json" in after, (
@@ -95,25 +116,28 @@ def test_every_cut_point_leaves_each_file_old_or_new(cuts):
     assert len(images) >= 5  # the erases and page programs of two saves
     seen = set()
     for k, flash in enumerate(images):
-        files = image.read_files(flash)  # mounts
-        for path in set(before) | set(after) | set(files):
-            if path.endswith(".tmp"):
-                continue  # a save's own temporary file: settled by the next load
-            assert files.get(path) in (before.get(path), after.get(path)), (k, path)
-        seen.add((files.get("settings.json") == after["settings.json"], "solo.json" in files))
-        from tools.rp2040.image import _lfs
-
-        fs, _ = _lfs(flash)
-        store = Store("", LittleFsFiles(fs))
-        settings, problem = store.load("settings")
-        assert problem is None and settings["brightness"] == 3, (k, problem)
-        game, problem = store.load("solo")
-        assert problem is None and (game is None or json.loads(after["solo.json"])["data"] == game)
-        assert store.fs.fs.listdir("/") == [p for p in store.fs.fs.listdir("/")
-                                             if not p.endswith(".tmp")]
-        fs.unmount()
+        seen.add(check_old_or_new(k, flash, before, after))
     assert (False, False) in seen and (True, True) in seen  # old and new both cut into
     print("\n%d cut points on the emulated flash (old or new: %s)" % (len(images), sorted(seen)))
+
+
+def test_a_cut_in_the_middle_of_an_erase_or_a_program_loses_nothing(cuts):
+    # torn operations: a sector half erased, a page half written (the flash between two
+    # cut points: the first half of the bytes the operation changed)
+    images, before, after, _ = cuts
+    torn = 0
+    for k in range(1, len(images)):
+        old, new = images[k - 1], images[k]
+        changed = [i for block in range(0, len(old), 4096)
+                   if old[block:block + 4096] != new[block:block + 4096]
+                   for i in range(block, block + 4096) if old[i] != new[i]]
+        if len(changed) < 2:
+            continue
+        half = changed[len(changed) // 2]
+        check_old_or_new(k, old[:changed[0]] + new[changed[0]:half] + old[half:], before, after)
+        torn += 1
+    assert torn >= 5
+    print("\n%d torn erases and page programs: old or new" % torn)
 
 
 def test_the_board_boots_from_the_flash_cut_at_a_save(cuts):

@@ -52,6 +52,7 @@ def run_driver(lines, seed, until, runtime="cpython", state=None, tones=False):
     if runtime == "micropython":
         proc = subprocess.run(micropython_main(DRIVER) + argv,
                               input="\n".join(lines) + "\n", capture_output=True, text=True,
+                              errors="replace",  # (a console line may not be UTF-8)
                               cwd=ROOT)
         out = proc.stdout.splitlines()
         if proc.returncode not in (0, 2):
