@@ -289,7 +289,10 @@ def parse(data, where=False, pause=None):
             problem = _checker().scan(data, pause)
             if problem is not None:
                 return None, problem
-        return json.loads(data.decode()), None
+        value = json.loads(data.decode())
+        if not _tame(value):
+            return None, "a number out of range"
+        return value, None
     except Exception as error:  # noqa: BLE001 - MemoryError, RecursionError: refused too
         try:
             return None, _checker().explain(data, error, where)
@@ -317,6 +320,21 @@ def _plain(data):
         if j - i - 1 > MAX_STRING:
             return False
         i = data.find(b'"', j + 1)
+    return True
+
+
+def _tame(value):
+    """True when every number in ``value`` is within +-1e18 (none the firmware writes is
+    near; printing a number of thousands of digits in a message would take a Pico's heap)."""
+    if isinstance(value, (int, float)):
+        return -1e18 < value < 1e18  # (False for NaN too)
+    if isinstance(value, dict):
+        value = value.values()
+    elif not isinstance(value, list):
+        return True
+    for item in value:
+        if not _tame(item):
+            return False
     return True
 
 
