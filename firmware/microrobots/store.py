@@ -245,6 +245,8 @@ def read_all(f):
     read): its size from seek, then one read of that size (MicroPython's read(n) takes
     n bytes of heap at once, and a read to the end grows its buffer by doubling)."""
     size = f.seek(0, 2)
+    if size is None:  # (a port whose seek returns nothing)
+        size = f.tell()
     f.seek(0)
     return f.read(size) if size <= MAX_BYTES else None
 
