@@ -37,7 +37,7 @@ def run(script, heap=HEAP, stdin=None, timeout=120, check=True):
     prelude = "import sys\nsys.path.insert(0, 'firmware')\n"
     proc = subprocess.run(
         [exe, "-X", "heapsize=" + heap, "-c", prelude + script],
-        input=stdin, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+        input=stdin, capture_output=True, text=True, errors="replace", timeout=timeout, cwd=ROOT)
     if check and proc.returncode != 0:
         pytest.fail("micropython failed (%d):\n%s%s" % (proc.returncode, proc.stdout, proc.stderr))
     return proc.stdout

@@ -176,6 +176,7 @@ class App:
         data, problem = self._load(SETTINGS_FILE)
         self.settings, bad = check_settings(data if data is not None else {})
         problem = problem or (bad if data is not None else None)
+        lost = data is None or bad is not None  # (missing or damaged settings: see below)
         if data is None and problem is None and store is not None and store.save(
                 SETTINGS_FILE, self.settings):
             # missing: a first start (no notice: having no settings yet is normal)
@@ -204,6 +205,10 @@ class App:
         self._held_n = 0
         last = None
         want = self.settings["mode"]  # the mode on show when the power went
+        # Games saved beside missing or damaged settings: their own rules (layout,
+        # players, expert, difficulty) become the settings when each resumes, until the
+        # player changes a setting (adopt.py).
+        self._adopt = []
         for name in GAMES:
             saved, bad = self._load(name)
             problem = _join(problem, bad)
@@ -211,6 +216,8 @@ class App:
             if saved is not None and not isinstance(seq, int):
                 problem = _join(problem, self._set_aside(name, "%s: not a saved game" % name))
             elif saved is not None:
+                if lost:
+                    self._adopt.append(name)
                 if seq >= self._seq:
                     self._seq = seq + 1
                     if want not in GAMES:
@@ -365,11 +372,11 @@ class App:
         mode = self.get(name)
         try:
             try:
-                ok, problem = mode.resume(saved, now)
+                ok, problem = self._resume(mode, saved, now)
             except MemoryError:  # the heap was short (loading gameload.py), not the game
                 _unload("microrobots.gameload")  # bad: once more after a collection; a
                 gc.collect()  # second MemoryError stops the app, the game kept (main.py)
-                ok, problem = mode.resume(saved, now)
+                ok, problem = self._resume(mode, saved, now)
         except MemoryError:
             raise
         except Exception as error:  # noqa: BLE001 - a saved game must not stop the app
@@ -380,9 +387,23 @@ class App:
             _unload("microrobots.gameload")  # needed again only at the next load
         if ok:
             self._stored[name] = True
+            if name in self._adopt:
+                self._adopt.remove(name)
+                from .adopt import adopt_rules
+
+                adopt_rules(self, name, getattr(mode, "game", None))
+                _unload("microrobots.adopt")
         else:
             problem = self._set_aside(name, problem or "%s: not resumed" % name)
         return ok, problem
+
+    def _resume(self, mode, saved, now):
+        if mode.name in self._adopt:  # the settings were lost: the game's layout first
+            from .adopt import adopt_layout
+
+            adopt_layout(self, saved)
+            _unload("microrobots.adopt")
+        return mode.resume(saved, now)
 
     def show_notice(self, text, now):
         """A file was reset to defaults: say so on the console and on the grid."""
@@ -401,6 +422,8 @@ class App:
     def change(self, key, value):
         """Change one setting and save it; a new arrangement drops a game in progress."""
         s = self.settings
+        if key != "games":  # the player's choice: the settings are the player's again
+            self._adopt = []
         if s[key] == value:
             return
         s[key] = value

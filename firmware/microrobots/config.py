@@ -68,19 +68,27 @@ def defaults():
 
 
 def load_file(path="config.json"):
-    """Read and validate ``path``; a missing file gives the defaults."""
+    """Read and validate ``path``; a missing file gives the defaults. Whatever the file
+    holds (not UTF-8, nested too deep, too big), the problem is a ConfigError."""
+    from .store import missing, read_all
+
     try:
-        with open(path) as f:
-            text = f.read()
-    except OSError:
-        return defaults()
-    return load(text, path)
+        with open(path, "rb") as f:
+            data = read_all(f)  # None: too big, unread
+        if data is None:
+            data = False  # (store.parse: too big)
+    except OSError as error:
+        if missing(error):
+            return defaults()
+        raise ConfigError("%s: cannot be read (%s)" % (path, error))
+    return load(data, path)
 
 
 def load(text, source="config.json"):
-    """Validate JSON ``text`` (a JSON object overriding some defaults); return the config.
+    """Validate JSON ``text`` (str or bytes, UTF-8: a JSON object overriding some
+    defaults); return the config.
 
-    Raises ``ConfigError`` whose message starts with ``source``.
+    Raises ``ConfigError`` whose message starts with ``source``, and nothing else.
     """
     # By its full name: a string this long is a constant, not a name the Pico interns
     # (``from . import config_check`` would intern it at boot, file or not).

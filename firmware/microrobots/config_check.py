@@ -8,6 +8,7 @@ import json
 
 from .compat import const
 from .config import BUTTON_NAMES, DEFAULTS, ConfigError, defaults, power_budget
+from .store import parse
 
 _PIN_MAX = const(29)  # RP2040: GP0..GP29
 # GPIOs the Pico uses on the board itself (on a Pico W: the radio): not on its header.
@@ -22,31 +23,26 @@ _GRID_SIZE = const(6)
 
 
 def check(text, source):
-    """The config in JSON ``text``, checked (see config.load); ConfigError names ``source``."""
-    try:
-        given = json.loads(text)
-    except ValueError as error:
-        raise ConfigError("%s: %s" % (source, _json_problem(error))) from None
+    """The config in JSON ``text``, checked (see config.load); ConfigError names ``source``.
+    The text is read by store.parse (its limits, UTF-8 only); nothing else is raised."""
+    given, problem = parse(text, True)
+    if problem is not None:
+        raise ConfigError("%s: %s" % (source, problem))
     if not isinstance(given, dict):
         raise ConfigError("%s: must be a JSON object like {\"led_pin\": 2}" % source)
     try:
         return _validate(given)
     except ConfigError as error:
         raise ConfigError("%s: %s" % (source, error)) from None
-
-
-def _json_problem(error):
-    line = getattr(error, "lineno", None)
-    if line is None:  # MicroPython's json names no position
-        return "not valid JSON (%s)" % error
-    return "not valid JSON at line %d column %d: %s" % (line, error.colno, error.msg)
+    except Exception as error:  # noqa: BLE001 - MemoryError: a red X, not a dead boot
+        raise ConfigError("%s: cannot be checked (%s)" % (source, type(error).__name__)) from None
 
 
 def _validate(given):
     config = defaults()
     for key in given:
         if key not in DEFAULTS:
-            raise ConfigError("unknown key %r%s" % (key, _suggest(key, DEFAULTS)))
+            raise ConfigError("unknown key %s%s" % (_named(key), _suggest(key, DEFAULTS)))
     for key in given:
         value = given[key]
         if key == "buttons":
@@ -85,7 +81,8 @@ def _merge_buttons(buttons, value):
         raise ConfigError("buttons: must be an object like {\"a\": 14}")
     for name in value:
         if name not in buttons:
-            raise ConfigError("buttons: unknown button %r (known: %s)" % (name, " ".join(BUTTON_NAMES)))
+            raise ConfigError("buttons: unknown button %s (known: %s)"
+                              % (_named(name), " ".join(BUTTON_NAMES)))
         buttons[name] = _pin(value[name], "buttons." + name)
 
 
@@ -140,7 +137,15 @@ def _no_shared_pins(config):
 
 
 def _shown(value):
-    return json.dumps(value)
+    """``value`` as JSON, cut to 40 characters: one line however big the value."""
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _named(key):
+    """``repr(key)``, cut to 40 characters."""
+    text = repr(key)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _suggest(word, known):
