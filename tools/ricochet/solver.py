@@ -327,15 +327,22 @@ def tables(board):
 ENGINE = os.environ.get("RICOCHET_ENGINE", "auto")
 HANDOVER = 10_000  # positions of a coloured target; five times that for the vortex
 VORTEX_HANDOVER = 5
+# Once numba is loaded (a process that keeps running, like the table's server, loads it
+# ahead), handing over costs about a millisecond: the compiled search takes a deal as soon
+# as the next bound looks like some hundreds of positions, where it is ten times faster.
+WARM_HANDOVER = 500
 
 
-def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, engine=None):
+def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, engine=None,
+          handover=None):
     """An optimal solution for ``target`` (index) from ``robots`` (six cells).
 
     Under the ricochet rule (the default) the robot that completes the target must have
     turned on its way. Returns a Solution; ``count`` is None when no solution has at most
     ``max_moves`` moves or ``node_limit`` positions were searched first. ``engine``:
-    "python", "numba" or "auto" (default: ``ENGINE``, from $RICOCHET_ENGINE).
+    "python", "numba" or "auto" (default: ``ENGINE``, from $RICOCHET_ENGINE);
+    ``handover``: auto's threshold (default ``HANDOVER``, or ``WARM_HANDOVER`` once the
+    compiled search is loaded).
     """
     engine = engine or ENGINE
     if engine not in ("auto", "python", "numba"):
@@ -346,8 +353,10 @@ def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, e
         return _solve(board, robots, target, max_moves, node_limit, ricochet, False)
     if engine == "auto":
         started = time.perf_counter()
+        if handover is None:
+            handover = WARM_HANDOVER if kernel_loaded() else HANDOVER
         first = _solve(board, robots, target, max_moves, node_limit, ricochet, False,
-                       handover=HANDOVER)
+                       handover=handover)
         if not first.out_of_budget or (node_limit and node_limit <= first.nodes):
             return first
         # the bounds searched in full have no solution: the compiled search goes on from there
@@ -368,6 +377,23 @@ def kernel_available():
     never needs it."""
     import importlib.util
     return importlib.util.find_spec("numba") is not None
+
+
+def kernel_loaded():
+    """Whether this process has loaded the compiled search already (see WARM_HANDOVER)."""
+    import sys
+    return "tools.ricochet.kernel" in sys.modules and sys.modules["tools.ricochet.kernel"].AVAILABLE
+
+
+def load_kernel():
+    """Load the compiled search now (numba and its cached machine code, compiling it the
+    first time), by solving a one-move deal with it; False without numba."""
+    if not kernel_available():
+        return False
+    board = Board("1A,2A,3A,4A")
+    robots = [0, 15, 240, 255, ABSENT, ABSENT]
+    _solve(board, robots, 0, 3, 50, True, True)
+    return True
 
 
 def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, handover=None,
