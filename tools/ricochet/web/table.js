@@ -276,9 +276,12 @@ function place(name, c) {
   drawSetup();
 }
 
-function cellUnder(x, y) {
+function cellUnder(x, y) { // the cell at a point of the screen, a robot's cell included
   const hit = document.elementFromPoint(x, y);
-  return hit && hit.dataset && hit.dataset.cell !== undefined ? Number(hit.dataset.cell) : null;
+  if (!hit) return null;
+  const robot = hit.closest("#robots [data-robot]");
+  if (robot) return S.robots[robot.dataset.robot];
+  return hit.dataset && hit.dataset.cell !== undefined ? Number(hit.dataset.cell) : null;
 }
 
 // Drag with pointer events (mouse, pen and touch alike); a press without a drag picks.
@@ -306,6 +309,7 @@ document.addEventListener("pointerup", (e) => {
   const d = drag;
   drag = null;
   if (d.ghost) d.ghost.remove();
+  if (!d.moved && d.from !== null && S.selected && S.selected !== d.name) return place(S.selected, d.from);
   if (!d.moved) { // a tap: pick it (or put it down again)
     S.selected = S.selected === d.name ? null : d.name;
     status(S.selected ? `Tap the cell where the ${d.name} robot stands.` : "");
@@ -577,7 +581,7 @@ function endRound() {
 }
 
 function startRound() {
-  if (!S.players.length) S.players = [{ name: "Player 1", chips: 0 }, { name: "Player 2", chips: 0 }];
+  if (!S.players.length) S.players = [{ name: "Player 1", chips: 0, madeUp: true }, { name: "Player 2", chips: 0, madeUp: true }];
   stopAnimation();
   S.start = { ...S.robots };
   S.phase = "thinking";
@@ -629,6 +633,7 @@ $("add-player").addEventListener("submit", (e) => {
   const name = $("player-name").value.trim();
   if (!name) return status("Type the player's name first.", true);
   if (S.players.some((p) => p.name === name)) return status(`${name} plays already.`, true);
+  if (!S.bids.length && S.players.every((p) => p.madeUp && !p.chips)) S.players = []; // the first real name replaces them
   S.players.push({ name, chips: 0 });
   $("player-name").value = "";
   drawPlayers();
@@ -648,7 +653,7 @@ window.ricochet = {
   manual,
   advance(ms) { runUntil(clock.now + ms); return clock.now; },
   now: () => clock.now,
-  state: () => ({ phase: S.phase, faces: S.faces.join(","), robots: { ...S.robots }, target: S.target, turns: S.turns,
+  state: () => ({ phase: S.phase, faces: S.faces.join(","), board: S.board ? S.board.faces : null, robots: { ...S.robots }, target: S.target, turns: S.turns,
     order: S.order.map((b) => [S.players[b.player].name, b.moves]), bids: ordered().map((b) => [S.players[b.player].name, b.moves]),
     turn: S.turn, players: S.players.map((p) => [p.name, p.chips]), animating: !!S.animating, busy: S.busy, start: S.start }),
 };
@@ -659,7 +664,8 @@ async function main() {
     const wanted = params.get("faces");
     if (wanted) {
       const parts = wanted.toUpperCase().split(",");
-      if (parts.length === 4 && parts.every((p) => p in FACES.faces)) S.faces = parts;
+      const boards = new Set(parts.map((p) => p[0]));
+      if (parts.length === 4 && boards.size === 4 && parts.every((p) => p in FACES.faces)) S.faces = parts;
       else status(`URL faces=${wanted.slice(0, 20)}: four faces like 1A,4A,3B,2B; the default board instead`, true);
     }
     const note = $("status").classList.contains("bad") ? $("status").textContent : null;
