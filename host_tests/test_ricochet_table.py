@@ -243,3 +243,15 @@ def test_once_the_compiled_search_is_loaded_auto_hands_over_early():
     faces, robots, target = rr.decode_game("00F7CN8GQR25KW")  # 10 moves, 18,827 positions
     result = solver.solve(rr.Board(faces), robots, target)
     assert result.count == 10 and result.engine == "python, then numba"
+
+
+def test_prepare_builds_every_target_ahead_and_changes_no_answer():
+    faces, robots, target = rr.decode_game("0F8JMYHTS10HC3")
+    fresh = solver.solve(rr.Board(faces), robots, target, engine="python")
+    board = rr.Board(faces)
+    solver.prepare(board, compiled=False)
+    tab = solver.tables(board)
+    for t in range(rr.TARGET_COUNT):
+        assert (board.targets[t], False, True) in tab._bounds
+    prepared = solver.solve(board, robots, target, engine="python")
+    assert (prepared.count, prepared.moves, prepared.nodes) == (fresh.count, fresh.moves, fresh.nodes)

@@ -50,7 +50,14 @@ def _board(faces):
             if len(_boards) >= MAX_BOARDS:
                 _boards.pop(next(iter(_boards)))
             board = _boards[key] = rr.Board(names)
+            # the solver's tables for every target, built while the table places its robots
+            threading.Thread(target=_prepare, args=(board,), daemon=True).start()
     return board
+
+
+def _prepare(board):
+    for ricochet in (True, False):
+        solver.prepare(board, ricochet, compiled=solver.kernel_available())
 
 
 def faces(_request=None):
