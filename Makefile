@@ -74,6 +74,11 @@ soak: $(STAMP)
 play: $(STAMP)
 	$(PY) -m tools.sim $(ARGS)
 
+# The Ricochet table page and its solver in one process (docs/ricochet.md): open the address
+# it prints. PORT=... to choose the port, HOST=0.0.0.0 to let a tablet on the network in.
+ricochet: $(STAMP)
+	$(PY) -m tools.ricochet serve $(if $(PORT),--port $(PORT)) $(if $(HOST),--host $(HOST)) $(ARGS)
+
 flash: $(STAMP)
 	$(PY) -m tools.flash $(if $(PORT),--port $(PORT)) $(if $(DRY_RUN),--dry-run) $(ARGS)
 

@@ -44,6 +44,10 @@ NOT_RUN = {
     "make images": "host_tests/test_images.py regenerates the pictures and compares them",
     "make web": "serves until stopped (make web-build, web-images: Chromium); "
                 "host_tests/test_web.py builds, serves and drives the page itself",
+    "make ricochet": "serves until stopped: host_tests/test_ricochet_page.py serves and drives "
+                     "the table page itself",
+    "python -m tools.ricochet serve": "serves until stopped: host_tests/test_ricochet_page.py "
+                                      "serves and drives the table page itself",
     "make flash PORT=": "needs a Pico on that port: host_tests/test_flash.py uses a fake board",
     "make flash ARGS=": "needs a Pico: host_tests/test_flash.py uses a fake board",
     "python -m tools.flash --source": "needs a Pico: host_tests/test_flash.py uses a fake board",
