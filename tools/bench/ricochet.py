@@ -373,6 +373,15 @@ def where_people_wait(out=None):
     print("  solve --game ID --json` in a fresh process, its CPU time and peak memory (aim: deals", file=out)
     print("  up to %d moves under %.1f s and %d MB)." % COLD_AIM, file=out)
     print("  peers, as the issue quotes them: " + "; ".join("%s: %s" % p for p in PEERS), file=out)
+    from tools.ricochet import aot
+    if not aot.ready() and solver.kernel_available():
+        try:
+            aot.build()
+        except RuntimeError as e:
+            print("  %s" % e, file=out)
+    print("  the compiled search built ahead of time (python -m tools.ricochet.aot): %s"
+          % ("yes: a fresh command loads it without numba" if aot.ready()
+             else "no: a fresh command loads numba"), file=out)
     proc = subprocess.run([sys.executable, "-m", "tools.bench.ricochet", "--warm"]
                           + [g for g, _ in WHERE_PEOPLE_WAIT], capture_output=True, text=True,
                           cwd=ROOT, env=dict(os.environ, PYTHONPATH=os.pathsep.join(

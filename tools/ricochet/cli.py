@@ -353,6 +353,8 @@ def main(argv=None, out=None, err=None):
     except (UsageError, rr.RicochetError) as e:
         print("ricochet: error: %s" % e, file=err)
         return 2
+    except BrokenPipeError:
+        raise  # the reader went away (| head): cli.run ends quietly
     except OSError as e:
         print("ricochet: error: %s: %s" % (getattr(e, "filename", "") or "file", e.strerror), file=err)
         return 2

@@ -331,6 +331,13 @@ VORTEX_HANDOVER = 5
 # ahead), handing over costs about a millisecond: the compiled search takes a deal as soon
 # as the next bound looks like some hundreds of positions, where it is ten times faster.
 WARM_HANDOVER = 500
+# Built ahead of time (aot.py), the compiled search loads in some 0.05 s (numpy): a fresh
+# process hands over once the next bound looks like a thousand positions.
+AOT_HANDOVER = 1_000
+# The compiled search's table in a process that had not loaded it before the solve (a
+# command): 2**18 buckets, 16 MB, room for 1.8 million positions, so that a deal of up to
+# 15 moves stays under 60 MB; a server's, loaded ahead, has kernel.TABLE_BITS (32 MB).
+COLD_TABLE_BITS = 18
 
 
 def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, engine=None,
@@ -353,8 +360,11 @@ def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, e
         return _solve(board, robots, target, max_moves, node_limit, ricochet, False)
     if engine == "auto":
         started = time.perf_counter()
+        warm = kernel_loaded()
         if handover is None:
-            handover = WARM_HANDOVER if kernel_loaded() else HANDOVER
+            from tools.ricochet import aot
+            handover = (WARM_HANDOVER if warm else AOT_HANDOVER if aot.ready()
+                        else HANDOVER)
         first = _solve(board, robots, target, max_moves, node_limit, ricochet, False,
                        handover=handover)
         if not first.out_of_budget or (node_limit and node_limit <= first.nodes):
@@ -363,7 +373,7 @@ def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, e
         start = first.depths[-1][0] + 1 if first.depths else None
         result = _solve(board, robots, target, max_moves,
                         node_limit and node_limit - first.nodes, ricochet, True,
-                        first_bound=start)
+                        first_bound=start, table_bits=None if warm else COLD_TABLE_BITS)
         result.nodes += first.nodes
         result.depths = first.depths + [(b, n, s + first.seconds) for b, n, s in result.depths]
         result.seconds = time.perf_counter() - started
@@ -376,7 +386,8 @@ def kernel_available():
     """Whether numba is installed, without importing it (0.4 s and 80 MB): a short deal
     never needs it."""
     import importlib.util
-    return importlib.util.find_spec("numba") is not None
+    from tools.ricochet import aot
+    return importlib.util.find_spec("numba") is not None or aot.ready()
 
 
 def kernel_loaded():
@@ -416,7 +427,7 @@ def prepare(board, ricochet=True, compiled=True):
 
 
 def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, handover=None,
-           first_bound=None):
+           first_bound=None, table_bits=None):
     started = time.perf_counter()
     tab = tables(board)
     goal = board.targets[target]
@@ -656,7 +667,7 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
         else:
             closer_arr = reach_arr = None
         k = kernel.Kernel(board.walls, goal, order, P, F, is_clear, elig, heur, single,
-                          closer_arr, reach_arr, AFTER, max_moves)
+                          closer_arr, reach_arr, AFTER, max_moves, table_bits)
         for bound in range(h0, max_moves + 1):
             before = k.nodes
             found = k.search(bound, lower_bound(), budget)
