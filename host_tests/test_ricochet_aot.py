@@ -70,4 +70,5 @@ def test_a_build_of_another_kernel_is_not_used(built, monkeypatch):
 def test_check_says_whether_it_is_built(built, capsys):
     assert aot.main(["--check"]) == 0
     assert capsys.readouterr().out.startswith("built and up to date: ")
+    assert aot.main(["--if-needed"]) == 0 and capsys.readouterr().out == ""  # built: nothing to do
     assert aot.main(["--bogus"]) == 2
