@@ -25,7 +25,7 @@ from tools.ricochet import solver
 # moves to the host side (tools/ricochet/), and only this line changes.
 from microrobots import ricochet as rr
 
-MAX_BOARDS = 8
+MAX_BOARDS = 4  # boards kept with their solver tables, some 10 MB each
 MAX_MOVES = 40  # a demonstration or a solve never needs more; a request asking more is bad
 
 
@@ -51,8 +51,15 @@ def _board(faces):
                 _boards.pop(next(iter(_boards)))
             board = _boards[key] = rr.Board(names)
             # the solver's tables for every target, built while the table places its robots
-            threading.Thread(target=_prepare, args=(board,), daemon=True).start()
+            board.prepared = threading.Thread(target=_prepare, args=(board,), daemon=True)
+            board.prepared.start()
     return board
+
+
+def wait_prepared(faces, timeout=None):
+    """Wait until the solver's tables for the board of ``faces`` are built (make bench
+    measures a solve as a table meets it: after its robots were placed)."""
+    _board(faces).prepared.join(timeout)
 
 
 def _prepare(board):
