@@ -208,6 +208,13 @@ def test_a_whole_round_set_up_by_clicks_and_refereed(page):
     assert s["robots"]["clear"] == rr.cell(10, 7)
     assert page.locator("#board [data-pass]").count() == 1  # the wall it passed
 
+    # the optimum of the round just played starts where the round started
+    page.click("#round-optimum")
+    page.wait_for_function("window.ricochet.state().animating", timeout=20000)
+    assert state(page)["drawn"]["clear"] == robots["clear"]
+    advance(page, 10_000)
+    assert state(page)["drawn"]["clear"] == rr.cell(10, 7) and not state(page)["animating"]
+
     # the next chip: the robots stay where the demonstration left them
     page.click("#next-round")
     assert state(page)["robots"]["clear"] == rr.cell(10, 7)
@@ -267,6 +274,7 @@ def test_the_optimum_is_animated_at_a_followable_pace_with_the_wall_pass_marked(
     assert clear_at() == "translate(10 7)"
     advance(page, PAUSE_MS)
     assert not state(page)["animating"] and status(page).endswith("Shown.")
+    assert state(page)["robots"] == robots  # only drawn: the robots on the table did not move
 
 
 def test_the_optimum_with_and_without_the_ricochet_rule(page):

@@ -408,7 +408,8 @@ function playSolution(answer, start) {
       S.animating = false;
       return status(summary + " Shown.");
     }
-    animateMove(moves[i], () => { S.robots[moves[i].robot] = moves[i].to; animation.push(later(PAUSE_MS, () => next(i + 1))); });
+    // only drawn: the robots on the table have not moved (a redraw puts them back)
+    animateMove(moves[i], () => animation.push(later(PAUSE_MS, () => next(i + 1))));
   };
   next(0);
 }
@@ -552,7 +553,7 @@ function judged(answer) {
     S.phase = "over";
     $("verdict").textContent = `${name} wins the ${S.board.names[S.target]} chip: ${answer.reason}.`;
     status(`${name} wins the chip. The robots stay where they are for the next chip.`);
-    S.start = { ...answer.robots };
+    S.after = { ...answer.robots }; // where the next chip starts
     endRound();
   } else {
     b.failed = true;
@@ -584,6 +585,7 @@ function startRound() {
   if (!S.players.length) S.players = [{ name: "Player 1", chips: 0, madeUp: true }, { name: "Player 2", chips: 0, madeUp: true }];
   stopAnimation();
   S.start = { ...S.robots };
+  S.after = null;
   S.phase = "thinking";
   S.bids = [];
   S.order = [];
@@ -605,7 +607,9 @@ function backToSetup() {
   timerEvent = null;
   stopAnimation();
   S.phase = "setup";
-  if (S.start) S.robots = { ...S.start };
+  if (S.after) S.robots = { ...S.after };
+  else if (S.start) S.robots = { ...S.start };
+  S.after = null;
   S.target = null;
   $("round").hidden = true;
   $("setup").hidden = false;
@@ -655,7 +659,11 @@ window.ricochet = {
   now: () => clock.now,
   state: () => ({ phase: S.phase, faces: S.faces.join(","), board: S.board ? S.board.faces : null, robots: { ...S.robots }, target: S.target, turns: S.turns,
     order: S.order.map((b) => [S.players[b.player].name, b.moves]), bids: ordered().map((b) => [S.players[b.player].name, b.moves]),
-    turn: S.turn, players: S.players.map((p) => [p.name, p.chips]), animating: !!S.animating, busy: S.busy, start: S.start }),
+    turn: S.turn, players: S.players.map((p) => [p.name, p.chips]), animating: !!S.animating, busy: S.busy, start: S.start,
+    drawn: Object.fromEntries([...document.querySelectorAll("#robots [data-robot]")].map((g) => {
+      const [x, y] = g.getAttribute("transform").match(/-?\d+/g).map(Number);
+      return [g.dataset.robot, y * 16 + x];
+    })) }),
 };
 
 async function main() {
