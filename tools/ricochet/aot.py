@@ -108,14 +108,20 @@ def ready():
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    if argv == ["--check"]:
+    from tools import cli
+    parser = cli.Parser(prog="python -m tools.ricochet.aot",
+                        description="Build the Ricochet solver's compiled search ahead of time.")
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--check", action="store_true", help="say whether it is built and up to date")
+    what.add_argument("--if-needed", action="store_true", help="build it unless it is")
+    try:
+        args = parser.parse_args(argv)
+    except cli.UsageError as e:
+        return cli.fail("aot", e)
+    if args.check:
         print("built and up to date: %s" % path() if ready() else "not built (or out of date)")
         return 0 if ready() else 1
-    if_needed = argv == ["--if-needed"]
-    if argv and not if_needed:
-        print("aot: usage: python -m tools.ricochet.aot [--check | --if-needed]", file=sys.stderr)
-        return 2
+    if_needed = args.if_needed
     if if_needed and ready():
         return 0
     if importlib.util.find_spec("numba") is None or shutil.which("cc") is None and \
