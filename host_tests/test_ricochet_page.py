@@ -172,7 +172,9 @@ def test_a_whole_round_set_up_by_clicks_and_refereed(page):
     assert state(page)["phase"] == "bidding"
     advance(page, 30_000)
     assert page.text_content("#timer") == "0:30"
-    bid(page, "Ann", 4)
+    ann = page.locator("#players tr", has=page.locator("th", has_text="Ann")).locator("input")
+    ann.fill("4")
+    ann.press("Enter")  # Enter bids too
     bid(page, "Bob", 6)  # a bid may only go down
     assert "Bob has bid 5 already: a new bid must be lower" in status(page)
     advance(page, 29_000)

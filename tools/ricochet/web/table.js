@@ -62,6 +62,8 @@ const S = {
   demo: [], // the moves of the demonstration so far, [robot, dir, passes]
   played: [], // targets whose chip was played
   busy: false,
+  animating: false,
+  after: null, // where the robots stand for the next chip, after a win
 };
 let FACES = null; // from the host
 let timerEvent = null;
@@ -420,7 +422,6 @@ async function showOptimum() {
   try {
     const answer = await ask("solve", { faces: S.faces.join(","), robots: start, target: S.target, ricochet: S.ricochet });
     if (answer.count === null) return status(`No solution within 30 moves (${answer.nodes} positions searched).`);
-    S.optimum = answer;
     playSolution(answer, start);
   } catch (err) {
     status(err.message, true);
@@ -631,6 +632,11 @@ $("players").addEventListener("click", (e) => {
   const input = row.querySelector("input");
   bid(Number(row.dataset.player), Number(input.value));
   input.value = "";
+});
+$("players").addEventListener("keydown", (e) => { // Enter in a bid box bids
+  if (e.key !== "Enter" || e.target.tagName !== "INPUT") return;
+  e.preventDefault();
+  e.target.closest("tr").querySelector("button.bid").click();
 });
 $("add-player").addEventListener("submit", (e) => {
   e.preventDefault();
