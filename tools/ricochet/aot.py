@@ -85,7 +85,7 @@ def build():
                 "cc.export('dfs', aot.SIGNATURES['dfs'])(kernel._dfs.py_func)\n"
                 "cc.export('ray_min', aot.SIGNATURES['ray_min'])(kernel._ray_min.py_func)\n"
                 "cc.compile()\n")
-        root = os.path.dirname(os.path.dirname(HERE))
+        from tools.cli import ROOT as root
         env = dict(os.environ, RICOCHET_AOT="off", PYTHONPATH=os.pathsep.join(
             [root, os.path.join(root, "firmware")]))
         proc = subprocess.run([sys.executable, "-c", code, tmp], capture_output=True,
