@@ -255,3 +255,20 @@ def test_prepare_builds_every_target_ahead_and_changes_no_answer():
         assert (board.targets[t], False, True) in tab._bounds
     prepared = solver.solve(board, robots, target, engine="python")
     assert (prepared.count, prepared.moves, prepared.nodes) == (fresh.count, fresh.moves, fresh.nodes)
+
+
+def test_the_long_deal_search_keeps_only_deals_at_least_as_long():
+    from tools.ricochet import longest
+    out = io.StringIO()
+    best = longest.climb("0F8JMYHTS10HC3", cpu_seconds=30, tries=4, seed=3, out=out)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "start: 8 moves, game 0F8JMYHTS10HC3"
+    assert lines[-1].startswith("4 tries, ") and best >= 8
+    game = lines[-1].split()[-1]
+    faces, robots, target = rr.decode_game(game)
+    assert solver.solve(rr.Board(faces), robots, target).count == best
+    err = io.StringIO()
+    import contextlib
+    with contextlib.redirect_stderr(err):
+        assert longest.main(["--from", "nonsense"]) == 2
+    assert "game ID 'nonsense'" in err.getvalue()
