@@ -488,10 +488,26 @@ function showTimer() {
   const s = Math.ceil(left / 1000);
   const text = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
   if ($("timer").textContent !== text) $("timer").textContent = text;
+  $("timer").classList.toggle("ending", S.phase === "bidding" && left <= 10000);
+}
+
+function beep() { // the sand has run out: a short tone, where the browser allows sound
+  try {
+    const audio = new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.value = 0.15;
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.35);
+    tone.onended = () => audio.close();
+  } catch (err) { /* no sound here: the page says it anyway */ }
 }
 
 function closeBids() {
   timerEvent = null;
+  if (!manual) beep();
   S.order = ordered();
   S.phase = "demonstrating";
   S.turn = 0;
