@@ -316,3 +316,25 @@ def test_setup_mistakes_are_told_in_one_line(page):
     page.click('#tray [data-robot="blue"]')
     page.click('#board [data-cell="0"]', force=True)
     assert status(page) == "The red robot stands there."
+
+
+def test_robots_move_by_drag_and_the_optional_ones_leave_the_board(page):
+    open_page(page)
+    page.wait_for_function("window.ricochet.state().board")
+    drag(page, "clear", rr.cell(3, 3))
+    drag(page, "red", rr.cell(5, 5))
+    assert state(page)["robots"] == {"clear": rr.cell(3, 3), "red": rr.cell(5, 5)}
+
+    def drag_from_board(robot, to_selector):
+        page.mouse.move(*centre(page, '#robots [data-robot="%s"]' % robot))
+        page.mouse.down()
+        page.mouse.move(*centre(page, to_selector), steps=8)
+        page.mouse.up()
+
+    drag_from_board("red", '#board [data-cell="%d"]' % rr.cell(6, 1))  # moved on the board
+    assert state(page)["robots"]["red"] == rr.cell(6, 1)
+    drag_from_board("clear", "#chips")  # off the board: the transparent robot is taken away
+    assert "clear" not in state(page)["robots"] and "clear robot taken off" in status(page)
+    drag_from_board("red", "#chips")  # a coloured robot always plays
+    assert state(page)["robots"]["red"] == rr.cell(6, 1)
+    assert status(page) == "The red robot always plays: drop it on a cell."
