@@ -14,7 +14,7 @@ import pytest
 from tools.ricochet import serve
 from tools.sim.web import browser as web
 
-from microrobots import ricochet as rr
+from tools.ricochet.table import rr  # the rules module, imported in one place (table.py)
 
 
 def _missing():

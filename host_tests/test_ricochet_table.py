@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tools.ricochet import cli, serve, solver, table
 
-from microrobots import ricochet as rr
+from tools.ricochet.table import rr  # the rules module, imported in one place (table.py)
 
 GAME = "0B7P6ZBDXVGFEG"  # the vortex in 4 moves: clear N, clear W, clear S+1
 

@@ -16,7 +16,7 @@ import time
 from tools import cli
 from tools.ricochet import solver
 
-from microrobots import ricochet as rr
+from tools.ricochet.table import rr  # the rules module, imported in one place (table.py)
 
 
 def climb(game, cpu_seconds, tries, seed, out):
