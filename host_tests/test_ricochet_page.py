@@ -338,3 +338,23 @@ def test_robots_move_by_drag_and_the_optional_ones_leave_the_board(page):
     drag_from_board("red", "#chips")  # a coloured robot always plays
     assert state(page)["robots"]["red"] == rr.cell(6, 1)
     assert status(page) == "The red robot always plays: drop it on a cell."
+
+
+def test_leaving_a_round_mid_move_leaves_nothing_stuck(page):
+    open_page(page)
+    robots = set_up(page, "0B7P6ZBDXVGFEG", by_drag=())
+    page.click("#start")
+    bid(page, "Player 1", 4)
+    advance(page, 60_000)
+    page.click('#robots [data-robot="clear"]')
+    page.click('#pad [data-screen="0"]')
+    page.wait_for_function("window.ricochet.state().animating", timeout=20000)
+    page.click("#back")  # in the middle of the slide
+    s = state(page)
+    assert s["phase"] == "setup" and not s["busy"] and s["robots"] == robots
+    page.click('#chips [data-target="16"]')
+    page.click("#start")
+    bid(page, "Player 1", 4)
+    advance(page, 60_000)
+    demo_move(page, "clear", 0)
+    assert state(page)["robots"]["clear"] == rr.cell(12, 2)

@@ -245,6 +245,7 @@ function drawSetup() {
 
 // -- set-up ----------------------------------------------------------------------------------
 async function setFaces() {
+  stopAnimation();
   if (!S.faces.every(Boolean)) {
     status(`Choose a face for ${QUADRANTS[S.faces.indexOf(null)]}.`);
     S.board = null;
@@ -268,6 +269,7 @@ function chooseFace(name) {
 }
 
 function place(name, c) {
+  stopAnimation();
   if (isCentre(c)) return status("No robot may stand in the centre.", true);
   for (const [other, at] of Object.entries(S.robots)) if (at === c && other !== name) return status(`The ${other} robot stands there.`, true);
   S.robots[name] = c;
@@ -358,6 +360,7 @@ $("faces").addEventListener("click", (e) => {
 $("chips").addEventListener("click", (e) => {
   const b = e.target.closest("[data-target]");
   if (!b) return;
+  stopAnimation();
   S.target = Number(b.dataset.target);
   status(`Target: the ${S.board.names[S.target]}.`);
   drawBoard();
@@ -367,7 +370,12 @@ $("rule").addEventListener("change", () => { S.ricochet = $("rule").checked; });
 $("turn-view").addEventListener("click", () => { S.turns = (S.turns + 1) & 3; drawBoard(); });
 
 // -- the optimum, animated -------------------------------------------------------------------
-function stopAnimation() { animation.forEach(cancel); animation = []; }
+function stopAnimation() { // leaving what was being shown: nothing waits for it any more
+  animation.forEach(cancel);
+  animation = [];
+  S.animating = false;
+  S.busy = false;
+}
 
 function listMoves(moves, current) {
   const list = $("moves");
