@@ -304,6 +304,16 @@ def test_the_view_turns_and_the_arrows_turn_with_it(page):
     assert robots["clear"] == rr.cell(12, 15)
 
 
+@pytest.mark.parametrize("query, message", [
+    ("?colour=red", "URL: unknown parameter colour (known: clock, faces); ignored"),
+    ("?clock=fast", "URL clock=fast: only clock=manual (for tests); the real clock instead"),
+])
+def test_a_bad_url_is_told_in_one_line(page, query, message):
+    page.goto(page.url0 + query)
+    page.wait_for_function("window.ricochet && window.ricochet.ready", timeout=20000)
+    assert status(page) == message
+
+
 def test_setup_mistakes_are_told_in_one_line(page):
     open_page(page, "&faces=1A,1B,3A,4A")
     assert status(page).startswith("URL faces=1A,1B,3A,4A: four faces like 1A,4A,3B,2B")

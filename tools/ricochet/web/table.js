@@ -699,6 +699,10 @@ window.ricochet = {
 async function main() {
   try {
     FACES = await ask("faces");
+    const known = ["clock", "faces"];
+    const unknown = [...params.keys()].filter((k) => !known.includes(k));
+    if (unknown.length) status(`URL: unknown parameter ${unknown[0].slice(0, 20)} (known: ${known.join(", ")}); ignored`, true);
+    if (params.has("clock") && !manual) status(`URL clock=${params.get("clock").slice(0, 20)}: only clock=manual (for tests); the real clock instead`, true);
     const wanted = params.get("faces");
     if (wanted) {
       const parts = wanted.toUpperCase().split(",");
