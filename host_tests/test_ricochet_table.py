@@ -209,6 +209,21 @@ def test_bad_http_requests_get_one_line(host, method, path, raw, status, fragmen
     assert got == status and fragment in answer["error"] and "\n" not in answer["error"]
 
 
+def test_requests_share_a_connection_and_a_refused_body_does_not_spill_into_the_next(host):
+    conn = http.client.HTTPConnection("127.0.0.1", host, timeout=30)
+    for _ in range(2):
+        conn.request("POST", "/api/solve", json.dumps(request()))
+        res = conn.getresponse()
+        assert res.status == 200 and json.loads(res.read())["count"] == 4
+    conn.request("POST", "/api/nothing", json.dumps(request()))  # its body is never read
+    res = conn.getresponse()
+    assert res.status == 404 and res.getheader("Connection") == "close"
+    res.read()
+    conn.request("POST", "/api/solve", json.dumps(request()))  # on a new connection
+    assert json.loads(conn.getresponse().read())["count"] == 4
+    conn.close()
+
+
 def test_a_bug_in_a_request_is_one_line_on_the_terminal_too(host, monkeypatch, capsys):
     def broken(request):
         raise KeyError("oops")

@@ -35,6 +35,7 @@ MAX_BODY = 64 * 1024
 
 class Handler(http.server.BaseHTTPRequestHandler):
     server_version = "ricochet-table"
+    protocol_version = "HTTP/1.1"  # the page's requests share one connection
 
     def log_message(self, *args):  # quiet: the terminal shows errors only
         pass
@@ -45,6 +46,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", "no-store")
+        if self.close_connection:
+            self.send_header("Connection", "close")
         self.end_headers()
         self.wfile.write(data)
 
@@ -62,12 +65,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         route = self.path.split("?", 1)[0]
         name = route[len("/api/"):] if route.startswith("/api/") else None
         if name not in table.ROUTES:
+            self.close_connection = True  # its body is left unread
             return self._send(404, {"error": "no such request: %s" % route[:80]})
         try:
             length = int(self.headers.get("Content-Length") or 0)
         except ValueError:
             length = -1
         if not 0 <= length <= MAX_BODY:
+            self.close_connection = True
             return self._send(400, {"error": "the request body must be 0-%d bytes" % MAX_BODY})
         try:
             request = json.loads(self.rfile.read(length).decode("utf-8") or "{}")
