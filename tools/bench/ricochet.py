@@ -233,14 +233,23 @@ def report(out=None, bfs_limit=True):
     print("Ricochet Robots solver (tools/ricochet/solver.py; compiled search: %s)" % compiled,
           file=out)
     print("ricochet rule on; each deal in fresh processes. first: the first solve in a fresh", file=out)
-    print("process, as a command meets it (loading numba included where it hands over), best", file=out)
+    print("process, as a command meets it (loading the compiled search included where it hands over), best", file=out)
     print("of 3 processes under 2 s, wall clock and that process's CPU; warm: the same deal", file=out)
-    print("solved again in that process (numba loaded; best of 2 under 1 s); python: the", file=out)
+    print("solved again in that process (the compiled search loaded; best of 2 under 1 s); python: the", file=out)
     print("pure-Python search alone (the same positions searched unless noted; warm times;", file=out)
     print("not run on the hard deals);", file=out)
     print("BFS: breadth-first over whole states, stopped after %g s or %d states"
           % (BFS_SECONDS, BFS_STATES), file=out)
     print("set-up per solve on a board already used: %.3f ms" % setup_figure(), file=out)
+    from tools.ricochet import aot
+    if compiled != "not installed" and not aot.ready():  # as make ricochet does
+        try:
+            aot.build()
+        except RuntimeError as e:
+            print(e, file=out)
+    loading = ("built ahead of time: numpy, no numba" if aot.ready() else "loading numba")
+    print("the compiled search in a fresh process: %s (python -m tools.ricochet.aot)" % loading,
+          file=out)
     if compiled != "not installed":  # compile the kernel now if needed, not in a deal's figure
         game = PLAIN[0][0]
         ready = in_subprocess(game, "numba")
@@ -249,8 +258,9 @@ def report(out=None, bfs_limit=True):
         else:
             load = first_solves(game, engine="numba")
             print("compiled search: %.1f s to compile or load it; then %.3f s (%.3f s CPU) for"
-                  " a %d-move deal's first solve in a fresh process (loading numba)"
-                  % (ready["first"], load["first"], load["first_cpu"], load["moves"]), file=out)
+                  " a %d-move deal's first solve in a fresh process (%s)"
+                  % (ready["first"], load["first"], load["first_cpu"], load["moves"],
+                     loading), file=out)
     for title, deals in SECTIONS:
         print("\n  %s" % title, file=out)
         print("  %-15s %-11s %-15s %5s %9s %7s %7s %7s %7s %-8s | %7s %7s | %5s %6s %7s" % (
