@@ -375,6 +375,50 @@ def cold_command(game, ricochet=True):
     return json.loads(proc.stdout), cpu, int(peak[-1].split()[1]) / 1024.0
 
 
+def _warm_run(games, ricochet=True):
+    """warm_server in its own process (its memory its own)."""
+    proc = subprocess.run([sys.executable, "-m", "tools.bench.ricochet", "--warm"] + games
+                          + ([] if ricochet else ["--no-ricochet-rule"]), capture_output=True,
+                          text=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=os.pathsep.join(
+                              [ROOT, os.path.join(ROOT, "firmware")])))
+    if proc.returncode:
+        return {"error": (proc.stderr.strip().splitlines() or ["failed"])[-1]}
+    return json.loads(proc.stdout)
+
+
+def against_fogleman(out):
+    """The deals fogleman/Ricochet can play (four robots, a coloured target), without the
+    ricochet rule as it plays: ours warm beside its whole process (tools/bench/_fogleman.py)."""
+    from tools.bench import _fogleman
+    if _fogleman.build() is None:
+        print("  fogleman/Ricochet: not run here (RICOCHET_FOGLEMAN names a checkout of it)",
+              file=out)
+        return
+    games = []
+    for game, origin in WHERE_PEOPLE_WAIT:
+        faces, robots, target = rr.decode_game(game)
+        if target != rr.VORTEX and robots[rr.SILVER] == robots[rr.CLEAR] == rr.ABSENT:
+            games.append((game, origin))
+    warm = _warm_run([g for g, _ in games], ricochet=False)
+    if "error" in warm:
+        print("  warm, no ricochet rule: %s" % warm["error"], file=out)
+        return
+    print("\n  without the ricochet rule, against fogleman/Ricochet b571f46 (C, -O3; its whole"
+          " process, CPU)", file=out)
+    print("  %-15s %-10s %5s | %8s %8s | %9s %5s | %s" % (
+        "game", "from", "moves", "solve s", "request", "fogleman", "moves", "ours / fogleman"),
+        file=out)
+    for (game, origin), w in zip(games, warm[1:-1]):
+        faces, robots, target = rr.decode_game(game)
+        peer = _fogleman.measure(rr.Board(faces), robots, target)
+        if peer is None or w.get("error"):
+            continue
+        print("  %-15s %-10s %5s | %8.4f %8.4f | %9.4f %5d | %.2f (solve), %.2f (request)" % (
+            game, origin, w["moves"], w["solve"], w["wall"], peer["cpu"], peer["moves"],
+            w["solve"] / max(peer["cpu"], 1e-6), w["wall"] / max(peer["cpu"], 1e-6)), file=out)
+        out.flush()
+
+
 def where_people_wait(out=None):
     """The table's figures: warm (the page's own process) and cold (a fresh command)."""
     out = out or sys.stdout
@@ -395,14 +439,10 @@ def where_people_wait(out=None):
     print("  the compiled search built ahead of time (python -m tools.ricochet.aot): %s"
           % ("yes: a fresh command loads it without numba" if aot.ready()
              else "no: a fresh command loads numba"), file=out)
-    proc = subprocess.run([sys.executable, "-m", "tools.bench.ricochet", "--warm"]
-                          + [g for g, _ in WHERE_PEOPLE_WAIT], capture_output=True, text=True,
-                          cwd=ROOT, env=dict(os.environ, PYTHONPATH=os.pathsep.join(
-                              [ROOT, os.path.join(ROOT, "firmware")])))
-    if proc.returncode:
-        print("  warm: %s" % (proc.stderr.strip().splitlines() or ["failed"])[-1], file=out)
+    warm = _warm_run([g for g, _ in WHERE_PEOPLE_WAIT])
+    if "error" in warm:
+        print("  warm: %s" % warm["error"], file=out)
         return
-    warm = json.loads(proc.stdout)
     print("  the server loads the compiled search in %.2f s of CPU (in the background, while the"
           " table sets up); its peak after these deals: %.0f MB" % (warm[0]["loaded_cpu"],
                                                                    warm[-1]["peak_mb"]), file=out)
@@ -427,6 +467,7 @@ def where_people_wait(out=None):
             "py+numba" if numba and "then" in w["engine"] else w["engine"], cpu, peak,
             cold_engine, aim), file=out)
         out.flush()
+    against_fogleman(out)
 
 
 def main(argv=None):
@@ -436,6 +477,8 @@ def main(argv=None):
     parser.add_argument("--bfs", action="store_true", help="the BFS reference instead")
     parser.add_argument("--warm", nargs="+", metavar="ID",
                         help="these deals in the table's server, in this process, as JSON")
+    parser.add_argument("--no-ricochet-rule", dest="ricochet", action="store_false",
+                        help="with --warm: solve without the ricochet rule")
     parser.add_argument("--table", action="store_true",
                         help="only the table's figures: warm and cold")
     try:
@@ -443,7 +486,7 @@ def main(argv=None):
     except cli.UsageError as e:
         return cli.fail("bench ricochet", e)
     if args.warm:
-        print(json.dumps(warm_server(args.warm)))
+        print(json.dumps(warm_server(args.warm, ricochet=args.ricochet)))
     elif args.table:
         where_people_wait()
     elif args.deal:

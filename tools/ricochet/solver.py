@@ -328,9 +328,9 @@ ENGINE = os.environ.get("RICOCHET_ENGINE", "auto")
 HANDOVER = 10_000  # positions of a coloured target; five times that for the vortex
 VORTEX_HANDOVER = 5
 # Once numba is loaded (a process that keeps running, like the table's server, loads it
-# ahead), handing over costs about a millisecond: the compiled search takes a deal as soon
-# as the next bound looks like some hundreds of positions, where it is ten times faster.
-WARM_HANDOVER = 500
+# ahead), handing over costs under a millisecond: the compiled search takes a deal as soon
+# as the next bound looks like a hundred positions, where it is ten or more times faster.
+WARM_HANDOVER = 100
 # Built ahead of time (aot.py), the compiled search loads in some 0.05 s (numpy): a fresh
 # process hands over once the next bound looks like a thousand positions.
 AOT_HANDOVER = 1_000
