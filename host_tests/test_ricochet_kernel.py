@@ -59,20 +59,3 @@ def test_auto_hands_over_to_the_compiled_search_only_for_long_deals(monkeypatch)
     bounds = [b for b, _, _ in long.depths]
     assert bounds == list(range(bounds[0], bounds[0] + len(bounds)))
     assert long.nodes > sum(n for _, n, _ in long.depths)  # and the bound that solved it
-
-
-def test_after_a_hand_over_the_table_starts_small_and_is_replaced_once_for_a_long_deal(
-        monkeypatch):
-    sizes = []
-    grow = kernel.Kernel.grow
-    monkeypatch.setattr(kernel.Kernel, "grow", lambda k, bits: sizes.append(bits) or grow(k, bits))
-    monkeypatch.setattr(solver, "WARM_HANDOVER", 5)  # numba is loaded in this process
-    faces, robots, target = rr.decode_game("00F7CN8GQR25KW")  # 10 moves, some 14,000 positions
-    small = solver.solve(rr.Board(faces), robots, target)
-    assert small.count == 10 and "numba" in small.engine
-    assert sizes == [solver.FIRST_TABLE_BITS]  # 458,752 places: never outgrown
-    sizes.clear()
-    monkeypatch.setattr(solver, "FIRST_TABLE_BITS", 8)  # 1,792 places: outgrown
-    again = solver.solve(rr.Board(faces), robots, target)
-    assert sizes == [8, kernel.TABLE_BITS] and again.count == 10
-    assert rr.check(rr.Board(faces), robots, target, again.moves).ok

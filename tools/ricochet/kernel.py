@@ -515,7 +515,8 @@ class Kernel:
         self.closer = closer if closer is not None else np.zeros((4, 256, 4), dtype=np.bool_)
         self.reach = reach if reach is not None else np.zeros((4, 256, 256), dtype=np.bool_)
         self.after = np.array(after, dtype=np.int64)
-        self.grow(table_bits or TABLE_BITS)
+        table_bits = table_bits or TABLE_BITS
+        self.table = np.zeros(8 << table_bits, dtype=np.uint64)  # 2**bits buckets
         plies = max_moves + 2  # a move costs at least one: no deeper than the bound
         self.path = np.zeros((plies, 3), dtype=np.int64)
         self.st = np.zeros((plies, 7), dtype=np.int64)
@@ -544,12 +545,6 @@ class Kernel:
         self.hs = 10 * len(fixed)
         self.hm = n - len(fixed)
         self.keys = np.zeros(plies + 1, dtype=np.uint64)
-
-    def grow(self, table_bits):
-        """A new, empty table of 2**table_bits buckets (what the old one held is lost: the
-        search may look at some positions again, never skips one it must search)."""
-        self.table_bits = table_bits
-        self.table = np.zeros(8 << table_bits, dtype=np.uint64)
 
     def search(self, bound, h, budget):
         """1 found (see ``moves``), 0 none within ``bound``, -1 ``budget`` positions searched."""

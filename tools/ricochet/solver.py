@@ -338,11 +338,6 @@ AOT_HANDOVER = 1_000
 # command): 2**18 buckets, 16 MB, room for 1.8 million positions, so that a deal of up to
 # 15 moves stays under 60 MB; a server's, loaded ahead, has kernel.TABLE_BITS (32 MB).
 COLD_TABLE_BITS = 18
-# After a hand-over the table starts at 2**16 buckets (4 MB) and is replaced by the full
-# one above before the first bound expected to search more positions than half of what it
-# holds (only the smaller bounds' positions are lost with it): a table is new memory, each
-# page it touches a page fault, and on a short deal that was most of the search's time.
-FIRST_TABLE_BITS = 16
 
 
 def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, engine=None,
@@ -378,8 +373,7 @@ def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, e
         start = first.depths[-1][0] + 1 if first.depths else None
         result = _solve(board, robots, target, max_moves,
                         node_limit and node_limit - first.nodes, ricochet, True,
-                        first_bound=start, table_bits=None if warm else COLD_TABLE_BITS,
-                        grow=True)
+                        first_bound=start, table_bits=None if warm else COLD_TABLE_BITS)
         result.nodes += first.nodes
         result.depths = first.depths + [(b, n, s + first.seconds) for b, n, s in result.depths]
         result.seconds = time.perf_counter() - started
@@ -433,7 +427,7 @@ def prepare(board, ricochet=True, compiled=True):
 
 
 def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, handover=None,
-           first_bound=None, table_bits=None, grow=False):
+           first_bound=None, table_bits=None):
     started = time.perf_counter()
     tab = tables(board)
     goal = board.targets[target]
@@ -672,17 +666,9 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
             closer_arr, reach_arr = tab.descent_arrays(goal, ricochet)
         else:
             closer_arr = reach_arr = None
-        most = table_bits or kernel.TABLE_BITS
         k = kernel.Kernel(board.walls, goal, order, P, F, is_clear, elig, heur, single,
-                          closer_arr, reach_arr, AFTER, max_moves,
-                          min(FIRST_TABLE_BITS, most) if grow else most)
+                          closer_arr, reach_arr, AFTER, max_moves, table_bits)
         for bound in range(h0, max_moves + 1):
-            if grow and k.table_bits < most and depths:
-                # the next bound, expected: the last one's positions times the growth before
-                last = depths[-1][1]
-                prev = depths[-2][1] if len(depths) > 1 else 0
-                if last * max(2.0, last / max(prev, 1)) * 2 > 7 << k.table_bits:
-                    k.grow(most)  # once, early: a long deal keeps its table from then on
             before = k.nodes
             found = k.search(bound, lower_bound(), budget)
             if found > 0:
