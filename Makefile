@@ -79,6 +79,13 @@ soak: $(call needs,device)
 play:
 	$(PYTHON) -m tools.sim $(ARGS)
 
+# The Ricochet table page and its solver in one process (docs/ricochet.md): open the address
+# it prints. PORT=... to choose the port, HOST=0.0.0.0 to let a tablet on the network in.
+# First the compiled search is built ahead of time when it is not (for fresh commands too).
+ricochet: $(call needs,ricochet)
+	$(PY) -m tools.ricochet.aot --if-needed
+	$(PY) -m tools.ricochet serve $(if $(PORT),--port $(PORT)) $(if $(HOST),--host $(HOST)) $(ARGS)
+
 flash: $(call needs,device)
 	$(PY) -m tools.flash $(if $(PORT),--port $(PORT)) $(if $(DRY_RUN),--dry-run) $(ARGS)
 

@@ -32,9 +32,16 @@ class FakeFile:
             self.fs.files[self.path] += bytes((byte,))
         return len(data)
 
-    def read(self):
+    def seek(self, offset, whence=0):
+        self.pos = offset + (len(self.fs.files[self.path]) if whence == 2 else 0)
+        return self.pos
+
+    def read(self, size=-1):
         data = self.fs.files[self.path]
-        return data
+        end = len(data) if size < 0 else self.pos + size
+        part = data[self.pos:end]
+        self.pos += len(part)
+        return part
 
     def close(self):
         if self.writing:

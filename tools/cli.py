@@ -25,7 +25,8 @@ output's reader goes away (``| head``) or on Ctrl-C.
 
 Files: ``read_text(path, what)`` and ``read_json(path, what)`` read a file the user
 named (``-``: standard input) or raise UsageError naming the path and why: missing, a
-folder, not readable, not UTF-8 text, over ``MAX_BYTES``, not JSON.
+folder, not readable, not UTF-8 text, over ``MAX_BYTES``, not JSON (read_json: as the
+device reads its files, store.parse, within its limits).
 ``write_atomically(path, data)`` writes a file through a temporary one and a rename;
 ``make_folder(path, what)`` makes a folder the user named, or says why it cannot.
 
@@ -45,7 +46,6 @@ where the checkout lies (and one over 255 characters cannot be interned at all).
 """
 
 import argparse
-import json
 import os
 import shutil
 import sys
@@ -196,6 +196,16 @@ def firmware_files(root=None):
     return sorted(found)
 
 
+def _read_bytes(path, what, limit):
+    """The bytes of the file at ``path`` (``-``: standard input), up to ``limit`` + 1."""
+    try:
+        if path == "-":
+            return sys.stdin.buffer.read(limit + 1)
+        with open(path, "rb") as f:
+            return f.read(limit + 1)
+    except OSError as e:
+        raise UsageError("%s: cannot read %s (%s)" % (path, what, e.strerror or e))
+
 
 def read_text(path, what="file", limit=MAX_BYTES):
     """The text of the file at ``path`` (``-``: standard input), or UsageError in one line.
@@ -203,16 +213,13 @@ def read_text(path, what="file", limit=MAX_BYTES):
     UTF-8, with or without a byte-order mark. ``what`` names the file in the message:
     ``layout.txt: cannot read layout file (No such file or directory)``.
     """
-    try:
-        if path == "-":
-            data = sys.stdin.buffer.read(limit + 1)
-        else:
-            with open(path, "rb") as f:
-                data = f.read(limit + 1)
-    except OSError as e:
-        raise UsageError("%s: cannot read %s (%s)" % (path, what, e.strerror or e))
+    data = _read_bytes(path, what, limit)
     if len(data) > limit:
         raise UsageError("%s: %s is over %d MiB" % (path, what, limit >> 20))
+    return _text(data, path, what)
+
+
+def _text(data, path, what):
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -221,12 +228,19 @@ def read_text(path, what="file", limit=MAX_BYTES):
 
 
 def read_json(path, what="JSON file"):
-    """The parsed JSON of the file at ``path``, or UsageError in one line."""
-    text = read_text(path, what)
-    try:
-        return json.loads(text)
-    except ValueError as e:
-        raise UsageError("%s: %s is not JSON (%s)" % (path, what, e))
+    """The parsed JSON of the file at ``path``, or UsageError in one line. Read as the
+    device reads its files (microrobots.device.store.parse): UTF-8, within its limits of size,
+    nesting and string length, so that no file can stop a tool with a traceback."""
+    from microrobots.device.store import MAX_BYTES, parse
+
+    data = _read_bytes(path, what, MAX_BYTES)
+    if len(data) <= MAX_BYTES and data[:2] not in (b"\xff\xfe", b"\xfe\xff") \
+            and b"\x00" not in data[:2]:  # (parse names UTF-16 itself)
+        _text(data, path, what)  # the tools' line for a file that is not text
+    value, problem = parse(data, True)
+    if problem is not None:
+        raise UsageError("%s: %s: %s" % (path, what, problem))
+    return value
 
 
 # -- layouts and cells -----------------------------------------------------------------------

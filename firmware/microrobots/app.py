@@ -41,6 +41,7 @@ never replays a saved state into a crash loop.
 
 import gc
 
+from . import adopt
 from . import frame as F
 from . import palette as P
 from .rules.board import Layout
@@ -81,6 +82,7 @@ class App:
         data, problem = self._load(SETTINGS_FILE)
         self.settings, bad = check_settings(data if data is not None else {})
         problem = problem or (bad if data is not None else None)
+        lost = data is None or bad is not None  # (missing or damaged settings: see below)
         if data is None and problem is None and store is not None and store.save(
                 SETTINGS_FILE, self.settings):
             # missing: a first start (no notice: having no settings yet is normal)
@@ -88,7 +90,7 @@ class App:
         self.layout = None
         self.solver = None
         self.pal = P.DIE
-        self._apply_layout()
+        self.apply_layout()
         self.modes = {}  # name -> Mode, built on first use, put away when left
         self.mode = "menu"
         self.left = "menu"  # the mode left last (the menu comes back on its quadrant)
@@ -100,6 +102,10 @@ class App:
         self.current = self.get("menu")
         last = None
         want = self.settings["mode"]  # the mode on show when the power went
+        # Games saved beside missing or damaged settings: their own rules (layout,
+        # players, expert, difficulty) become the settings when each resumes, until the
+        # player changes a setting (adopt.py).
+        self._adopt = []
         for name in GAMES:
             saved, bad = self._load(name)
             problem = _join(problem, bad)
@@ -107,6 +113,8 @@ class App:
             if saved is not None and not isinstance(seq, int):
                 problem = _join(problem, self._set_aside(name, "%s: not a saved game" % name))
             elif saved is not None:
+                if lost:
+                    self._adopt.append(name)
                 if seq >= self.saver.seq:
                     self.saver.seq = seq + 1
                     if want not in GAMES:
@@ -174,6 +182,8 @@ class App:
             return False, problem
         mode = self.get(name)
         try:
+            if name in self._adopt:  # the settings were lost: the game's layout first
+                adopt.adopt_layout(self, saved)
             ok, problem = yield from mode.resume(saved, now)
         except MemoryError:  # the heap was short, not the game: the device keeps it
             raise
@@ -183,6 +193,9 @@ class App:
                 name, type(error).__name__)
         if ok:
             saver.mark_stored(name)
+            if name in self._adopt:
+                self._adopt.remove(name)
+                adopt.adopt_rules(self, name, getattr(mode, "game", None))
         else:
             problem = self._set_aside(name, problem or "%s: not resumed" % name)
         return ok, problem
@@ -194,7 +207,7 @@ class App:
         self._notice_at = now
 
     # -- settings -------------------------------------------------------------
-    def _apply_layout(self):
+    def apply_layout(self):
         s = self.settings
         self.layout = Layout.from_tiles(s["side"], s["tiles"])
         self.solver = Solver(self.layout)
@@ -203,11 +216,13 @@ class App:
     def change(self, key, value):
         """Change one setting and save it; a new arrangement drops a game in progress."""
         s = self.settings
+        if key != "games":  # the player's choice: the settings are the player's again
+            self._adopt = []
         if s[key] == value:
             return
         s[key] = value
         if key in ("side", "tiles"):
-            self._apply_layout()
+            self.apply_layout()
             self.saver.remove_game()
             for mode in self.modes.values():
                 mode.reset()

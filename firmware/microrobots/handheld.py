@@ -16,7 +16,9 @@ Nothing here may reboot the device in a loop:
   being played (or, when the app could not even start, it was the file read last): then
   that file is set aside as NAME.bad.json (kept, never loaded again), the console says
   so and the restarted app shows the notice, so a saved state never replays into a
-  crash loop.
+  crash loop. After a MemoryError (perhaps only a short heap) the file stays the first
+  time, and goes aside when the app stops again with it in play: the restart after
+  that starts clean and says why.
 """
 
 import gc
@@ -65,6 +67,8 @@ def read_config(path):
         return config.load_file(path), None
     except config.ConfigError as error:
         return config.defaults(), str(error)
+    except Exception as error:  # noqa: BLE001 - e.g. MemoryError: a red X, never a dead boot
+        return config.defaults(), "%s: cannot be read (%s)" % (path, type(error).__name__)
 
 
 def log_exception(error):
@@ -105,6 +109,7 @@ class Device:
         self.app = None
         self._take_line = None
         self._notice = None  # a saved game set aside by fail(): the next app shows it
+        self._suspect = None  # the file in play when a MemoryError stopped the app (fail)
         self._App = App
         self.tones = ()
         if self.problem is not None:
@@ -143,15 +148,21 @@ class Device:
         log_exception(error)
         # The saved game being played, or the file read last if the app could not start:
         # set aside (NAME.bad.json), so that the restart does not replay it into a loop.
-        # Not for a MemoryError: that says the heap was short, not that the game is bad.
+        # A MemoryError may say only that the heap was short, not that the game is bad:
+        # the game is kept the first time, and set aside if the same file is in play
+        # when the app stops again (whatever the error): no loop, however it fails.
         live = getattr(self.app, "live_game", None)
         name = live() if live else self.store.loaded if self.app is None else None
         kept = None
-        if name and not isinstance(error, MemoryError):
+        if name and (name == self._suspect or not isinstance(error, MemoryError)):
             kept = self.store.set_aside(name)
+            self._suspect = None
+        elif name:
+            self._suspect = name
         if kept:
-            self._notice = "%s: the app stopped with it (%s); kept as %s" % (
-                self.store.path(name), type(error).__name__, kept)
+            again = " again" if isinstance(error, MemoryError) else ""
+            self._notice = "%s: the app stopped with it%s (%s); kept as %s" % (
+                self.store.path(name), again, type(error).__name__, kept)
             print("notice:", self._notice)
         self.app = None
         self._failed_at = self.now

@@ -19,7 +19,7 @@ SETTINGS = {
     "mode": "",             # the mode on show (boot returns to it); "": the newest game
 }
 MODES = ("menu", "solo", "referee", "classroom", "settings")  # the app's, in menu order
-_RANGES = {"brightness": (1, 8), "players": (2, 8), "difficulty": (0, 6), "aid": (0, 3),
+RANGES = {"brightness": (1, 8), "players": (2, 8), "difficulty": (0, 6), "aid": (0, 3),
            "games": (0, 0x3FFFFFFF)}
 
 
@@ -38,8 +38,8 @@ def check_settings(data):
         v = data[key]
         default = SETTINGS[key]
         ok = type(v) is type(default)
-        if ok and key in _RANGES:
-            lo, hi = _RANGES[key]
+        if ok and key in RANGES:
+            lo, hi = RANGES[key]
             ok = lo <= v <= hi
         if ok and key == "side":
             ok = v in ("black", "copper")

@@ -30,7 +30,15 @@ def test_save_then_load_round_trips_on_the_real_filesystem(tmp_path):
 @pytest.mark.parametrize("content, problem", [
     (b'{"format": 1, "data": {"bri', "settings.json: corrupt or cut short (not valid JSON); using defaults"),
     (b"", "settings.json: corrupt or cut short (not valid JSON); using defaults"),
-    (b"\xff\xfe\x00garbage", "settings.json: corrupt or cut short (not valid JSON); using defaults"),
+    (b"\xff\xfe\x00garbage", "settings.json: not UTF-8 text (saved as UTF-16? save as UTF-8); using defaults"),
+    (b'{"format": 1, "data": "caf\xe9"}',
+     "settings.json: not UTF-8 text (byte 0xe9 at offset 26; saved as Latin-1? save as UTF-8); using defaults"),
+    (b'{"format": 1, "data": null}',
+     "settings.json: not a saved file of this device (its data is null); using defaults"),
+    (b'{"format": 1, "data": ' + b"[" * 1000 + b"]" * 1000 + b"}",
+     "settings.json: nested deeper than 16 levels; using defaults"),
+    (b'{"format": 1, "data": "' + b"x" * 4000 + b'"}', "settings.json: a string over 2048 bytes; using defaults"),
+    (b" " * 8193, "settings.json: over 8 KB: not a file of this device; using defaults"),
     (b'{"brightness": 3}', "settings.json: not a saved file of this device; using defaults"),
     (b"[1, 2]", "settings.json: not a saved file of this device; using defaults"),
     (b'{"format": 2, "data": {}}', "settings.json: saved in format 2, this firmware reads 1; using defaults"),
@@ -88,7 +96,7 @@ def test_read_error_mid_file_is_reported():
     class Flaky(FakeFs):
         def open(self, path, mode):
             f = super().open(path, mode)
-            f.read = lambda: (_ for _ in ()).throw(OSError(5))
+            f.read = lambda size=-1: (_ for _ in ()).throw(OSError(5))
             return f
     data, problem = Store(fs=Flaky({"game.json": saved(OLD)})).load("game")
     assert data is None and problem.startswith("game.json: cannot be read (OSError")
@@ -160,10 +168,38 @@ def test_power_cut_at_every_step_of_a_save(before, fat):
     assert json.dumps(NEW) in outcomes and json.dumps(good) in outcomes
 
 
-def test_a_complete_tmp_beats_a_corrupt_file():
+def test_a_complete_tmp_beats_a_corrupt_file_which_is_kept_aside():
     fs = FakeFs({"game.json": b'{"format": 1, "da', "game.tmp": saved(NEW)})
     assert Store(fs=fs).load("game") == (NEW, None)
-    assert sorted(fs.files) == ["game.json"]
+    assert fs.files == {"game.json": saved(NEW), "game.bad.json": b'{"format": 1, "da'}
+
+
+DAMAGED = [
+    b'{"format": 1, "data": ' + b"[" * 6000 + b"]" * 6000 + b"}",
+    b'{"format": 1, "data": "caf\xe9"}',
+    b"\xff\xfe{\x00}\x00",
+    b'{"format": 1, "data": "' + b"x" * 9000 + b'"}',
+    b'{"format": 1, "data": null}',
+    b"x" * 20000,
+]
+
+
+@pytest.mark.parametrize("leftover", DAMAGED, ids=range(len(DAMAGED)))
+def test_a_damaged_tmp_beside_a_good_file_is_only_a_candidate(leftover):
+    # issue 20, reproduction 4: the good file loads, unreported; the leftover goes
+    fs = FakeFs({"solo.json": saved(OLD), "solo.tmp": leftover})
+    assert Store(fs=fs).load("solo") == (OLD, None)
+    assert fs.files == {"solo.json": saved(OLD)}
+
+
+def test_an_unreadable_tmp_beside_a_good_file_is_only_a_candidate():
+    class Flaky(FakeFs):
+        def open(self, path, mode):
+            if path.endswith(".tmp"):
+                raise OSError(5)
+            return super().open(path, mode)
+    fs = Flaky({"solo.json": saved(OLD), "solo.tmp": saved(NEW)})
+    assert Store(fs=fs).load("solo") == (OLD, None)
 
 
 def test_an_incomplete_tmp_never_replaces_a_good_file():

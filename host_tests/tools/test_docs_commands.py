@@ -47,6 +47,10 @@ NOT_RUN = {
     "make firmware": "builds MicroPython for the Pico, minutes the first time: make test builds "
                      "the RPI_PICO image itself (cached), device/test_rp2040.py boots it, "
                      "tools/test_picoimage.py covers the tool",
+    "make ricochet": "serves until stopped: host_tests/web/test_ricochet_page.py serves and drives "
+                     "the table page itself",
+    "python -m tools.ricochet serve": "serves until stopped: host_tests/web/test_ricochet_page.py "
+                                      "serves and drives the table page itself",
     "make flash PORT=": "needs a Pico on that port: host_tests/tools/test_flash.py uses a fake board",
     "python -m tools.flash --source": "needs a Pico: host_tests/tools/test_flash.py uses a fake board",
     "mpremote ": "talks to a Pico",

@@ -106,7 +106,7 @@ def test_bad_saved_file(tmp_path, capsys):
     bad = tmp_path / "game.json"
     bad.write_text('{"format": "microrobots-game", "version": 1')  # truncated on flash
     assert replay.main(["--saved", str(bad)]) == 2
-    assert "not JSON" in capsys.readouterr().err
+    assert "saved game: not valid JSON at line 1" in capsys.readouterr().err
     d = sample_game().to_dict()
     d["pool"] = 25
     bad.write_text(json.dumps(d))

@@ -51,6 +51,7 @@ def test_auto_hands_over_to_the_compiled_search_only_for_long_deals(monkeypatch)
     board = rr.Board(faces)
     assert solver.solve(board, robots, target, engine="auto").engine == "python"
     monkeypatch.setattr(solver, "HANDOVER", 5)
+    monkeypatch.setattr(solver, "WARM_HANDOVER", 5)  # numba is loaded in this process
     long = solver.solve(board, robots, target, engine="auto")
     assert long.engine == "python, then numba"
     assert long.count == solver.solve(board, robots, target, engine="python").count

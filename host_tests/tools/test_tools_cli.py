@@ -166,7 +166,23 @@ def test_read_json_names_the_file(tmp_path):
     path.write_text('{"a": [1, 2]}')
     assert cli.read_json(str(path)) == {"a": [1, 2]}
     path.write_text('{"a": ')
-    with pytest.raises(cli.UsageError, match="j.json: saved game is not JSON"):
+    with pytest.raises(cli.UsageError, match="j.json: saved game: not valid JSON at line 1"):
+        cli.read_json(str(path), "saved game")
+
+
+@pytest.mark.parametrize("data, problem", [
+    (b'{"a": ' + b"[" * 1000 + b"]" * 1000 + b"}", "nested deeper than 16 levels"),
+    ('{"a": "caf\u00e9"}'.encode("latin-1"), r" is not text \(byte 0xe9 at offset 10"),
+    ('{"a": 1}'.encode("utf-16"), r"not UTF-8 text \(saved as UTF-16\? save as UTF-8\)"),
+    (b'{"a": "' + b"x" * 5000 + b'"}', "a string over 2048 bytes"),
+    (b" " * 20000, "over 8 KB"),
+])
+def test_read_json_reads_as_the_device_does(tmp_path, data, problem):
+    # issue 20, reproduction 8: every tool's JSON goes through the device's store.parse
+    path = tmp_path / "j.json"
+    path.write_bytes(data)
+    problem = problem if problem.startswith(" ") else ": " + problem
+    with pytest.raises(cli.UsageError, match="j.json: saved game" + problem):
         cli.read_json(str(path), "saved game")
 
 

@@ -233,14 +233,23 @@ def report(out=None, bfs_limit=True):
     print("Ricochet Robots solver (tools/ricochet/solver.py; compiled search: %s)" % compiled,
           file=out)
     print("ricochet rule on; each deal in fresh processes. first: the first solve in a fresh", file=out)
-    print("process, as a command meets it (loading numba included where it hands over), best", file=out)
+    print("process, as a command meets it (loading the compiled search included where it hands over), best", file=out)
     print("of 3 processes under 2 s, wall clock and that process's CPU; warm: the same deal", file=out)
-    print("solved again in that process (numba loaded; best of 2 under 1 s); python: the", file=out)
+    print("solved again in that process (the compiled search loaded; best of 2 under 1 s); python: the", file=out)
     print("pure-Python search alone (the same positions searched unless noted; warm times;", file=out)
     print("not run on the hard deals);", file=out)
     print("BFS: breadth-first over whole states, stopped after %g s or %d states"
           % (BFS_SECONDS, BFS_STATES), file=out)
     print("set-up per solve on a board already used: %.3f ms" % setup_figure(), file=out)
+    from tools.ricochet import aot
+    if compiled != "not installed" and not aot.ready():  # as make ricochet does
+        try:
+            aot.build()
+        except RuntimeError as e:
+            print(e, file=out)
+    loading = ("built ahead of time: numpy, no numba" if aot.ready() else "loading numba")
+    print("the compiled search in a fresh process: %s (python -m tools.ricochet.aot)" % loading,
+          file=out)
     if compiled != "not installed":  # compile the kernel now if needed, not in a deal's figure
         game = PLAIN[0][0]
         ready = in_subprocess(game, "numba")
@@ -249,8 +258,9 @@ def report(out=None, bfs_limit=True):
         else:
             load = first_solves(game, engine="numba")
             print("compiled search: %.1f s to compile or load it; then %.3f s (%.3f s CPU) for"
-                  " a %d-move deal's first solve in a fresh process (loading numba)"
-                  % (ready["first"], load["first"], load["first_cpu"], load["moves"]), file=out)
+                  " a %d-move deal's first solve in a fresh process (%s)"
+                  % (ready["first"], load["first"], load["first_cpu"], load["moves"],
+                     loading), file=out)
     for title, deals in SECTIONS:
         print("\n  %s" % title, file=out)
         print("  %-15s %-11s %-15s %5s %9s %7s %7s %7s %7s %-8s | %7s %7s | %5s %6s %7s" % (
@@ -276,6 +286,154 @@ def report(out=None, bfs_limit=True):
                      ref["moves"] if ref.get("finished") else "-",
                      ref.get("seconds", 0), ref.get("peak_mb", 0), note), file=out)
             out.flush()
+    where_people_wait(out)
+
+
+# -- where people wait: the table's server (warm) and a fresh command (cold) -------------------
+# The peers' figures as the issue quotes them (fogleman/Ricochet b571f46 in C,
+# smack42/DriftingDroids ec5e956 in Java; CPU time of a fresh process, one interleaved run on
+# a shared 2-core machine, without the ricochet rule): not measured here.
+PEERS = (("3-10 moves", "fogleman about 0.001 s (its whole process)"),
+         ("11-15 moves", "fogleman 0.003-1.2 s"),
+         ("17-22 moves", "ours (cold) / fastest peer: 0.92 (median of 4 deals)"))
+# A few deals of each length (game IDs from the lists above), solved once each.
+WHERE_PEOPLE_WAIT = [
+    ("1E229HEKP06HDC", "seed 204"), ("0F8JMYHTS10HC3", "seed 246"),
+    ("0B7P6ZBDXVGFEG", "seed 25"), ("00F7CN8GQR25KW", "seed 1377"),
+    ("16VNYVZ9Z6G54W", "seed 917"), ("0M8DWM9833M7H1", "seed 475"),
+    ("075AAMJ2HTBKSF", "seed 188"), ("1BJAWHC584RR8F", "seed 2634"),
+    ("0BZHQD9MQM5YVC", "seed 2970"), ("0BZGSDSM3EERY9", "search"),
+]
+COLD_AIM = (15, 0.5, 60)  # deals up to 15 moves: under 0.5 s of CPU and 60 MB
+
+
+def _request(game, ricochet):
+    faces, robots, target = rr.decode_game(game)
+    named = {rr.ROBOT_NAMES[w]: robots[w] for w in range(rr.ROBOT_COUNT) if robots[w] != rr.ABSENT}
+    return {"faces": ",".join(faces), "robots": named, "target": target, "ricochet": ricochet}
+
+
+def warm_server(games, ricochet=True):
+    """Runs in its own process: the table's server as ``python -m tools.ricochet serve``
+    starts it (the compiled search loaded ahead), then, per deal, the page's requests over
+    HTTP: the board (when the table sets it up), then the solve, timed (wall clock, and
+    this process's CPU time while it ran). One JSON object per deal, then the peak."""
+    import http.client
+    import threading
+
+    from tools.ricochet import serve, table
+    httpd = serve.server()
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    started = time.process_time()
+    serve.warm_up().join()
+    loaded = time.process_time() - started
+
+    def post(route, body):
+        conn = http.client.HTTPConnection("127.0.0.1", httpd.server_port, timeout=600)
+        conn.request("POST", "/api/" + route, json.dumps(body), {"Content-Type": "application/json"})
+        answer = json.loads(conn.getresponse().read())
+        conn.close()
+        return answer
+
+    out = [{"loaded_cpu": loaded}]
+    for game in games:
+        request = _request(game, ricochet)
+        post("board", {"faces": request["faces"]})
+        table.wait_prepared(request["faces"])  # at a table, placing the robots takes longer
+        wall, cpu = time.perf_counter(), time.process_time()
+        answer = post("solve", request)
+        out.append({"game": game, "moves": answer.get("count"), "nodes": answer.get("nodes"),
+                    "solve": answer.get("seconds"),
+                    "engine": answer.get("engine"), "wall": time.perf_counter() - wall,
+                    "cpu": time.process_time() - cpu, "error": answer.get("error")})
+    out.append({"peak_mb": peak_mb()})
+    httpd.shutdown()
+    return out
+
+
+def cold_command(game, ricochet=True):
+    """``python -m tools.ricochet solve --game ID --json`` in a fresh process, as a user
+    types it: (answer, CPU seconds of that process, its peak MB)."""
+    code = ("import atexit, sys\n"
+            "def peak():\n"
+            "    for line in open('/proc/self/status'):\n"
+            "        if line.startswith('VmHWM:'): sys.stderr.write('peak ' + line.split()[1] + chr(10))\n"
+            "atexit.register(peak)\n"
+            "sys.argv = ['ricochet', 'solve', '--game', %r, '--json']%s\n"
+            "import runpy\n"
+            "runpy.run_module('tools.ricochet', run_name='__main__')\n"
+            % (game, "" if ricochet else " + ['--no-ricochet-rule']"))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "firmware")]))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, env=env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    peak = [line for line in proc.stderr.splitlines() if line.startswith("peak ")]
+    if proc.returncode not in (0, 1) or not peak:
+        return {"error": (proc.stderr.strip().splitlines() or ["exit %d" % proc.returncode])[-1]}, cpu, 0
+    return json.loads(proc.stdout), cpu, int(peak[-1].split()[1]) / 1024.0
+
+
+def _warm_run(games, ricochet=True):
+    """warm_server in its own process (its memory its own)."""
+    proc = subprocess.run([sys.executable, "-m", "tools.bench.ricochet", "--warm"] + games
+                          + ([] if ricochet else ["--no-ricochet-rule"]), capture_output=True,
+                          text=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=os.pathsep.join(
+                              [ROOT, os.path.join(ROOT, "firmware")])))
+    if proc.returncode:
+        return {"error": (proc.stderr.strip().splitlines() or ["failed"])[-1]}
+    return json.loads(proc.stdout)
+
+
+def where_people_wait(out=None):
+    """The table's figures: warm (the page's own process) and cold (a fresh command)."""
+    out = out or sys.stdout
+    print("\n  where people wait (ricochet rule on; each deal once)", file=out)
+    print("  warm: solved in the table's server (python -m tools.ricochet serve), its compiled", file=out)
+    print("  search loaded ahead, the board set up first as the page does (and its tables built);", file=out)
+    print("  solve: the search's wall clock in the server; request: the page's request over HTTP,", file=out)
+    print("  wall clock; CPU: the process's (server and client) during it. cold: `python -m tools.ricochet", file=out)
+    print("  solve --game ID --json` in a fresh process, its CPU time and peak memory (aim: deals", file=out)
+    print("  up to %d moves under %.1f s and %d MB)." % COLD_AIM, file=out)
+    print("  peers, as the issue quotes them: " + "; ".join("%s: %s" % p for p in PEERS), file=out)
+    from tools.ricochet import aot
+    if not aot.ready() and solver.kernel_available():
+        try:
+            aot.build()
+        except RuntimeError as e:
+            print("  %s" % e, file=out)
+    print("  the compiled search built ahead of time (python -m tools.ricochet.aot): %s"
+          % ("yes: a fresh command loads it without numba" if aot.ready()
+             else "no: a fresh command loads numba"), file=out)
+    warm = _warm_run([g for g, _ in WHERE_PEOPLE_WAIT])
+    if "error" in warm:
+        print("  warm: %s" % warm["error"], file=out)
+        return
+    print("  the server loads the compiled search in %.2f s of CPU (in the background, while the"
+          " table sets up); its peak after these deals: %.0f MB" % (warm[0]["loaded_cpu"],
+                                                                   warm[-1]["peak_mb"]), file=out)
+    print("  %-15s %-10s %5s %9s | %8s %8s %8s %-8s | %8s %7s %-8s %s" % (
+        "game", "from", "moves", "positions", "solve s", "request", "CPU s", "engine",
+        "cold CPU", "peak MB", "engine", "aim"), file=out)
+    for (game, origin), w in zip(WHERE_PEOPLE_WAIT, warm[1:-1]):
+        answer, cpu, peak = cold_command(game)
+        if "error" in answer or w.get("error"):
+            print("  %-15s %s" % (game, answer.get("error") or w["error"]), file=out)
+            continue
+        moves = answer["moves"]
+        numba = "numba" in w["engine"]
+        # which search the command ran, from its memory: numba loaded, the build ahead of
+        # time (numpy), or Python alone
+        cold_engine = "py+numba" if peak > 100 else "py+aot" if peak > 35 else "python"
+        aim = "-"
+        if moves <= COLD_AIM[0]:
+            aim = "met" if cpu < COLD_AIM[1] and peak < COLD_AIM[2] else "NOT met"
+        print("  %-15s %-10s %5d %9d | %8.4f %8.4f %8.4f %-8s | %8.3f %7.0f %-8s %s" % (
+            game, origin, moves, w["nodes"], w["solve"], w["wall"], w["cpu"],
+            "py+numba" if numba and "then" in w["engine"] else w["engine"], cpu, peak,
+            cold_engine, aim), file=out)
+        out.flush()
 
 
 def main(argv=None):
@@ -283,11 +441,21 @@ def main(argv=None):
     parser.add_argument("--deal", help="one game ID, in this process, as JSON")
     parser.add_argument("--engine", default="auto", choices=("auto", "python", "numba"))
     parser.add_argument("--bfs", action="store_true", help="the BFS reference instead")
+    parser.add_argument("--warm", nargs="+", metavar="ID",
+                        help="these deals in the table's server, in this process, as JSON")
+    parser.add_argument("--no-ricochet-rule", dest="ricochet", action="store_false",
+                        help="with --warm: solve without the ricochet rule")
+    parser.add_argument("--table", action="store_true",
+                        help="only the table's figures: warm and cold")
     try:
         args = parser.parse_args(argv)
     except cli.UsageError as e:
         return cli.fail("bench ricochet", e)
-    if args.deal:
+    if args.warm:
+        print(json.dumps(warm_server(args.warm, ricochet=args.ricochet)))
+    elif args.table:
+        where_people_wait()
+    elif args.deal:
         print(json.dumps(one_deal(args.deal, args.engine, args.bfs)))
     else:
         report()

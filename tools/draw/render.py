@@ -163,15 +163,16 @@ def save_png(image, path):
 
 def read_frames(path):
     """The frames of a frames-out file (JSON lines), checked. ValueError names the line."""
+    from microrobots.device.store import parse
+
     frames = []
     for n, line in enumerate(cli.read_text(path, "frames file").splitlines(), 1):
         if not line.strip():
             continue
         where = f"{path}, line {n}"
-        try:
-            frame = json.loads(line)
-        except ValueError:
-            raise ValueError(f"{where}: not a JSON object")
+        frame, problem = parse(line)  # as the device reads JSON: nesting, strings bounded
+        if problem is not None:
+            raise ValueError(f"{where}: not a JSON object ({problem})")
         if not isinstance(frame, dict) or "pixels" not in frame or "t" not in frame:
             raise ValueError(f"{where}: expected an object with \"t\" and \"pixels\"")
         validate_pixels(frame["pixels"], where)

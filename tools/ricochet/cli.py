@@ -5,6 +5,7 @@
         --robots red=10,9 green=2,3 blue=11,13 yellow=2,15 clear=12,15
     python -m tools.ricochet check --game 0B7P6ZBDXVGFEG --moves "clear N, clear W, clear S+1"
     python -m tools.ricochet render --game 0B7P6ZBDXVGFEG --svg deal.svg
+    python -m tools.ricochet serve [--port 8026] [--open]   # the table page (serve.py)
 
 A deal is given either as ``--faces``/``--robots``/``--target`` or as ``--game ID`` (the
 short ID ``random`` prints). Faces are for the NW, NE, SE, SW quadrants; x is the column
@@ -323,7 +324,22 @@ def build_parser():
     p.add_argument("--json", action="store_true", help="machine-readable output")
     rule_arg(p)
     p.set_defaults(run=cmd_random)
+    p = sub.add_parser("serve", help="the table page: set up the board, solve, referee bids")
+    p.add_argument("--port", type=int, default=8026, help="port (default 8026; 0: any free one)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1; 0.0.0.0 for a tablet too)")
+    p.add_argument("--open", action="store_true", help="open the page in a browser")
+    p.add_argument("--cold", action="store_true",
+                   help="do not load the compiled search ahead (for measuring)")
+    p.set_defaults(run=cmd_serve)
     return parser
+
+
+def cmd_serve(args, out):
+    if not 0 <= args.port <= 65535:
+        raise UsageError("--port %d: use 0-65535" % args.port)
+    from tools.ricochet import serve
+    return serve.run(args, out)
 
 
 def main(argv=None, out=None, err=None):
@@ -337,6 +353,8 @@ def main(argv=None, out=None, err=None):
     except (UsageError, rr.RicochetError) as e:
         print("ricochet: error: %s" % e, file=err)
         return 2
+    except BrokenPipeError:
+        raise  # the reader went away (| head): cli.run ends quietly
     except OSError as e:
         print("ricochet: error: %s: %s" % (getattr(e, "filename", "") or "file", e.strerror), file=err)
         return 2

@@ -22,15 +22,22 @@ each probe that misses the caches waits for memory. So a position lists its move
 
 numba is an optional dependency (requirements/ricochet.txt installs it): ``AVAILABLE`` says whether
 it imported. The first call compiles the search (a few seconds) and caches the machine
-code in ``__pycache__``; later runs load it.
+code in ``__pycache__``; later runs load it. When ``python -m tools.ricochet.aot`` has built
+this search ahead of time from this very file (aot.py), ``AOT`` is that module and numba
+is not loaded at all.
 """
 
+from tools.ricochet import aot
+
+# This search built ahead of time (aot.py), when it is up to date: numpy alone, no numba.
+AOT = aot.load()
 try:
     import numpy as np
-    from llvmlite import ir
-    from numba import njit, types
-    from numba.core import cgutils
-    from numba.extending import intrinsic
+    if AOT is None:
+        from llvmlite import ir
+        from numba import njit, types
+        from numba.core import cgutils
+        from numba.extending import intrinsic
     AVAILABLE = True
 except ImportError:  # pragma: no cover - the pure-Python search runs instead
     AVAILABLE = False
@@ -45,7 +52,9 @@ REM, H, NC, CJ, FROMI, FROMP, FROMF = range(7)
 # columns of a child: robot, direction, walls passed, cell, state, bound, bucket
 CI, CD, CK, CQ, CG, CH, CB = range(7)
 
-if AVAILABLE:
+if AOT is not None:
+    _dfs, _ray_min = AOT.dfs, AOT.ray_min
+elif AVAILABLE:
     STEP = np.array([-16, 1, 16, -1], dtype=np.int64)
 
     @intrinsic

@@ -391,7 +391,7 @@ def parse_moves(text):
         d = DIRECTIONS.find(words[1].upper())
         if len(words[1]) != 1 or d < 0:
             raise RicochetError("move %d %r: direction must be N, E, S or W" % (n, item.strip()))
-        if not count.isdigit():
+        if not _digits(count):
             raise RicochetError("move %d %r: +k needs a number" % (n, item.strip()))
         passes = int(count)
         if passes and who != CLEAR:
@@ -399,6 +399,16 @@ def parse_moves(text):
                                 % (n, item.strip()))
         moves.append((who, d, passes))
     return moves
+
+
+def _digits(text):
+    """One to three ASCII digits (str.isdigit also takes "²", which int() refuses)."""
+    if not 1 <= len(text) <= 3:
+        return False
+    for ch in text:
+        if not "0" <= ch <= "9":
+            return False
+    return True
 
 
 def format_move(who, d, passes):

@@ -327,15 +327,29 @@ def tables(board):
 ENGINE = os.environ.get("RICOCHET_ENGINE", "auto")
 HANDOVER = 10_000  # positions of a coloured target; five times that for the vortex
 VORTEX_HANDOVER = 5
+# Once numba is loaded (a process that keeps running, like the table's server, loads it
+# ahead), handing over costs under a millisecond: the compiled search takes a deal as soon
+# as the next bound looks like a hundred positions, where it is ten or more times faster.
+WARM_HANDOVER = 100
+# Built ahead of time (aot.py), the compiled search loads in some 0.05 s (numpy): a fresh
+# process hands over once the next bound looks like a thousand positions.
+AOT_HANDOVER = 1_000
+# The compiled search's table in a process that had not loaded it before the solve (a
+# command): 2**18 buckets, 16 MB, room for 1.8 million positions, so that a deal of up to
+# 15 moves stays under 60 MB; a server's, loaded ahead, has kernel.TABLE_BITS (32 MB).
+COLD_TABLE_BITS = 18
 
 
-def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, engine=None):
+def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, engine=None,
+          handover=None):
     """An optimal solution for ``target`` (index) from ``robots`` (six cells).
 
     Under the ricochet rule (the default) the robot that completes the target must have
     turned on its way. Returns a Solution; ``count`` is None when no solution has at most
     ``max_moves`` moves or ``node_limit`` positions were searched first. ``engine``:
-    "python", "numba" or "auto" (default: ``ENGINE``, from $RICOCHET_ENGINE).
+    "python", "numba" or "auto" (default: ``ENGINE``, from $RICOCHET_ENGINE);
+    ``handover``: auto's threshold (default ``HANDOVER``, or ``WARM_HANDOVER`` once the
+    compiled search is loaded).
     """
     engine = engine or ENGINE
     if engine not in ("auto", "python", "numba"):
@@ -346,15 +360,20 @@ def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, e
         return _solve(board, robots, target, max_moves, node_limit, ricochet, False)
     if engine == "auto":
         started = time.perf_counter()
+        warm = kernel_loaded()
+        if handover is None:
+            from tools.ricochet import aot
+            handover = (WARM_HANDOVER if warm else AOT_HANDOVER if aot.ready()
+                        else HANDOVER)
         first = _solve(board, robots, target, max_moves, node_limit, ricochet, False,
-                       handover=HANDOVER)
+                       handover=handover)
         if not first.out_of_budget or (node_limit and node_limit <= first.nodes):
             return first
         # the bounds searched in full have no solution: the compiled search goes on from there
         start = first.depths[-1][0] + 1 if first.depths else None
         result = _solve(board, robots, target, max_moves,
                         node_limit and node_limit - first.nodes, ricochet, True,
-                        first_bound=start)
+                        first_bound=start, table_bits=None if warm else COLD_TABLE_BITS)
         result.nodes += first.nodes
         result.depths = first.depths + [(b, n, s + first.seconds) for b, n, s in result.depths]
         result.seconds = time.perf_counter() - started
@@ -367,11 +386,48 @@ def kernel_available():
     """Whether numba is installed, without importing it (0.4 s and 80 MB): a short deal
     never needs it."""
     import importlib.util
-    return importlib.util.find_spec("numba") is not None
+    from tools.ricochet import aot
+    return importlib.util.find_spec("numba") is not None or aot.ready()
+
+
+def kernel_loaded():
+    """Whether this process has loaded the compiled search already (see WARM_HANDOVER)."""
+    import sys
+    return "tools.ricochet.kernel" in sys.modules and sys.modules["tools.ricochet.kernel"].AVAILABLE
+
+
+def load_kernel():
+    """Load the compiled search now (numba and its cached machine code, compiling it the
+    first time), by solving an 8-move deal with it (the first real search pays some
+    one-time costs of its own); False without numba."""
+    if not kernel_available():
+        return False
+    board = Board("2A,1A,4B,3A")  # game 0F8JMYHTS10HC3, seed 246: 8 moves, 3,803 positions
+    robots = [39, 19, 40, 44, ABSENT, ABSENT]
+    _solve(board, robots, 1, 30, None, True, True)
+    return True
+
+
+def prepare(board, ricochet=True, compiled=True):
+    """Build what a solve on ``board`` needs for every target ahead (the bounds, the slack
+    tables, for the compiled search their arrays), so that a solve starts searching at
+    once: a server does it while the table places its robots (some 0.1-0.2 s of CPU)."""
+    tab = tables(board)
+    for target in range(VORTEX + 1):
+        goal = board.targets[target]
+        tab.bound(goal, False, ricochet)
+        if target == VORTEX:
+            tab.bound(goal, True, ricochet)
+        else:
+            tab.within(goal, ricochet)
+            if compiled:
+                tab.descent_arrays(goal, ricochet)
+            else:
+                tab.descents(goal, ricochet)
 
 
 def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, handover=None,
-           first_bound=None):
+           first_bound=None, table_bits=None):
     started = time.perf_counter()
     tab = tables(board)
     goal = board.targets[target]
@@ -611,7 +667,7 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
         else:
             closer_arr = reach_arr = None
         k = kernel.Kernel(board.walls, goal, order, P, F, is_clear, elig, heur, single,
-                          closer_arr, reach_arr, AFTER, max_moves)
+                          closer_arr, reach_arr, AFTER, max_moves, table_bits)
         for bound in range(h0, max_moves + 1):
             before = k.nodes
             found = k.search(bound, lower_bound(), budget)

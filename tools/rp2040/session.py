@@ -29,14 +29,15 @@ READ_EVERY_MS = 1000  # the probe's ring holds 160 frames: read well within 3 s
 
 
 def board_config(files):
-    """The board's configuration as main.py will see it (defaults if missing or bad)."""
+    """The board's configuration as main.py will see it (defaults if missing or bad: not
+    UTF-8 either, which config.load reads from the bytes as main.py does)."""
     from microrobots.device import config
 
     text = files.get("config.json")
     if text is None:
         return config.defaults()
     try:
-        return config.load(text.decode())
+        return config.load(text)
     except config.ConfigError:
         return config.defaults()
 

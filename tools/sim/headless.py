@@ -20,7 +20,8 @@ power cap). The run ends at ``--until`` (default: 2 s after the last release).
 ``--state DIR`` is the device's flash (settings.json, solo.json, referee.json,
 config.json); without it nothing is saved. A bad events file: one line naming the line,
 exit status 2. What the firmware prints on its serial console (the referee's verdicts
-and why, a traceback) goes to stderr, one line each.
+and why, a traceback) goes to stderr, one line each. Exit status: 2 for bad input, 1
+when the firmware failed (the app stopped, or MicroPython itself did), else 0.
 
 Both runtimes run tools/sim/driver.py, the same driver, around firmware/main.py's real
 frame loop: in-process under CPython, in ``micropython -X heapsize=190k`` otherwise;
@@ -53,16 +54,47 @@ def run_driver(lines, seed, until, runtime="cpython", state=None, tones=False):
 
         proc = subprocess.run(micropython_main(DRIVER, firmware=soak.staged()) + argv,
                               input="\n".join(lines) + "\n", capture_output=True, text=True,
+                              errors="replace",  # (a console line may not be UTF-8)
                               cwd=ROOT)
         out = proc.stdout.splitlines()
         if proc.returncode not in (0, 2):
             out.append("micropython failed (%d): %s" % (proc.returncode, proc.stderr.strip()))
         return out
+    import contextlib
+
     from tools.sim import driver as simdriver
 
     out = []
-    simdriver.run(argv, lines, out.append)
+    with contextlib.redirect_stdout(_Lines(out)):  # what the firmware prints: its console
+        simdriver.run(argv, lines, out.append)
     return out
+
+
+class _Lines:
+    """A stdout whose text goes, line by line, into the list ``out`` (in order with the
+    driver's own lines, as MicroPython's stdout gives them)."""
+
+    def __init__(self, out):
+        self.out = out
+        self.part = ""
+
+    def write(self, text):
+        lines = (self.part + text).split("\n")
+        self.part = lines.pop()
+        self.out.extend(lines)
+        return len(text)
+
+    def flush(self):
+        pass
+
+
+def failure(out):
+    """The first line saying the firmware failed (the app stopped, or MicroPython itself),
+    or None."""
+    for line in out:
+        if line.startswith(("error: ", "micropython failed")):
+            return line
+    return None
 
 
 def headless(args):
@@ -95,6 +127,10 @@ def headless(args):
             render.write_png(frames, args.png, state=args.state)
         except ValueError as e:
             raise EventsError(str(e))
+    failed = failure(out)
+    if failed is not None:  # the frames are written; the status says it went wrong
+        print("sim: the firmware failed: %s" % failed, file=sys.stderr)
+        return 1
     return 0
 
 

@@ -214,7 +214,7 @@ class Driver:
     def __init__(self, cmd):
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True, bufsize=1,
-                                     cwd=ROOT)
+                                     errors="replace", cwd=ROOT)  # (console: maybe not UTF-8)
         self.lines = queue.Queue()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()

@@ -15,6 +15,7 @@ hardware docs are generated from ``DEFAULTS``: change a default here, not there.
 import json
 
 from ..compat import const
+from .store import missing, parse, read_all
 
 BUTTON_NAMES = ("up", "down", "left", "right", "a", "b")  # the order of input.BUTTON_NAMES
 # The LEDs' power budget from USB: 500 mA, of which each WS2812B takes 1 mA idle; a
@@ -71,44 +72,45 @@ def defaults():
 
 
 def load_file(path="config.json"):
-    """Read and validate ``path``; a missing file gives the defaults."""
+    """Read and validate ``path``; a missing file gives the defaults. Whatever the file
+    holds (not UTF-8, nested too deep, too big), the problem is a ConfigError."""
     try:
-        with open(path) as f:
-            text = f.read()
-    except OSError:
-        return defaults()
-    return load(text, path)
+        with open(path, "rb") as f:
+            data = read_all(f)  # None: too big, unread
+        if data is None:
+            data = False  # (store.parse: too big)
+    except OSError as error:
+        if missing(error):
+            return defaults()
+        raise ConfigError("%s: cannot be read (%s)" % (path, error))
+    return load(data, path)
 
 
 def load(text, source="config.json"):
-    """Validate JSON ``text`` (a JSON object overriding some defaults); return the config.
+    """Validate JSON ``text`` (str or bytes, UTF-8: a JSON object overriding some
+    defaults); return the config. The text is read by store.parse (its limits, UTF-8
+    only).
 
-    Raises ``ConfigError`` whose message starts with ``source``.
+    Raises ``ConfigError`` whose message starts with ``source``, and nothing else.
     """
-    try:
-        given = json.loads(text)
-    except ValueError as error:
-        raise ConfigError("%s: %s" % (source, _json_problem(error))) from None
+    given, problem = parse(text, True)
+    if problem is not None:
+        raise ConfigError("%s: %s" % (source, problem))
     if not isinstance(given, dict):
         raise ConfigError("%s: must be a JSON object like {\"led_pin\": 2}" % source)
     try:
         return _validate(given)
     except ConfigError as error:
         raise ConfigError("%s: %s" % (source, error)) from None
-
-
-def _json_problem(error):
-    line = getattr(error, "lineno", None)
-    if line is None:  # MicroPython's json names no position
-        return "not valid JSON (%s)" % error
-    return "not valid JSON at line %d column %d: %s" % (line, error.colno, error.msg)
+    except Exception as error:  # noqa: BLE001 - MemoryError: a red X, not a dead boot
+        raise ConfigError("%s: cannot be checked (%s)" % (source, type(error).__name__)) from None
 
 
 def _validate(given):
     config = defaults()
     for key in given:
         if key not in DEFAULTS:
-            raise ConfigError("unknown key %r%s" % (key, _suggest(key, DEFAULTS)))
+            raise ConfigError("unknown key %s%s" % (_named(key), _suggest(key, DEFAULTS)))
     for key in given:
         value = given[key]
         if key == "buttons":
@@ -147,7 +149,8 @@ def _merge_buttons(buttons, value):
         raise ConfigError("buttons: must be an object like {\"a\": 14}")
     for name in value:
         if name not in buttons:
-            raise ConfigError("buttons: unknown button %r (known: %s)" % (name, " ".join(BUTTON_NAMES)))
+            raise ConfigError("buttons: unknown button %s (known: %s)"
+                              % (_named(name), " ".join(BUTTON_NAMES)))
         buttons[name] = _pin(value[name], "buttons." + name)
 
 
@@ -202,7 +205,15 @@ def _no_shared_pins(config):
 
 
 def _shown(value):
-    return json.dumps(value)
+    """``value`` as JSON, cut to 40 characters: one line however big the value."""
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _named(key):
+    """``repr(key)``, cut to 40 characters."""
+    text = repr(key)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _suggest(word, known):

@@ -5,8 +5,10 @@ rename the old file is untouched; the rename itself is atomic on MicroPython's L
 FAT cannot rename over an existing file: CircuitPython's VFS removes the old file and
 then renames (checked on the emulated board, docs/circuitpython.md), and where a FAT
 refuses instead, ``_replace`` does the same; a cut between the remove and the rename
-leaves a complete ``.tmp``, which the next ``load`` finishes renaming. A ``.tmp`` left by a cut during its own writing is incomplete
-and is deleted, the old file winning::
+leaves a complete ``.tmp``, which the next ``load`` finishes renaming (keeping a damaged
+file it replaces as ``name.bad.json``). A ``.tmp`` is only ever a candidate: one left by
+a cut during its own writing, or damaged or unreadable in any way, is deleted and a good
+file always wins, unreported::
 
     store = Store()                         # files at the filesystem root
     data, problem = store.load("settings")  # (None, None) when there is no file yet
@@ -20,21 +22,38 @@ and is deleted, the old file winning::
 ``save`` returns False (and sets ``error``) instead of raising when the flash refuses,
 e.g. when full or, on CircuitPython, read-only to code (see docs/firmware.md).
 
-The file holds ``{"format": 1, "data": ...}``; a file of another format counts as foreign.
-The filesystem is injectable (``fs``: ``open``, ``rename``, ``remove``) so that tests can
-cut the power at every step of a save.
+The file holds ``{"format": 1, "data": ...}``; a file of another format counts as foreign,
+and so does one whose data is null (nothing saves null: it would read as "no file").
+The filesystem is injectable (``fs``: ``open``, ``rename``, ``remove``; its files read,
+write and seek) so that tests can cut the power at every step of a save.
+
+``parse(data)`` is the one way the device and the tools read JSON (these files,
+config.json, the tools' inputs): ``(value, None)`` or ``(None, problem)``, never an
+exception. Limits a real file never reaches are checked on the bytes before the parser
+runs, so that no file can make it run out of stack or heap (a Pico's MemoryError, CPython's
+RecursionError): ``MAX_BYTES``, ``MAX_DEPTH`` levels of nesting, ``MAX_STRING`` bytes in a
+string. The text must be UTF-8 (a byte-order mark is allowed); UTF-16, as Windows Notepad
+may save, or Latin-1 gets a line saying so. What only an odd or a bad file needs (the
+byte-by-byte scan, the lines saying what is wrong) is in jsonscan.py.
 """
 
 import json
 import os
 
 from ..compat import const
+from . import jsonscan
+from .jsonscan import MAX_DEPTH, MAX_STRING
 
 # errno "no such file": 2 on MicroPython's ports and CPython; 44 in the WebAssembly port,
 # whose files are Emscripten's (its errno.ENOENT still says 2).
 _MISSING = const((2, 44))
 
 FORMAT = 1
+
+# Limits no file the firmware writes comes near (solo.json with a long walk: about 2 KB,
+# 4 levels, its longest string under 1 KB) and that keep reading and json.loads within a
+# Pico's heap: a bigger file is refused by its size, before any of it is read.
+MAX_BYTES = const(8192)
 
 
 class PosixFs:
@@ -66,23 +85,31 @@ class Store:
     def load(self, name):
         """``(data, problem)``: the saved data and None, or None and one line on why not.
 
-        A missing file is not a problem: ``(None, None)``.
+        A missing file is not a problem: ``(None, None)``. Never raises, whatever the file
+        holds (MemoryError included).
         """
         if name in self._hidden:
             return None, None
         target = self.path(name)
-        temp = self.root + name + ".tmp"
         self.loaded = name
         try:
-            text = self._read(target)
-            leftover = self._read(temp)
-            if leftover is not None:
-                text = self._settle(target, temp, text, leftover)
+            return self._load(name, target)
         except Exception as error:  # noqa: BLE001 - a load must never stop the device
             return None, "%s: cannot be read (%s); using defaults" % (target, _why(error))
-        if text is None:
-            return None, None
-        data, problem = _decode(text)
+
+    def _load(self, name, target):
+        temp = self.root + name + ".tmp"
+        raw = self._read(target)
+        try:  # a leftover .tmp is only a candidate: unreadable, it counts as cut short
+            leftover = self._read(temp)
+        except Exception:  # noqa: BLE001
+            leftover = b""
+        data = problem = None
+        if raw is not None:
+            data, problem = _decode(raw)
+        if leftover is not None:
+            data, problem = self._settle(name, raw is None or problem is not None,
+                                         leftover, data, problem)
         if problem is not None:
             return None, "%s: %s; using defaults" % (target, problem)
         return data, None
@@ -152,8 +179,12 @@ class Store:
         except OSError:
             pass
         try:
-            if self._read(target) is None:
-                return None
+            try:
+                fs.open(target, "rb").close()  # (not read: it may be huge)
+            except OSError as error:
+                if missing(error):
+                    return None
+                raise
             self._replace(target, bad)
         except Exception as error:  # noqa: BLE001 - never stop here: hide the name instead
             if name not in self._hidden:
@@ -164,17 +195,19 @@ class Store:
         return bad
 
     def _read(self, path):
-        """The file's text, or None if it does not exist."""
+        """The file's bytes, None if it does not exist, or False when it is over MAX_BYTES
+        (then unread: parse refuses False as too big)."""
         try:
             f = self.fs.open(path, "rb")
         except OSError as error:
-            if error.args and error.args[0] in _MISSING:
+            if missing(error):
                 return None
             raise
         try:
-            return f.read()
+            data = read_all(f)
         finally:
             f.close()
+        return False if data is None else data
 
     def _replace(self, temp, target):
         try:
@@ -183,26 +216,116 @@ class Store:
             self.fs.remove(target)  # cut from here on is finished by the next load.
             self.fs.rename(temp, target)
 
-    def _settle(self, target, temp, text, leftover):
-        """A ``.tmp`` survived a power cut: finish its rename or drop it; return the text."""
-        if _decode(leftover)[1] is None and (text is None or _decode(text)[1] is not None):
-            self._replace(temp, target)  # complete, and nothing better: the cut came
-            return leftover  # between closing it and the rename
-        self.fs.remove(temp)  # cut short, or the old file is still there: the old file wins
-        return text
+    def _settle(self, name, replace, leftover, data, problem):
+        """A ``.tmp`` survived a power cut: finish its rename or drop it; return the
+        ``(data, problem)`` to load. ``replace``: the file itself is missing or bad."""
+        target = self.path(name)
+        temp = self.root + name + ".tmp"
+        if replace:
+            new, bad = _decode(leftover)
+            if bad is None:  # complete, and nothing better: the cut came between closing
+                if problem is not None:  # it and the rename; a damaged file is kept aside
+                    self._replace(target, self.path(name + ".bad"))
+                self._replace(temp, target)
+                return new, None
+        try:  # cut short, or the file itself is good: the file wins, the .tmp goes
+            self.fs.remove(temp)
+        except OSError:
+            pass
+        return data, problem
 
 
-def _decode(text):
-    """``(data, None)`` or ``(None, problem)`` for a file's text."""
-    try:
-        whole = json.loads(text)
-    except ValueError:
-        return None, "corrupt or cut short (not valid JSON)"
+def read_all(f):
+    """The bytes of the open file ``f``, or None when it is over MAX_BYTES (then not
+    read): its size from seek, then one read of that size (MicroPython's read(n) takes
+    n bytes of heap at once, and a read to the end grows its buffer by doubling)."""
+    size = f.seek(0, 2)
+    if size is None:  # (a port whose seek returns nothing)
+        size = f.tell()
+    f.seek(0)
+    return f.read(size) if size <= MAX_BYTES else None
+
+
+def missing(error):
+    """True when the OSError ``error`` says there is no such file."""
+    return bool(error.args) and error.args[0] in _MISSING
+
+
+def _decode(raw):
+    """``(data, None)`` or ``(None, problem)`` for a saved file's bytes."""
+    whole, problem = parse(raw)
+    if problem is not None:
+        return None, problem
     if not isinstance(whole, dict) or "format" not in whole or "data" not in whole:
         return None, "not a saved file of this device"
     if whole["format"] != FORMAT:
-        return None, "saved in format %r, this firmware reads %d" % (whole["format"], FORMAT)
+        return None, "saved in format %s, this firmware reads %d" % (
+            jsonscan.short(whole["format"]), FORMAT)
+    if whole["data"] is None:
+        return None, "not a saved file of this device (its data is null)"
     return whole["data"], None
+
+
+def parse(data, where=False):
+    """``(value, None)`` for JSON ``data`` (bytes or str; False: a file read_all found too
+    big), or ``(None, problem)``: one line, never an exception. The limits (see the
+    module docstring) are checked before the parser runs. ``where``: a bad JSON's problem
+    says where (CPython knows; MicroPython does not), else it is "corrupt or cut short".
+
+    A file like the device's own is cleared quickly here; an odd one (escapes, many
+    brackets) and every bad one go to jsonscan.py."""
+    try:
+        if isinstance(data, str):
+            data = data.encode()
+        if data is False or len(data) > MAX_BYTES:  # (False: read_all found it too big)
+            return None, "over %d KB: not a file of this device" % (MAX_BYTES // 1024)
+        if data[:3] == b"\xef\xbb\xbf":  # UTF-8's byte-order mark (Notepad's "UTF-8 BOM")
+            data = data[3:]
+        if not _plain(data):
+            problem = jsonscan.scan(data)
+            if problem is not None:
+                return None, problem
+        value = json.loads(data.decode())
+        if not _tame(value):
+            return None, "a number out of range"
+        return value, None
+    except Exception as error:  # noqa: BLE001 - MemoryError, RecursionError: refused too
+        try:
+            return None, jsonscan.explain(data, error, where)
+        except Exception:  # noqa: BLE001 - (no room even to explain)
+            return None, "cannot be read (%s)" % type(error).__name__
+
+
+def _plain(data):
+    """True for text within the limits by a quick look: no escapes, fewer brackets than
+    MAX_DEPTH (the nesting is at most their count), no span between two quotes over
+    MAX_STRING, no NUL near the start (UTF-16)."""
+    if b"\\" in data or data.count(b"[") + data.count(b"{") > MAX_DEPTH or b"\x00" in data[:2]:
+        return False
+    i = data.find(b'"')
+    while i >= 0:
+        j = data.find(b'"', i + 1)
+        if j < 0:
+            return True  # an unterminated string: the parser says so
+        if j - i - 1 > MAX_STRING:
+            return False
+        i = data.find(b'"', j + 1)
+    return True
+
+
+def _tame(value):
+    """True when every number in ``value`` is within +-1e18 (none the firmware writes is
+    near; printing a number of thousands of digits in a message would take a Pico's heap)."""
+    if isinstance(value, (int, float)):
+        return -1e18 < value < 1e18  # (False for NaN too)
+    if isinstance(value, dict):
+        value = value.values()
+    elif not isinstance(value, list):
+        return True
+    for item in value:
+        if not _tame(item):
+            return False
+    return True
 
 
 def _why(error):

@@ -29,16 +29,29 @@ _BASE_KEYS = ("round", "rng", "start", "pool", "tokens", "score", "streak", "bes
               "extra", "last_extra")
 _CONFIG_KEYS = ("format", "version", "layout", "players", "expert", "seed", "difficulty",
                 "decisions")
+# The most decisions read from one text. The firmware writes fewer than 64 (older ones
+# fold into the base, see docs/game.md); older saves and share strings kept every
+# decision, and no game reaches 1,000 rounds. A decision takes 1 to 13 characters, so a
+# longer text is refused before any is made: 100 KB of "-" costs nothing.
+MAX_DECISIONS = const(1000)
+_MAX_DECISION_CHARS = const(13)
 
 
 def _digits(text):
-    """Only ASCII digits, at least one (str.isdigit also accepts a superscript 2)."""
-    if not text:
+    """Only ASCII digits, one to ten of them (str.isdigit also accepts a superscript 2;
+    no number of a share string has more, and int() of thousands would be slow)."""
+    if not text or len(text) > 10:
         return False
     for ch in text:
         if not "0" <= ch <= "9":
             return False
     return True
+
+
+def _short(value):
+    """``repr(value)`` cut to 40 characters, for a one-line message."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _same(a, b):
@@ -78,12 +91,16 @@ def apply(game, text, where="decisions"):
 def applying(game, text, where="decisions"):
     """``apply`` in pieces: a generator that yields every few decisions."""
     if not isinstance(text, str):
-        raise GameStateError("%s: decisions must be text, not %r" % (where, text))
+        raise GameStateError("%s: decisions must be text, not %s" % (where, _short(text)))
     i = 0
     n = len(text)
     k = 0
+    if n > MAX_DECISIONS * _MAX_DECISION_CHARS:
+        raise GameStateError("%s: over %d decisions" % (where, MAX_DECISIONS))
     while i < n:
         k += 1
+        if k > MAX_DECISIONS:
+            raise GameStateError("%s: over %d decisions" % (where, MAX_DECISIONS))
         if k % _REPLAYED_A_FRAME == 0:
             yield
         if game.over:
@@ -136,7 +153,9 @@ def replay(text):
     """The game a ``share()`` string describes, replayed; GameStateError if it is bad."""
     where = "share string"
     if not isinstance(text, str):
-        raise GameStateError("%s: expected text, not %r" % (where, text))
+        raise GameStateError("%s: expected text, not %s" % (where, _short(text)))
+    if len(text) > MAX_DECISIONS * _MAX_DECISION_CHARS + 200:  # (the rest: under 200)
+        raise GameStateError("%s: over %d decisions" % (where, MAX_DECISIONS))
     parts = text.strip().split(".")
     base = parts[4] if len(parts) > 4 and parts[4][:1] == "@" else None
     if parts[0] not in (SHARE_PREFIX, _OLD_SHARE_PREFIX) or not 4 <= len(parts) <= (
@@ -150,11 +169,11 @@ def replay(text):
     expert = opts[j:j + 1] == "x"
     rest = opts[j + 1:] if expert else opts[j:]
     if j != 1 or (rest and (rest[0] != "d" or not _digits(rest[1:]))):
-        raise GameStateError("%s: bad options %r (players, then x, then d<difficulty>)"
-                             % (where, opts))
+        raise GameStateError("%s: bad options %s (players, then x, then d<difficulty>)"
+                             % (where, _short(opts)))
     difficulty = int(rest[1:]) if rest else 0
     if not _digits(parts[2]):
-        raise GameStateError("%s: bad seed %r" % (where, parts[2]))
+        raise GameStateError("%s: bad seed %s" % (where, _short(parts[2])))
     layout = _share_layout(parts[3], where)
     try:
         game = Game(layout, int(opts[:j]), expert, int(parts[2]), difficulty)
@@ -232,10 +251,10 @@ def loading(d, solver=None):
         raise GameStateError("%s: expected a JSON object, not %s" % (where, type(d).__name__))
     fmt = d.get("format")
     if fmt != FORMAT:
-        raise GameStateError("%s: not a Micro Robots game (format %r)" % (where, fmt))
+        raise GameStateError("%s: not a Micro Robots game (format %s)" % (where, _short(fmt)))
     version = d.get("version")
     if not _is_int(version) or version < 1:
-        raise GameStateError("%s: bad format version %r" % (where, version))
+        raise GameStateError("%s: bad format version %s" % (where, _short(version)))
     if version > VERSION:
         raise GameStateError("%s: format version %d is newer than this firmware reads (%d)"
                              % (where, version, VERSION))
@@ -247,14 +266,14 @@ def loading(d, solver=None):
         for key in d:
             if key not in _CONFIG_KEYS and key not in _STATE_KEYS and not (
                     based and key == "base"):
-                raise GameStateError("%s: unknown field %r" % (where, key))
+                raise GameStateError("%s: unknown field %s" % (where, _short(key)))
     layout = _saved_layout(d["layout"], where)
     yield
     for key in ("players", "seed", "difficulty"):
         if not _is_int(d[key]):
-            raise GameStateError("%s: %s must be an integer, not %r" % (where, key, d[key]))
+            raise GameStateError("%s: %s must be an integer, not %s" % (where, key, _short(d[key])))
     if not isinstance(d["expert"], bool):
-        raise GameStateError("%s: expert must be true or false, not %r" % (where, d["expert"]))
+        raise GameStateError("%s: expert must be true or false, not %s" % (where, _short(d["expert"])))
     try:
         game = Game(layout, d["players"], d["expert"], d["seed"], d["difficulty"], solver)
     except GameError as e:
@@ -274,8 +293,8 @@ def loading(d, solver=None):
     mine = game.to_dict()
     for key in _STATE_KEYS:
         if not _same(d[key], mine[key]):
-            raise GameStateError("%s: %s is %r but its decisions give %r"
-                                 % (where, key, d[key], mine[key]))
+            raise GameStateError("%s: %s is %s but its decisions give %s"
+                                 % (where, key, _short(d[key]), _short(mine[key])))
     return game
 
 
@@ -304,7 +323,7 @@ def _share_layout(text, where):
     except LayoutError as e:
         raise GameStateError("%s: layout: %s" % (where, e))
     if layout.name != text:
-        raise GameStateError("%s: layout %r should be written %r" % (where, text, layout.name))
+        raise GameStateError("%s: layout %s should be written %r" % (where, _short(text), layout.name))
     return layout
 
 
@@ -312,13 +331,13 @@ def _saved_layout(value, where):
     if isinstance(value, str):
         layout = _share_layout(value, where) if ":" in value else None
         if layout is None:
-            raise GameStateError("%s: layout %r is not a name like black:CADB0312" % (where, value))
+            raise GameStateError("%s: layout %s is not a name like black:CADB0312" % (where, _short(value)))
         return layout
     if not isinstance(value, list) or len(value) != CELLS:
         raise GameStateError("%s: layout must be a name or a list of 36 cells" % where)
     for tok in value:
         if not isinstance(tok, str):
-            raise GameStateError("%s: layout cell %r is not text" % (where, tok))
+            raise GameStateError("%s: layout cell %s is not text" % (where, _short(tok)))
     rows = [" ".join(value[r * 6:r * 6 + 6]) for r in range(6)]
     try:
         layout = Layout.parse("\n".join(rows))
