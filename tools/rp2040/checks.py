@@ -58,10 +58,12 @@ def tour_run(firmware, frozen):
     s.play(edges, start)
     boxes = []
     for mode, a, b in quiet:
-        # two frames apart: the board takes one command per frame, at the frame's end
+        # three frames apart: the board takes one command per frame, at the frame's end,
+        # and a collection on the stock image (every module's bytecode in its heap) makes
+        # that frame's period longer than one
         boxes.append((mode, "modes", s.command(start + a, probe.CMD_MODES)))
-        boxes.append((mode, "heap", s.command(start + a + 40, probe.CMD_HEAP)))
-        boxes.append((mode, "window", s.command(start + a + 80, probe.CMD_WINDOW)))
+        boxes.append((mode, "heap", s.command(start + a + 60, probe.CMD_HEAP)))
+        boxes.append((mode, "window", s.command(start + a + 120, probe.CMD_WINDOW)))
         boxes.append((mode, "allocated", s.command(start + b, probe.CMD_WINDOW_END)))
     s.run_to(start + length)
     readings = [(mode, what, s.answer(box)) for mode, what, box in boxes]
