@@ -20,8 +20,6 @@ tests are collected, so that they run beside the rest of the suite.
 """
 
 import base64
-import json
-import os
 import sys
 import time
 
@@ -125,11 +123,7 @@ def main(argv=None):
     result = PARTS[args.part](firmware, args.image == "ours")
     result["firmware"] = firmware
     result["wall_s"] = time.time() - t0
-    tmp = args.json + ".tmp"
-    os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
-    with open(tmp, "w") as f:
-        json.dump(result, f)
-    os.replace(tmp, args.json)
+    image.write_result(args.json, result)
     return 0
 
 

@@ -19,7 +19,6 @@ What differs from MicroPython's session:
   firmware's ``now`` to emulated time through that same formula.
 """
 
-import glob
 import os
 import re
 import tempfile
@@ -27,7 +26,7 @@ import tempfile
 from tools import circuitpy
 from tools.cli import ROOT
 
-from . import probe
+from . import image, probe
 from .pico import Pico
 from .session import BUTTON_NAMES, BoardSession, board_config
 
@@ -38,21 +37,11 @@ _TICKS_START = 0x1FFF0000  # its value at power-on: 65.5 s before it wraps
 
 
 def find_firmware(root=ROOT):
-    """``(path, None)`` for the CircuitPython image to boot, or ``(None, why)``."""
-    env = os.environ.get(ENV)
-    if env:
-        if os.path.isfile(env):
-            return env, None
-        return None, "%s=%s: no such file" % (ENV, env)
-    here = os.path.abspath(root)
-    for _ in range(3):
-        here = os.path.dirname(here)
-        found = sorted(glob.glob(os.path.join(here, PATTERN)))
-        if found:
-            return found[-1], None
-    return None, ("no CircuitPython image for the emulated Pico: set %s to a "
-                  "raspberry_pi_pico .uf2 (e.g. ../shared/circuitpython/"
-                  "circuitpython-10.2.1-raspberry_pi_pico.uf2)" % ENV)
+    """``(path, None)`` for the CircuitPython image to boot, or ``(None, why)``:
+    ``$CIRCUITPY_FIRMWARE``, else ``shared/circuitpython/`` beside the checkout."""
+    return image.find_uf2(ENV, PATTERN, "no CircuitPython image for the emulated Pico: set %s "
+                          "to a raspberry_pi_pico .uf2 (e.g. ../shared/circuitpython/"
+                          "circuitpython-10.2.1-raspberry_pi_pico.uf2)" % ENV, root)
 
 
 def supervisor_ticks(board_us):

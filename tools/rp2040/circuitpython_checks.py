@@ -14,14 +14,12 @@ process (started when the tests are collected), and the tests judge what it wrot
 """
 
 import base64
-import json
-import os
 import sys
 import time
 
 from tools import cli
 
-from . import probe
+from . import image, probe
 from .circuitpython import CircuitSession, find_firmware, plain_console
 from .session import grid_frames, tour
 
@@ -108,11 +106,7 @@ def main(argv=None):
     result = PARTS[args.part](firmware)
     result["firmware"] = firmware
     result["wall_s"] = time.time() - t0
-    tmp = args.json + ".tmp"
-    os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
-    with open(tmp, "w") as f:
-        json.dump(result, f)
-    os.replace(tmp, args.json)
+    image.write_result(args.json, result)
     return 0
 
 

@@ -12,36 +12,48 @@ source. The emulated board therefore runs byte for byte what a real one gets.
 """
 
 import glob
+import json
 import os
 import shutil
 import tempfile
 
+from tools import cli
 from tools.cli import ROOT
 ENV = "PICO_FIRMWARE"
 PATTERN = os.path.join("shared", "pico", "micropython-*RPI_PICO.uf2")
 LFS_DISK_VERSION = 0x00020000  # littlefs 2.0: mounts on every MicroPython since 1.22
 
 
-def find_firmware(root=ROOT):
-    """``(path, None)`` for the MicroPython image to boot, or ``(None, why)``.
-
-    ``$PICO_FIRMWARE`` when set; else ``shared/pico/micropython-*RPI_PICO.uf2`` in a folder
-    beside the checkout or one further up (a worktree's or a CI clone's sibling ``shared/``).
-    """
-    env = os.environ.get(ENV)
-    if env:
-        if os.path.isfile(env):
-            return env, None
-        return None, "%s=%s: no such file" % (ENV, env)
+def find_uf2(env, pattern, missing, root=ROOT):
+    """``(path, None)`` for an image to boot, or ``(None, why)``: ``$env`` when set; else
+    ``pattern`` (under ``shared/``) in a folder beside the checkout or one further up (a
+    worktree's or a CI clone's sibling ``shared/``); ``missing`` says what to do without."""
+    given = os.environ.get(env)
+    if given:
+        if os.path.isfile(given):
+            return given, None
+        return None, "%s=%s: no such file" % (env, given)
     here = os.path.abspath(root)
     for _ in range(3):
         here = os.path.dirname(here)
-        found = sorted(glob.glob(os.path.join(here, PATTERN)))
+        found = sorted(glob.glob(os.path.join(here, pattern)))
         if found:
             return found[-1], None
-    return None, ("no MicroPython image for the emulated Pico: download MicroPython v1.28.0 "
-                  "for RPI_PICO (a .uf2) from https://micropython.org/download/RPI_PICO/ "
-                  "and set %s to it" % ENV)
+    return None, missing
+
+
+def find_firmware(root=ROOT):
+    """``(path, None)`` for the stock MicroPython image to boot, or ``(None, why)``:
+    ``$PICO_FIRMWARE``, else ``shared/pico/micropython-*RPI_PICO.uf2`` (find_uf2)."""
+    return find_uf2(ENV, PATTERN, "no MicroPython image for the emulated Pico: download "
+                    "MicroPython v1.28.0 for RPI_PICO (a .uf2) from "
+                    "https://micropython.org/download/RPI_PICO/ and set %s to it" % ENV, root)
+
+
+def write_result(path, result):
+    """A board run's results (a dict) as JSON at ``path``, written atomically."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    cli.write_atomically(path, json.dumps(result))
 
 
 IMAGES = ("stock", "ours")  # the stock image with make flash's files; the Micro Robots image
