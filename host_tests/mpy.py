@@ -40,8 +40,29 @@ def firmware():
 def run(script, heap=HEAP, stdin=None, timeout=120, check=True):
     """Run ``script`` (source text) in MicroPython; return its stdout.
 
-    Fails the calling test with MicroPython's output when the script raises.
+    Fails the calling test with MicroPython's output when the script raises. For more than
+    a line or two, write a file and use run_file: the linter reads files, not strings.
     """
+    return _micropython(script, (), heap, stdin, timeout, check)
+
+
+def run_file(path, *args, heap=HEAP, stdin=None, timeout=120, check=True):
+    """Run the script file ``path`` (a ``*_mpy.py`` beside its test) in MicroPython with
+    ``args`` as ``sys.argv[1:]``; return its stdout.
+
+    The file is imported from its folder (relative to the checkout, as tools.cli's
+    micropython_main does: the unix port would keep a script's absolute folder on its
+    heap) and its ``main()`` called if it has one, so CPython can import the same file for
+    its functions without running anything.
+    """
+    folder, name = os.path.split(os.path.relpath(os.path.abspath(path), ROOT))
+    name = name[:-3]
+    code = ("sys.path.insert(0, %r)\nimport %s\nif hasattr(%s, 'main'):\n    %s.main()\n"
+            % (folder, name, name, name))
+    return _micropython(code, args, heap, stdin, timeout, check)
+
+
+def _micropython(code, args, heap, stdin, timeout, check):
     exe = micropython_binary()
     if exe is None:
         pytest.fail("the micropython command is missing: run `make test` to install it")
@@ -49,7 +70,7 @@ def run(script, heap=HEAP, stdin=None, timeout=120, check=True):
     # heap, so an absolute one would make the 190k tests depend on where the checkout lies
     prelude = "import sys\nsys.path.insert(0, %r)\n" % firmware()
     proc = subprocess.run(
-        [exe, "-X", "heapsize=" + heap, "-c", prelude + script],
+        [exe, "-X", "heapsize=" + heap, "-c", prelude + code, *args],
         input=stdin, capture_output=True, text=True, errors="replace", timeout=timeout, cwd=ROOT)
     if check and proc.returncode != 0:
         pytest.fail("micropython failed (%d):\n%s%s" % (proc.returncode, proc.stdout, proc.stderr))
