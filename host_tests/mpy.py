@@ -52,13 +52,15 @@ def run_file(path, *args, heap=HEAP, stdin=None, timeout=120, check=True):
 
     The file is imported from its folder (relative to the checkout, as tools.cli's
     micropython_main does: the unix port would keep a script's absolute folder on its
-    heap) and its ``main()`` called if it has one, so CPython can import the same file for
-    its functions without running anything.
+    heap), host_tests/ after it (its helpers, as under pytest), and its ``main()`` called
+    if it has one, so CPython can import the same file for its functions without running
+    anything.
     """
     folder, name = os.path.split(os.path.relpath(os.path.abspath(path), ROOT))
     name = name[:-3]
-    code = ("sys.path.insert(0, %r)\nimport %s\nif hasattr(%s, 'main'):\n    %s.main()\n"
-            % (folder, name, name, name))
+    # its folder first, then host_tests/ for the helpers (fakefs...), as under pytest
+    code = ("sys.path.insert(0, %r)\nsys.path.insert(1, 'host_tests')\nimport %s\n"
+            "if hasattr(%s, 'main'):\n    %s.main()\n" % (folder, name, name, name))
     return _micropython(code, args, heap, stdin, timeout, check)
 
 
