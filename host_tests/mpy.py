@@ -5,6 +5,10 @@ mpy-cross, staged once per test run in build/mpy-unix/) is put on MicroPython's 
 so a script can ``from microrobots.rules.solver import Solver`` exactly as a Pico runs it.
 Compiling the whole app from source needs more room than a Pico-sized heap offers the
 64-bit port; no board compiles it (ours runs it from flash, the stock image from .mpy).
+
+A test's MicroPython side is a file beside it, ``*_mpy.py``, run by ``run_file`` (the
+linter reads it; CPython can import the same functions); ``run`` takes source text, for
+one-liners.
 """
 
 import os
