@@ -11,7 +11,7 @@ import pytest
 from microrobots.rules.board import Layout
 from microrobots.rules.solver import UNREACHABLE, Solver
 from test_lesson import reference
-from tools.draw import worksheet
+from tools import worksheet
 from tools.sim.script import Session
 from tools.sim.web import browser as web
 

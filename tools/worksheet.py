@@ -1,9 +1,9 @@
 """Worksheets for the classroom lesson (docs/classroom.md), as PDF (A4) or SVG.
 
-    python -m tools.draw.worksheet -o sheets.pdf                  # seed 1, puzzle 1, all sheets
-    python -m tools.draw.worksheet --seed 7 --puzzle 2 -o s.pdf   # the page's ?seed=7, 2nd puzzle
-    python -m tools.draw.worksheet --robot Y4 --target R1 -o s.pdf   # a handheld's rolled puzzle
-    python -m tools.draw.worksheet --sheets warmup,distances -o s.pdf
+    python -m tools.worksheet -o sheets.pdf                  # seed 1, puzzle 1, all sheets
+    python -m tools.worksheet --seed 7 --puzzle 2 -o s.pdf   # the page's ?seed=7, 2nd puzzle
+    python -m tools.worksheet --robot Y4 --target R1 -o s.pdf   # a handheld's rolled puzzle
+    python -m tools.worksheet --sheets warmup,distances -o s.pdf
 
 The same seed gives the same puzzle as the web page opened with ``?seed=N`` and the
 simulator's ``--seed N --fresh`` when the classroom is the first game started: the
@@ -211,7 +211,7 @@ def _footer(canvas, data, info):
     canvas.text(MARGIN, PAGE[1] - MARGIN - 2, "R robot, T target, W waypoint. A move: along the "
                 "row or the column, any distance,", 2.8, fill=GREY)
     canvas.text(MARGIN, PAGE[1] - MARGIN + 2, "onto a die of the same colour or the same number. "
-                "(Micro Robots, python -m tools.draw.worksheet)", 2.8, fill=GREY)
+                "(Micro Robots, python -m tools.worksheet)", 2.8, fill=GREY)
 
 
 def _name(data, i):
@@ -339,7 +339,7 @@ def _int(text, what, low, high):
 
 
 def main(argv=None):
-    p = cli.Parser(prog="python -m tools.draw.worksheet",
+    p = cli.Parser(prog="python -m tools.worksheet",
                    description="Classroom worksheets (PDF): warm-up, distances, challenge, answers.")
     cli.add_layout_options(p)
     p.add_argument("--seed", help="the web page's ?seed=N (default 1)")
