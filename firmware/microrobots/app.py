@@ -52,6 +52,7 @@ from .modes import classroom, menu, referee, settings, solo
 from .rules.notation import finish
 from .preferences import MODES, check_settings
 from .saving import GAMES, SETTINGS_FILE, Saver
+from .rules.rng import game_seed
 from .rules.solver import Solver
 
 _MODE_CLASSES = (menu.Mode, solo.Mode, referee.Mode, classroom.Mode, settings.Mode)
@@ -216,8 +217,8 @@ class App:
     def change(self, key, value):
         """Change one setting and save it; a new arrangement drops a game in progress."""
         s = self.settings
-        if key != "games":  # the player's choice: the settings are the player's again
-            self._adopt = []
+        if key != "games" and key != "puzzle":  # the player's choice: the settings are
+            self._adopt = []  # the player's again (the counters are no choice)
         if s[key] == value:
             return
         s[key] = value
@@ -232,6 +233,8 @@ class App:
                 self.modes["solo"].reset()
         elif key == "aid":
             self.pal = P.palette(value & 1)
+        elif key == "lesson":  # another lesson starts at its first puzzle (the
+            s["puzzle"] = 1  # classroom, put away meanwhile, reads both when entered)
         self.saver.save_settings(s)
 
     @property
@@ -240,9 +243,9 @@ class App:
 
     def new_seed(self):
         """The seed of the next new game: the boot seed, varied by the games started."""
-        n = self.settings["games"] + 1
-        self.change("games", n & 0x3FFFFFFF)
-        return (self.seed + n * 7919) & 0x3FFFFFFF
+        n = (self.settings["games"] + 1) & 0x3FFFFFFF
+        self.change("games", n)
+        return game_seed(self.seed, n)
 
     # -- sound and the serial console ---------------------------------------------------
     def beep(self, sound):

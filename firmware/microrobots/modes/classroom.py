@@ -11,6 +11,13 @@ becomes the robot and the next target is rolled.
 - UP: pause / resume the automatic steps (one every 1.5 s without a key).
 - Hold B: back to the menu.
 
+A lesson (the setting ``lesson``, 1..99, chosen in the settings) makes the puzzles the
+class has on paper: puzzle k of lesson N is the worksheets' ``--seed N --puzzle k``
+and the web page's ``?seed=N`` classroom puzzle k, all three rolled by ``lesson_game``
+(its seed from rules/rng.game_seed, as a fresh device's first game). The puzzle on show
+is the setting ``puzzle``, saved as each new one starts: the classroom comes back to it
+after a restart or a visit to the menu. Without a lesson, each puzzle is new.
+
 The board under the wave changes only when a layer is added or taken back (or the colour
 aid blinks): it is kept in a ``Backdrop``, and a frame copies it and draws the robot and
 the target over it.
@@ -22,6 +29,8 @@ from .. import frame as F
 from .. import palette as P
 from ..compat import const
 from ..rules.game import Game
+from ..rules.rng import game_seed
+from ..preferences import RANGES
 from . import Base, draw_round
 
 _ROLL = const(0)
@@ -71,6 +80,17 @@ class Wave:
         return layer <= self.deepest + 1
 
 
+def lesson_game(layout, solver, lesson, puzzle=1, expert=False):
+    """The classroom's game of lesson ``lesson`` (a seed) at its ``puzzle``-th puzzle
+    (1-based): the first new game of a device booted with seed ``lesson``, each puzzle
+    given up as the classroom does (the route replayed: the target becomes the start).
+    ``expert``: the same dice, and the waypoint's (the worksheets' challenge)."""
+    game = Game(layout, 1, expert, game_seed(lesson, 1), 0, solver)
+    for _ in range(puzzle - 1):
+        game.give_up()
+    return game
+
+
 class Mode(Base):
     name = "classroom"
 
@@ -91,7 +111,12 @@ class Mode(Base):
 
     def enter(self, now):
         if self.game is None:
-            self.game = Game(self.app.layout, 1, False, self.app.new_seed(), 0, self.app.solver)
+            app = self.app
+            lesson = app.settings["lesson"]
+            if lesson:
+                self.game = lesson_game(app.layout, app.solver, lesson, app.settings["puzzle"])
+            else:
+                self.game = Game(app.layout, 1, False, app.new_seed(), 0, app.solver)
             self._roll(now, True)
         else:
             self._roll(now, False)
@@ -129,6 +154,9 @@ class Mode(Base):
                 self.game = None
                 self.enter(now)
             else:
+                s = self.app.settings
+                if s["lesson"] and s["puzzle"] < RANGES["puzzle"][1]:  # the class moves on
+                    self.app.change("puzzle", s["puzzle"] + 1)
                 self._roll(now, False)
 
     def key(self, key, now):
