@@ -22,7 +22,7 @@ SETTINGS = {
 }
 MODES = ("menu", "solo", "referee", "classroom", "settings")  # the app's, in menu order
 RANGES = {"brightness": (1, 8), "players": (2, 8), "difficulty": (0, 6), "aid": (0, 3),
-           "games": (0, 0x3FFFFFFF), "lesson": (0, 99), "puzzle": (1, 999)}
+           "games": (0, 0x3FFFFFFF), "lesson": (0, 99), "puzzle": (1, 99)}
 
 
 def check_settings(data):

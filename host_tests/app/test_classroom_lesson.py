@@ -202,3 +202,15 @@ for lesson in range(1, 100):
     got = [tuple(int(x) for x in line.split()) for line in out.split("\n") if line.strip()]
     assert got == [(lesson, puzzle) + ws.classroom_puzzle(LAYOUT, lesson, puzzle, SOLVER)[:2]
                    for lesson in range(1, 100) for puzzle in (1, 3)]
+
+
+def test_after_the_last_puzzle_the_lesson_starts_again(tmp_path):
+    """Puzzle 99 is the last the setting counts (a count shows up to 99): the next is the
+    lesson's first, so the puzzle on show is always the one the setting names."""
+    last = RANGES["puzzle"][1]
+    s = boot_with_lesson(tmp_path, 5, last, boot_seed=77)
+    assert shown(s) == ws.classroom_puzzle(LAYOUT, 5, last, SOLVER)[:2]
+    s.tap("up")
+    next_puzzle(s)
+    assert s.app.settings["puzzle"] == 1
+    assert shown(s) == ws.classroom_puzzle(LAYOUT, 5, 1, SOLVER)[:2]

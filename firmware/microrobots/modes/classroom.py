@@ -15,8 +15,10 @@ A lesson (the setting ``lesson``, 1..99, chosen in the settings) makes the puzzl
 class has on paper: puzzle k of lesson N is the worksheets' ``--seed N --puzzle k``
 and the web page's ``?seed=N`` classroom puzzle k, all three rolled by ``lesson_game``
 (its seed from rules/rng.game_seed, as a fresh device's first game). The puzzle on show
-is the setting ``puzzle``, saved as each new one starts: the classroom comes back to it
-after a restart or a visit to the menu. Without a lesson, each puzzle is new.
+is the setting ``puzzle`` (1..99), saved as each new one starts: the classroom comes
+back to it after a restart or a visit to the menu (replaying the puzzles before it: a
+few milliseconds each on a Pico); after puzzle 99 the lesson starts again. Without a
+lesson, each puzzle is new.
 
 The board under the wave changes only when a layer is added or taken back (or the colour
 aid blinks): it is kept in a ``Backdrop``, and a frame copies it and draws the robot and
@@ -155,8 +157,13 @@ class Mode(Base):
                 self.enter(now)
             else:
                 s = self.app.settings
-                if s["lesson"] and s["puzzle"] < RANGES["puzzle"][1]:  # the class moves on
-                    self.app.change("puzzle", s["puzzle"] + 1)
+                if s["lesson"]:  # the class moves on; after the last, the lesson again
+                    k = s["puzzle"] % RANGES["puzzle"][1] + 1
+                    self.app.change("puzzle", k)
+                    if k == 1:
+                        self.game = None
+                        self.enter(now)
+                        return
                 self._roll(now, False)
 
     def key(self, key, now):
