@@ -16,9 +16,9 @@ class has on paper: puzzle k of lesson N is the worksheets' ``--seed N --puzzle 
 and the web page's ``?seed=N`` classroom puzzle k, all three rolled by ``lesson_game``
 (its seed from rules/rng.game_seed, as a fresh device's first game). The puzzle on show
 is the setting ``puzzle`` (1..99), saved as each new one starts: the classroom comes
-back to it after a restart or a visit to the menu (replaying the puzzles before it: a
-few milliseconds each on a Pico); after puzzle 99 the lesson starts again. Without a
-lesson, each puzzle is new.
+back to it after a restart or a visit to the menu, giving up the puzzles before it a
+few a frame (``behind``: about 1 ms each on the emulated Pico, the dimmed board on
+show); after puzzle 99 the lesson starts again. Without a lesson, each puzzle is new.
 
 The board under the wave changes only when a layer is added or taken back (or the colour
 aid blinks): it is kept in a ``Backdrop``, and a frame copies it and draws the robot and
@@ -39,6 +39,7 @@ _ROLL = const(0)
 _WAVE = const(1)
 _ROUTE = const(2)
 _AUTO_MS = const(1500)
+_CATCH_UP = const(4)  # a lesson's puzzles given up a frame when coming back to one
 
 
 class Wave:
@@ -107,6 +108,7 @@ class Mode(Base):
         self.paused = False
         self.reach = 0  # the target's layer
         self.backdrop = F.Backdrop()  # the board and the wave up to the current layer
+        self.behind = 0  # a lesson's puzzles still to give up before the one on show
 
     def reset(self):
         self.game = None
@@ -115,8 +117,12 @@ class Mode(Base):
         if self.game is None:
             app = self.app
             lesson = app.settings["lesson"]
-            if lesson:
-                self.game = lesson_game(app.layout, app.solver, lesson, app.settings["puzzle"])
+            if lesson:  # its first puzzle; render catches up with the one on show
+                self.game = lesson_game(app.layout, app.solver, lesson)
+                self.behind = app.settings["puzzle"] - 1
+                self.state = _ROLL
+                if self.behind:
+                    return
             else:
                 self.game = Game(app.layout, 1, False, app.new_seed(), 0, app.solver)
             self._roll(now, True)
@@ -167,6 +173,8 @@ class Mode(Base):
                 self._roll(now, False)
 
     def key(self, key, now):
+        if self.behind:
+            return  # (not yet at the lesson's puzzle: a few frames)
         if key == A or (key == B and self.state == _ROLL):
             self._next(now)
         elif key == B:
@@ -182,6 +190,14 @@ class Mode(Base):
         st = self.state
         g = self.game
         app = self.app
+        if self.behind:  # a few puzzles a frame (each about 1 ms on the emulated Pico)
+            for _ in range(min(self.behind, _CATCH_UP)):
+                g.give_up()
+            self.behind -= min(self.behind, _CATCH_UP)
+            F.board(frame, app.layout, app.pal, 40)
+            if not self.behind:
+                self._roll(now, True)
+            return
         if st == _ROLL:
             if self.dice.render(now, frame):
                 return
