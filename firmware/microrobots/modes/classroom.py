@@ -112,6 +112,7 @@ class Mode(Base):
 
     def reset(self):
         self.game = None
+        self.behind = 0
 
     def enter(self, now):
         if self.game is None:
