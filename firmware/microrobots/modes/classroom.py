@@ -100,6 +100,7 @@ class Mode(Base):
     def __init__(self, app):
         super().__init__(app)
         self.game = None
+        self.fresh = False  # a puzzle rolled by prepare, its dice not started (enter)
         self.dice = anim.DiceRoll()
         self.wave = Wave()
         self.replay = anim.Replay()
@@ -112,23 +113,29 @@ class Mode(Base):
 
     def reset(self):
         self.game = None
+        self.fresh = False
         self.behind = 0
 
-    def enter(self, now):
+    def prepare(self):
+        """A new puzzle, rolled here; enter starts its dice. A lesson's: its first puzzle
+        (render catches up with the one on show, ``behind``)."""
         if self.game is None:
             app = self.app
             lesson = app.settings["lesson"]
-            if lesson:  # its first puzzle; render catches up with the one on show
+            if lesson:
                 self.game = lesson_game(app.layout, app.solver, lesson)
                 self.behind = app.settings["puzzle"] - 1
-                self.state = _ROLL
-                if self.behind:
-                    return
             else:
                 self.game = Game(app.layout, 1, False, app.new_seed(), 0, app.solver)
-            self._roll(now, True)
+            self.fresh = True
+
+    def enter(self, now):
+        self.prepare()
+        if self.behind:  # render gives up the puzzles before, then rolls the dice
+            self.state = _ROLL
         else:
-            self._roll(now, False)
+            self._roll(now, self.fresh)  # a puzzle kept: the dice roll the next target only
+        self.fresh = False
 
     def _roll(self, now, with_start):
         g = self.game
