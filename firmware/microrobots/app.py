@@ -50,6 +50,7 @@ from . import modes as M
 from .rules.notation import finish
 from .preferences import check_settings
 from .saving import GAMES, SETTINGS_FILE, Saver
+from .rules.rng import game_seed
 from .rules.solver import Solver
 from .rules import walk  # noqa: F401 - see below
 from .modes import referee_screens  # noqa: F401
@@ -241,9 +242,9 @@ class App:
 
     def new_seed(self):
         """The seed of the next new game: the boot seed, varied by the games started."""
-        n = self.settings["games"] + 1
-        self.change("games", n & 0x3FFFFFFF)
-        return (self.seed + n * 7919) & 0x3FFFFFFF
+        n = (self.settings["games"] + 1) & 0x3FFFFFFF
+        self.change("games", n)
+        return game_seed(self.seed, n)
 
     # -- sound and the serial console ---------------------------------------------------
     def beep(self, sound):
