@@ -10,6 +10,7 @@ sheet is tools/worksheet.py. The waypoint is checked against the expert roll of 
 handheld's own game seed."""
 
 import json
+import os
 
 import pytest
 
@@ -19,6 +20,8 @@ from microrobots.preferences import RANGES, SETTINGS
 from microrobots.rules.board import Layout
 from microrobots.rules.game import Game
 from microrobots.rules.solver import UNREACHABLE, Solver
+import lesson_mpy
+from mpy import run_file
 from screens import read_count
 from tools import worksheet as ws
 from tools.sim.script import Session
@@ -194,22 +197,11 @@ def test_a_bad_lesson_on_the_flash_is_named_and_reset(tmp_path):
 def test_micropython_rolls_the_same_lessons():
     """The handheld runs MicroPython: its lesson_game (a Pico-sized heap) rolls the
     sheet's puzzles, lessons 1..99 at puzzles 1 and 3."""
-    from mpy import run
-
-    out = run("""
-from microrobots.modes.classroom import lesson_game
-from microrobots.rules.board import Layout
-from microrobots.rules.solver import Solver
-layout = Layout.from_tiles("black", "ABCD0000")
-solver = Solver(layout)
-for lesson in range(1, 100):
-    for puzzle in (1, 3):
-        g = lesson_game(layout, solver, lesson, puzzle)
-        print(lesson, puzzle, g.start, g.target)
-""", heap="190k")
+    out = run_file(os.path.join(os.path.dirname(os.path.abspath(__file__)), "lesson_mpy.py"),
+                   heap="190k")
     got = [tuple(int(x) for x in line.split()) for line in out.split("\n") if line.strip()]
     assert got == [(lesson, puzzle) + ws.classroom_puzzle(LAYOUT, lesson, puzzle, SOLVER)[:2]
-                   for lesson in range(1, 100) for puzzle in (1, 3)]
+                   for lesson in range(1, 100) for puzzle in lesson_mpy.PUZZLES]
 
 
 def test_after_the_last_puzzle_the_lesson_starts_again(tmp_path):
