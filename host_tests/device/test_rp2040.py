@@ -176,13 +176,15 @@ def test_entering_a_mode_is_work_a_piece_a_frame(tour):
                 assert r["step_us"] < FRAME_US_MAX, (mode, k, r)
 
 
-def test_every_frame_that_writes_no_file_is_under_10_ms_on_the_micro_robots_image(tour):
-    """Issue 23's goal, over the whole tour: a switch's pieces, the dice, the animations,
-    the referee's checks (a frame that writes a file may take longer: littlefs)."""
-    if tour["image"] != "ours":
-        pytest.skip("the goal is the image's: the stock image loads bytecode into its heap")
+def test_every_frame_that_writes_no_file_is_under_10_ms(tour):
+    """Issue 23's goal on the image, over the whole tour: a switch's pieces, the dice, the
+    animations, the referee's checks (a frame that writes a file may take longer:
+    littlefs). On the stock image a switch's import loads bytecode into the heap from the
+    filesystem (17-32 ms): every other frame is held to the same 10 ms."""
     records = tour["boots"][0]["records"]
-    slow = [r for r in records if not r["saves"] and r["step_us"] >= FRAME_US_MAX]
+    stock = tour["image"] == "stock"
+    slow = [r for r in records if not r["saves"] and r["step_us"] >= FRAME_US_MAX
+            and not (stock and r["app"] & probe.APP_SWITCHING)]
     assert len(records) > 500 and not slow, slow[:3]
 
 
