@@ -145,7 +145,7 @@ measure("classroom wave 2")
 hold(5)
 tap(3); tap(4)                          # settings
 assert app.mode == "settings"
-for item in range(8):
+for item in range(11):  # the ten settings and the battery
     measure("settings %d" % (item + 1), 20)
     tap(1)
 tap(1)                                  # arrangement
