@@ -238,6 +238,11 @@ class App:
     def brightness(self):
         return self.settings["brightness"]
 
+    @property
+    def playing_alone(self):
+        """True while the classroom demo steps by itself: the device neither dims nor sleeps."""
+        return self.mode == "classroom" and not getattr(self.current, "paused", True)
+
     def new_seed(self):
         """The seed of the next new game: the boot seed, varied by the games started."""
         n = self.settings["games"] + 1

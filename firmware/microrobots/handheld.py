@@ -225,15 +225,15 @@ class Device:
         if self._waking:  # the button that woke the device is no move
             self._waking = mask != 0
             mask = 0
-        power = self.power
-        if mask:
-            power.touch(now)
         buttons = self.buttons
         buttons.poll(now, mask)
         app = self.app
         if app is None:
             self._idle(now)
             return
+        power = self.power
+        if mask or getattr(app, "playing_alone", False):  # a demo on show keeps it awake
+            power.touch(now)
         try:
             event = buttons.next_event()
             while event != NO_EVENT:

@@ -260,3 +260,27 @@ def test_idle_states():
     assert power.update(300000, 60000, 300000) == SLEEP
     power.touch(300000)
     assert power.update(300020, 60000, 300000) == AWAKE
+
+
+def test_the_classroom_demo_playing_by_itself_keeps_the_device_awake(tmp_path):
+    d = recorder(tmp_path, {"mode": "classroom", "dim": 1, "sleep": 2})
+    d.run(3)
+    assert d.app.mode == "classroom" and d.app.playing_alone
+    d.run(3 * 60 * 50)  # three minutes of the demo, no key
+    assert not d.asleep and d.display.brightness == 5
+    d.app.current.paused = True  # paused: it idles like any screen
+    d.run(61 * 50)
+    assert d.display.brightness == 1
+    d.run(60 * 50)
+    assert d.asleep
+
+
+def test_battery_bench_model_and_a_short_session(tmp_path):
+    from tools.bench import battery
+
+    assert battery.milliamps(0) == 36 + 25  # dark LEDs and the Pico
+    assert battery.milliamps(255) == 36 + 20 + 25  # one channel at full
+    sums, share, dimmed = battery.session("solo", 1, str(tmp_path))
+    assert share > 0.5 and 0 <= dimmed < 1
+    assert all(a <= b for a, b in zip(sums, sums[1:]))  # brighter levels, more light
+    assert 0 < sums[0] < sums[7] <= config.power_budget(36, 1000)
