@@ -356,3 +356,17 @@ def test_the_battery_build_has_a_bay_under_the_base_and_a_power_opening(tmp_path
     proc = subprocess.run([binary, "-o", str(tmp_path / "x.stl"), "-D", 'part="bay"', SCAD],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode != 0 and "no bay" in proc.stderr
+
+
+def test_the_battery_wiring_switches_the_leds_on_vsys_and_its_diagram_is_current():
+    from tools.draw import wiring
+
+    cfg = config.load('{"led_power_pin": 17}')
+    rows = {r[3]: r for r in wiring.connections(cfg)}
+    assert rows[22][:3] == ("LED supply switch", "led_power_pin", "GP17")
+    assert rows[39][2] == "VSYS" and 40 not in rows  # the LEDs on VSYS, through Q1
+    assert 40 in {r[3] for r in wiring.connections(config.defaults())}  # USB build: VBUS
+    with open(os.path.join(HARDWARE, "wiring-battery.svg")) as f:
+        assert f.read() == wiring.diagram_svg(cfg)
+    text = read(os.path.join(HARDWARE, "README.md"))
+    assert '{"led_power_pin": 17}' in text and "GP17" in text and "pin 22" in text
