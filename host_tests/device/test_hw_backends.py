@@ -65,8 +65,14 @@ def fake_machine(sent):
     machine.PWM = FakePWM
     machine.bitstream = lambda pin, encoding, timing, buf: sent.append((pin.id, encoding, timing, bytes(buf)))
     machine.ADC = FakeADC
-    machine.lightsleeps = []  # the pins whose irq was set at each lightsleep()
-    machine.lightsleep = lambda: machine.lightsleeps.append(machine.armed())
+    machine.lightsleeps = []  # (ms, the pins whose irq has a handler) of each lightsleep()
+    machine.during = lambda n: None  # what happens during the n-th sleep (a button's IRQ)
+
+    def lightsleep(ms):
+        machine.lightsleeps.append((ms, machine.armed()))
+        machine.during(len(machine.lightsleeps))
+
+    machine.lightsleep = lightsleep
     return machine
 
 
@@ -142,9 +148,23 @@ def test_rp2_backend_battery_gauge_led_supply_and_sleep(monkeypatch):
     assert FakePin.levels[18] == 0
     board.led_power(True)
     assert FakePin.levels[18] == 1
+    FakePin.levels[24] = 0  # on the cell
+
+    def press_during_the_third(n):  # a minute's slices until a button's IRQ fires
+        if n == 3:
+            board._buttons[4].irq_handler(board._buttons[4])
+
+    machine.during = press_during_the_third
     assert board.sleep() is True
-    assert machine.lightsleeps == [[10, 11, 12, 13, 14, 15]]  # every button wakes it
+    every = [10, 11, 12, 13, 14, 15]  # every button wakes it
+    assert machine.lightsleeps == [(60000, every)] * 3
     assert machine.armed() == []  # and no irq stays after
+    machine.lightsleeps.clear()
+    FakePin.levels[12] = 0  # a button already held: no sleep at all
+    assert board.sleep() is True and machine.lightsleeps == []
+    FakePin.levels[12] = 1
+    FakePin.levels[24] = 1  # on USB: no lightsleep (the frame loop polls, LEDs dark)
+    assert board.sleep() is False and machine.lightsleeps == []
 
 
 def test_rp2_backend_gauge_absent_by_config_and_on_a_pico_w(monkeypatch):
@@ -190,7 +210,7 @@ machine = Machine()
 machine.Pin = Pin
 machine.PWM = PWM
 machine.ADC = ADC
-machine.lightsleep = lambda: None
+machine.lightsleep = lambda ms: None
 machine.bitstream = lambda pin, enc, timing, buf: sent.append(bytes(buf))
 sys.modules["machine"] = machine
 from microrobots.device.hw import backend

@@ -24,6 +24,7 @@ _WS2812_TIMING = const((400, 850, 800, 450))
 _BUZZER_DUTY = const(32768)  # half of duty_u16's range: the loudest square wave
 # Full scale of the ADC (12 bits, 3.3 V) in mV of VSYS, through the Pico's 3:1 divider.
 _VSYS_FULL_MV = const(9900)
+_SLEEP_SLICE_MS = const(60000)  # lightsleep's timer wakes it this often (a few ms awake)
 
 
 def _pico_w():
@@ -95,12 +96,22 @@ class Hardware:
             self._led_power.value(1 if on else 0)
 
     def sleep(self):
-        """The lowest state that still wakes on a button: machine.lightsleep() until a
-        button pin falls (RAM and the game kept, the clocks stopped). Returns True: it
-        returns only once a button woke it."""
+        """The lowest state that still wakes on a button: machine.lightsleep in slices of
+        a minute, until a button pin falls (RAM and the game kept, the clocks stopped but
+        the timer's). Returns True once a button woke it; False on USB power (nothing to
+        save, and a sleep that stops the USB clock while a computer is attached may not
+        come back: the frame loop then keeps polling, the LEDs dark).
+
+        Slices, not ``lightsleep()``: without a timeout MicroPython sends the crystal
+        dormant, which no pin IRQ wakes on an RP2040 (micropython#7035); with one, a pin
+        whose IRQ has a handler wakes it (the emulated RP2040 shows the first half)."""
+        if self.usb_power() == 1:
+            return False
+        _WOKEN[0] = 0
         for pin in self._buttons:
             pin.irq(handler=_woken, trigger=Pin.IRQ_FALLING)
-        lightsleep()
+        while not _WOKEN[0] and not self.pressed_mask():
+            lightsleep(_SLEEP_SLICE_MS)
         for pin in self._buttons:
             pin.irq(handler=None)
         return True
@@ -120,5 +131,8 @@ class Hardware:
         return (b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24) & 0x3FFFFFFF
 
 
+_WOKEN = bytearray(1)  # set by a button's IRQ: the sleep is over
+
+
 def _woken(pin):
-    pass  # the interrupt itself wakes the core; the frame loop reads the buttons
+    _WOKEN[0] = 1
