@@ -9,11 +9,12 @@ power budget of README.md and hardware/README.md (a WS2812B: 1 mA idle, 20 mA pe
 channel at 255), plus the Pico's own draw. Hours of play on a 2000 mAh cell follow, and
 days asleep, with and without the LED supply switch.
 
-Figures for the model's inputs (hardware/README.md, "Battery"): the Pico running
-MicroPython's frame loop draws about 25 mA from VSYS; in machine.lightsleep about 1.5 mA
-(its datasheet gives 0.8 mA dormant, 1.3 mA asleep; the LiPo SHIM and the MOSFET add
-microamps). These are datasheet figures, not measurements: the emulated RP2040 models
-neither current nor the LEDs' draw.
+Figures for the model's inputs (hardware/README.md, "Running on a battery"): the Pico
+running MicroPython's frame loop draws about 25 mA from VSYS (its datasheet: 20-25 mA at
+125 MHz); in machine.lightsleep(ms) Peter Hinch measured 0.99 mA on VSYS
+(micropython#8832), taken here as 1.5 mA for margin (the LiPo SHIM and the MOSFET add
+microamps). These are published figures, not measurements of ours: the emulated RP2040
+models neither current nor the LEDs' draw.
 """
 
 import os
@@ -51,7 +52,6 @@ def luts():
 def session(mode, minutes, folder, seed=7):
     """The mean channel sum per frame at each level 1..8, the share of frames in ``mode``
     and the share dimmed."""
-    from microrobots import handheld
     from microrobots.device.config import power_budget
     from microrobots.rules.rng import XorShift32
     from tools.sim import soak
