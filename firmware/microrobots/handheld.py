@@ -215,13 +215,13 @@ class Device:
         t = board.ticks_ms()
         elapsed = board.ticks_diff(t, self._last)
         self._last = t
-        mask = board.pressed_mask()
         if self.asleep:  # the app's clock stands still: it resumes as it was
-            if mask or board.sleep():
+            if board.pressed_mask() or board.sleep():
                 self.wake()
             return
         self.now = ticks_add(self.now, elapsed)
         now = self.now
+        mask = board.pressed_mask()
         if self._waking:  # the button that woke the device is no move
             self._waking = mask != 0
             mask = 0

@@ -37,11 +37,6 @@ while True:  # a board at its REPL idles with nothing due: the emulator calls th
 """
 
 
-def _adc(mv):
-    """The 12-bit ADC3 value for ``mv`` on VSYS (the Pico's 3:1 divider, 3.3 V full scale)."""
-    return mv * 4095 // 9900
-
-
 @pytest.fixture(scope="module")
 def board():
     firmware, why = image.find("stock")
@@ -56,8 +51,7 @@ def board():
         pytest.skip(str(e))
     pico = session.pico
     mcu = pico.mcu
-    mcu.adc.channel_values[3] = _adc(3700)  # a LiPo at 3.7 V, USB unplugged
-    mcu.gpio[24].set_input_value(False)
+    pico.set_supply(3700, usb=False)  # a LiPo at 3.7 V, USB unplugged
     supply = {}
 
     def console():
@@ -68,11 +62,10 @@ def board():
 
     assert pico.run_until(lambda: line_seen(0), 6000), console()[-500:]
     supply[0] = mcu.gpio[17].output_value
-    mcu.adc.channel_values[3] = _adc(3400)  # nearly empty
+    pico.set_supply(3400, usb=False)  # nearly empty
     assert pico.run_until(lambda: line_seen(1), pico.ms + 1000), console()[-500:]
     supply[1] = mcu.gpio[17].output_value
-    mcu.adc.channel_values[3] = _adc(4900)  # USB plugged in: VSYS near 5 V
-    mcu.gpio[24].set_input_value(True)
+    pico.set_supply(4900, usb=True)  # USB plugged in: VSYS near 5 V
     assert pico.run_until(lambda: "DONE" in console(), pico.ms + 1000), console()[-500:]
     supply[2] = mcu.gpio[17].output_value
     reads = {}
