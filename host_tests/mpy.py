@@ -16,9 +16,8 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
-# The heap the simulator's MicroPython runtime gets (tools/cli.py, SIM_HEAP: the whole
-# firmware resident on the 64-bit port); a test about a Pico's own heap says its size.
-HEAP = "256k"
+# The heap the simulator's MicroPython runtime gets (tools/cli.py, SIM_HEAP): a Pico's.
+HEAP = "190k"
 
 
 def micropython_binary():

@@ -60,12 +60,11 @@ from microrobots.rules.board import DEFAULT_LAYOUT, SIDES, Layout, LayoutError  
 
 MP_FIRMWARE = "firmware"  # firmware/ as micropython_command() sees it, from cwd=ROOT
 PICO_HEAP = "190k"  # what a Pico's MicroPython leaves free for Python objects, roughly
-# The simulator's MicroPython runtime (the driver, the soak): the whole firmware resident, as
-# on a Pico (nothing is unloaded since the image runs it from flash), on the 64-bit unix
-# port, whose objects and bytecode take about 1.6 times a Pico's room (the same .mpy files:
-# 94 KB of heap on the emulated stock Pico, about 150 KB here), so a Pico-sized heap would
-# run out here where a Pico does not.
-SIM_HEAP = "256k"
+# The simulator's MicroPython runtime (the driver, the soak) gets a Pico's heap too. It runs
+# the firmware as the stock image does (.mpy bytecode in the heap), on the 64-bit unix
+# port, whose objects take more room than a Pico's: 137-150 KB in use over hours of random
+# play (make soak), one mode's module in the heap at a time (modes.release).
+SIM_HEAP = PICO_HEAP
 MAX_BYTES = 64 * 1024 * 1024  # no file a tool reads is near this; /dev/zero would be
 
 

@@ -42,19 +42,25 @@ never replays a saved state into a crash loop.
 import gc
 
 from . import adopt
+from . import animations  # noqa: F401 - see below
 from . import frame as F
 from . import palette as P
 from .rules.board import Layout
 from .compat import const, ticks_diff
 from .device.input import LONG, PRESS, RELEASE, REPEAT
 from .keys import LONG_B, SOUND_CLICK
-from .modes import classroom, menu, referee, settings, solo
+from . import modes as M
 from .rules.notation import finish
-from .preferences import MODES, check_settings
+from .preferences import check_settings
 from .saving import GAMES, SETTINGS_FILE, Saver
 from .rules.solver import Solver
+from .rules import walk  # noqa: F401 - see below
+from .modes import referee_screens  # noqa: F401
 
-_MODE_CLASSES = (menu.Mode, solo.Mode, referee.Mode, classroom.Mode, settings.Mode)
+# animations, walk and the referee's screens are the modes', imported here at boot rather
+# than by the first mode that needs them, so that a switch imports one mode's own module,
+# within a frame (emulated RP2040: animations 2.8 ms, walk 1.7 ms, the screens 2.2 ms, a
+# mode 1.4-4 ms); a game mode keeps them in the heap anyway (modes.release).
 
 _NOTICE_MS = const(30000)  # a notice blinks on the grid this long, or until a key
 _FADE = const(150)  # each frame of a switch dims the picture to this / 255
@@ -238,11 +244,6 @@ class App:
     def brightness(self):
         return self.settings["brightness"]
 
-    @property
-    def playing_alone(self):
-        """True while the classroom demo steps by itself: the device neither dims nor sleeps."""
-        return self.mode == "classroom" and not getattr(self.current, "paused", True)
-
     def new_seed(self):
         """The seed of the next new game: the boot seed, varied by the games started."""
         n = self.settings["games"] + 1
@@ -274,10 +275,11 @@ class App:
 
     # -- modes ----------------------------------------------------------------
     def get(self, name):
-        """The mode called ``name`` (one of MODES), built on first use."""
+        """The mode called ``name`` (one of MODES), built on first use (its module
+        imported: modes.load)."""
         mode = self.modes.get(name)
         if mode is None:
-            mode = self.modes[name] = _MODE_CLASSES[MODES.index(name)](self)
+            mode = self.modes[name] = M.load(name)(self)
         return mode
 
     def go(self, name, now):
@@ -295,25 +297,29 @@ class App:
         return self.work is not None
 
     def _switching(self, name):
-        """Work: a mode switch, a piece a frame. The key's frame only fades (and keeps
-        its click); then the mode left is put away and the garbage collected (room for
-        the new mode, and no collection due in the frames after); then the new mode is
-        built; then entered (a new game rolled), or its saved game read back first, a
-        few decisions a frame. Each piece stays under 10 ms on a Pico (emulated)."""
+        """Work: a mode switch, a piece a frame, each under 10 ms on a Pico (emulated).
+        (1) In the key's frame (which keeps its click): the mode left put away and its
+        module forgotten, the new mode's module imported. (2) The mode built; a game
+        mode's saved game read back, a few decisions a frame. (3) Anything else ``enter``
+        needs made ready (``prepare``: a new game rolled). (4) The mode entered, then the
+        garbage collected: the next collection is far off."""
         self.switches += 1
-        yield
         if self.left != name:
             self._put_away(self.left)
-        gc.collect()
+        if name not in self.modes:
+            M.load(name)
         yield
         mode = self.get(name)
-        yield
         if name in GAMES and mode.game is None:
             ok, problem = yield from self._resume(name, self._now)
             if problem:
                 self.show_notice(problem, self._now)
+        yield
+        mode.prepare()
+        yield
         self.current = mode
         mode.enter(self._now)
+        gc.collect()
 
     def _step_work(self):
         work = self.work
@@ -324,11 +330,12 @@ class App:
                 self.work = None
 
     def _put_away(self, name):
-        """Drop a mode left for another, so that the heap holds one mode's state at a
-        time: its game is on flash, or held by the saver until written, and resumes when
+        """Drop a mode left for another, so that the heap holds one mode's state and code
+        at a time (modes.release): its game is on flash, or held by the saver until written, and resumes when
         it is chosen again (a mode whose game could not be saved stays)."""
         if name in self.modes and self.saver.stored(name):
             del self.modes[name]
+            M.release(name)
 
     # -- events and frames ----------------------------------------------------
     def handle(self, event, now):

@@ -232,7 +232,8 @@ class Device:
             self._idle(now)
             return
         power = self.power
-        if mask or getattr(app, "playing_alone", False):  # a demo on show keeps it awake
+        # a mode playing by itself (the classroom's demo, not paused) keeps it awake
+        if mask or getattr(getattr(app, "current", None), "playing_alone", False):
             power.touch(now)
         try:
             event = buttons.next_event()

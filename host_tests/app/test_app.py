@@ -295,6 +295,30 @@ def test_settings_change_persist_and_survive_a_reboot(tmp_path):
     assert again.app.settings["players"] == 4 and again.display.brightness == 8
 
 
+def test_the_side_setting_shows_the_lower_half_of_the_board_as_it_is_now(session):
+    """The settings' board picture is drawn once and copied each frame: it must still
+    follow every change of side (and of palette, with the colour-blind aid)."""
+    s = session
+    enter(s, "settings")
+
+    def lower_half_is_the_board():
+        pal = s.app.pal
+        for i in range(18, 36):
+            c = s.app.layout.colours[i]
+            want = tuple(v * P.BACKGROUND // 255 for v in pal[3 * c:3 * c + 3])
+            assert design(s, i) == want, i
+        assert all(design(s, i) == (0, 0, 0) for i in range(12, 18))  # row 2: dark
+
+    s.wait(200)  # the switch done
+    lower_half_is_the_board()
+    before = [design(s, i) for i in range(18, 36)]
+    s.tap("right")  # the other side
+    s.wait(100)
+    assert s.app.settings["side"] == "copper"
+    lower_half_is_the_board()
+    assert [design(s, i) for i in range(18, 36)] != before
+
+
 def test_shuffle_guides_each_tile_then_keeps_the_arrangement(session):
     s = session
     enter(s, "settings")
@@ -510,7 +534,8 @@ def test_every_frame_stays_under_the_power_cap_at_full_brightness(tmp_path):
 def test_random_buttons_never_break_the_app(presses, seed, first):
     """Mash buttons in any order and timing (taps, long presses, stray releases): no
     exception, a sane state, every frame drawn."""
-    from microrobots.app import MODES, App
+    from microrobots.app import App
+    from microrobots.preferences import MODES
 
     app = App(None, seed=seed)
     frame = bytearray(108)

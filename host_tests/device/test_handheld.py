@@ -187,7 +187,7 @@ import json, sys
 sys.path.insert(0, %r)
 from microrobots import handheld as main
 from array import array
-from microrobots.app import MODES
+from microrobots.preferences import MODES
 from microrobots.device.hw.fake import Hardware
 d = main.Device(Hardware, config_path=%r, root=%r)
 presses = json.loads(%r)

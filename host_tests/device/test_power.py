@@ -265,7 +265,7 @@ def test_idle_states():
 def test_the_classroom_demo_playing_by_itself_keeps_the_device_awake(tmp_path):
     d = recorder(tmp_path, {"mode": "classroom", "dim": 1, "sleep": 2})
     d.run(3)
-    assert d.app.mode == "classroom" and d.app.playing_alone
+    assert d.app.mode == "classroom" and d.app.current.playing_alone
     d.run(3 * 60 * 50)  # three minutes of the demo, no key
     assert not d.asleep and d.display.brightness == 5
     d.app.current.paused = True  # paused: it idles like any screen

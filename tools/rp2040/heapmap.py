@@ -27,8 +27,7 @@ MODULES = ("compat", "rules.kernels", "rules.board", "rules.rng", "rules.solver"
            "rules.decisions", "rules.rolls", "rules.game", "rules.notation", "rules.walk",
            "device.input", "device.config", "device.display", "device.store", "device.sound",
            "device.hw", "device.hw.rp2", "palette", "frame", "animations", "keys", "saving",
-           "preferences", "modes", "modes.menu", "modes.solo", "modes.referee_screens",
-           "modes.referee", "modes.classroom", "modes.settings", "app", "handheld")
+           "preferences", "modes", "app", "handheld")  # each mode's own module: with the mode
 MODES = ("solo", "referee", "classroom", "settings")
 
 SOURCE = r'''

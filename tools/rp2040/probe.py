@@ -73,7 +73,7 @@ def _probe():
     from microrobots import handheld as fw
     from microrobots.device import hw
     from microrobots.rules import game as _game
-    from microrobots.app import MODES
+    from microrobots.preferences import MODES
 
     modes = {}
     for i in range(len(MODES)):

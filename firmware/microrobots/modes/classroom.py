@@ -77,6 +77,7 @@ class Mode(Base):
     def __init__(self, app):
         super().__init__(app)
         self.game = None
+        self.fresh = False  # a puzzle rolled by prepare, its dice not started (enter)
         self.dice = anim.DiceRoll()
         self.wave = Wave()
         self.replay = anim.Replay()
@@ -88,13 +89,22 @@ class Mode(Base):
 
     def reset(self):
         self.game = None
+        self.fresh = False
+
+    def prepare(self):
+        if self.game is None:  # a new puzzle, rolled here; enter starts its dice
+            self.game = Game(self.app.layout, 1, False, self.app.new_seed(), 0, self.app.solver)
+            self.fresh = True
+
+    @property
+    def playing_alone(self):
+        """The demo steps by itself: the device neither dims nor sleeps meanwhile."""
+        return not self.paused
 
     def enter(self, now):
-        if self.game is None:
-            self.game = Game(self.app.layout, 1, False, self.app.new_seed(), 0, self.app.solver)
-            self._roll(now, True)
-        else:
-            self._roll(now, False)
+        self.prepare()
+        self._roll(now, self.fresh)  # a puzzle kept: the dice roll the next target only
+        self.fresh = False
 
     def _roll(self, now, with_start):
         g = self.game

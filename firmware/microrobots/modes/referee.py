@@ -59,6 +59,7 @@ class Mode(Screens, Base):
     def __init__(self, app):
         super().__init__(app)
         self.game = None
+        self.fresh = False  # a game rolled by prepare, not begun yet (enter begins it)
         self.dice = anim.DiceRoll()
         self.flash = anim.Flash()
         self.party = anim.Celebrate()
@@ -88,21 +89,35 @@ class Mode(Screens, Base):
     # -- life cycle -----------------------------------------------------------
     def reset(self):
         self.game = None
+        self.fresh = False
 
-    def enter(self, now):
-        if self.game is None:  # none kept, none resumed (the app tried): a new one
-            self.new_game(now)
-            return
-        self.state = OVER if self.game.over else BOARD
+    def prepare(self):
         g = self.game
         s = self.app.settings
-        if g.players != s["players"] or g.expert != s["expert"]:
-            self.new_game(now)  # the table has set up the game it is about to play
+        # None kept, none resumed (the app tried), or the table has set up the game it is
+        # about to play: a new one, rolled here and begun by enter
+        if g is None or g.players != s["players"] or g.expert != s["expert"]:
+            self.game = self._rolled_game()
+            self.fresh = True
+
+    def enter(self, now):
+        self.prepare()
+        if self.fresh:
+            self.fresh = False
+            self._begin(now)
+        else:
+            self.state = OVER if self.game.over else BOARD
 
     def new_game(self, now):
+        self.game = self._rolled_game()
+        self._begin(now)
+
+    def _rolled_game(self):
         app = self.app
         s = app.settings
-        self.game = Game(app.layout, s["players"], s["expert"], app.new_seed(), 0, app.solver)
+        return Game(app.layout, s["players"], s["expert"], app.new_seed(), 0, app.solver)
+
+    def _begin(self, now):
         self.player = -1
         self.roll(now, True)
         self.save()

@@ -56,6 +56,7 @@ class Mode(Base):
     def __init__(self, app):
         super().__init__(app)
         self.game = None
+        self.fresh = False  # a game rolled by prepare, not begun yet (enter begins it)
         self.dice = anim.DiceRoll()
         self.slide = anim.Slide()
         self.flash = anim.Flash()
@@ -89,17 +90,27 @@ class Mode(Base):
     # -- life cycle -----------------------------------------------------------
     def reset(self):
         self.game = None
+        self.fresh = False
+
+    def prepare(self):
+        if self.game is None:  # none kept, none resumed (the app tried): a new one
+            self.game = self._rolled_game()
+            self.fresh = True  # rolled, not begun: enter begins it
 
     def enter(self, now):
-        if self.game is None:  # none kept, none resumed (the app tried): a new one
-            self.new_game(now)
+        self.prepare()
+        if self.fresh:
+            self.fresh = False
+            self.begin_round(now, True)
 
     def new_game(self, now):
+        self.game = self._rolled_game()
+        self.begin_round(now, True)
+
+    def _rolled_game(self):
         app = self.app
         s = app.settings
-        self.game = Game(app.layout, 1, s["expert"], app.new_seed(), s["difficulty"],
-                         app.solver)
-        self.begin_round(now, True)
+        return Game(app.layout, 1, s["expert"], app.new_seed(), s["difficulty"], app.solver)
 
     def begin_round(self, now, with_start):
         g = self.game
