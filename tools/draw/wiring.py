@@ -240,10 +240,13 @@ def diagram_svg(cfg):
     notes_y = min(notes_y, -2.5)
     for k, text in enumerate((
             "Buttons are active low: the Pico's internal pull-ups, no resistors.",
+            "No level shifter on a battery (the 74AHCT125 needs 4.5 V): see hardware/README.md."
+            if switched else
             "Optional 74AHCT125 level shifter between the data pin and R1: see hardware/README.md.",
             "C1 sits at the LEDs' power pads; mind its polarity (- to GND).") + ((
-            "Battery build: the LEDs on VSYS through Q1, switched by %s (hardware/README.md)."
-            % "GP%d" % cfg["led_power_pin"],) if switched else ())):
+            "Battery build: a LiPo SHIM under the Pico feeds VSYS; the LEDs on VSYS through Q1,",
+            "switched by GP%d (Q2 pulls Q1's gate low; 100k gate to source): hardware/README.md."
+            % cfg["led_power_pin"]) if switched else ())):
         d += elm.Label().at((x_left - 7.0, notes_y - 0.6 * k)).label(
             text, fontsize=9, halign="left")
     return d.get_imagedata("svg").decode()
