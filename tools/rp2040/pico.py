@@ -92,6 +92,7 @@ class Pico:
         the Pico's 3:1 divider (12 bits of 3.3 V), and USB present on GP24 (VBUS sense).
         The emulator starts both at 0, which the firmware's gauge would read as a dead
         cell."""
+        self.supply = (millivolts, usb)  # kept over a reset, as the buttons are
         self.mcu.adc.channel_values[3] = min(max(millivolts, 0), 9900) * 4095 // 9900
         self.mcu.gpio[24].set_input_value(bool(usb))
 
@@ -240,3 +241,4 @@ class Pico:
         self._held_read = None
         self.mcu.leave_reset()
         self.set_buttons(self.mask)
+        self.set_supply(*self.supply)
