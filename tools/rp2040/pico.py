@@ -235,6 +235,10 @@ class Pico:
         for alarm in self._alarms:
             alarm.cancel()
         self._alarms = []
+        # The data line goes low with the reset: the strip latches what it had (a frame cut
+        # short, which grid_frames drops). The decoder's own latch alarm would not fire
+        # across the reset, and the next boot's first frame would be appended to the cut one.
+        self._ws._latch()
         self.mcu.enter_reset()
         self.mcu.sram[:] = bytes(len(self.mcu.sram))
         self.connected = False
