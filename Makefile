@@ -112,9 +112,9 @@ web-images: $(call needs,web) web-deps
 overlay: $(call needs,draw)
 	mkdir -p build && $(PY) -m tools.draw.overlay -o build/films.pdf && $(PY) -m tools.draw.overlay -o build/films.svg
 
-# Classroom worksheets (docs/classroom.md): SEED=N is the web page's ?seed=N, PUZZLE=K its Kth.
+# Classroom worksheets (docs/classroom.md): SEED=N is a handheld's lesson N and the web page's ?seed=N, PUZZLE=K its Kth.
 worksheets: $(call needs,draw)
-	mkdir -p build && $(PY) -m tools.draw.worksheet --seed $(or $(SEED),1) --puzzle $(or $(PUZZLE),1) -o build/worksheets.pdf
+	mkdir -p build && $(PY) -m tools.worksheet --seed $(or $(SEED),1) --puzzle $(or $(PUZZLE),1) -o build/worksheets.pdf
 
 # The wiring diagram and pin table, regenerated from the firmware's default config.
 wiring: $(call needs,draw)

@@ -16,10 +16,7 @@ while held); A and B act when released, or when held (``LONG_A``, ``LONG_B``: ab
 
 Long work goes in pieces, one a frame: ``work`` is a generator that ``render`` steps
 once a frame, while the picture fades and keys wait (then come, in order). A mode switch
-is such work (``go``): the key's frame, then the mode left put away (one mode's state in
-the heap at a time; its game is on flash or held by the saver), then the new mode built,
-then entered; a game mode whose game was put away reads it back first, a few decisions
-a frame.
+is such work (``go``, ``_switching``): one mode's state and code in the heap at a time.
 
 Persistence: ``store`` is a store.Store (or anything with its ``load``/``save``/
 ``remove``). Settings (``settings.json``, preferences.py) are saved whenever one
@@ -53,15 +50,14 @@ from . import modes as M
 from .rules.notation import finish
 from .preferences import check_settings
 from .saving import GAMES, SETTINGS_FILE, Saver
+from .rules.rng import game_seed
 from .rules.solver import Solver
 from .rules import walk  # noqa: F401 - see below
 from .modes import referee_screens  # noqa: F401
 
-# animations, walk and the referee's screens are the modes', imported here at boot rather
-# than by the first mode that needs them, so that a switch imports one mode's own module,
-# within a frame (emulated RP2040: animations 2.8 ms, walk 1.7 ms, the screens 2.2 ms, a
-# mode 1.4-4 ms); a game mode keeps them in the heap anyway (modes.release).
-
+# animations, walk and the referee's screens are the modes', imported at boot so that a
+# switch imports one mode's own module in a frame (emulated RP2040: 2.8, 1.7 and 2.2 ms,
+# a mode 1.4-4 ms); a game mode keeps them in the heap anyway (modes.release).
 _NOTICE_MS = const(30000)  # a notice blinks on the grid this long, or until a key
 _FADE = const(150)  # each frame of a switch dims the picture to this / 255
 
@@ -246,9 +242,9 @@ class App:
 
     def new_seed(self):
         """The seed of the next new game: the boot seed, varied by the games started."""
-        n = self.settings["games"] + 1
-        self.change("games", n & 0x3FFFFFFF)
-        return (self.seed + n * 7919) & 0x3FFFFFFF
+        n = (self.settings["games"] + 1) & 0x3FFFFFFF
+        self.change("games", n)
+        return game_seed(self.seed, n)
 
     # -- sound and the serial console ---------------------------------------------------
     def beep(self, sound):

@@ -145,8 +145,11 @@ measure("classroom wave 2")
 hold(5)
 tap(3); tap(4)                          # settings
 assert app.mode == "settings"
-for item in range(11):  # the ten settings and the battery
+for item in range(12):  # the eleven settings and the battery
     measure("settings %d" % (item + 1), 20)
+    if item == 8:                       # the lesson: 57 takes two rows, its puzzle a third
+        tap(3, 57)
+        measure("settings 9, lesson 57", 20)
     tap(1)
 tap(1)                                  # arrangement
 tap(3); tap(4)                          # shuffle
@@ -156,4 +159,11 @@ tap(5)
 tap(3); tap(4)                          # match
 assert app.current.state == 2
 measure("settings match", 40)
+tap(5); hold(5)
+tap(2); tap(4)                          # the classroom with lesson 57
+assert app.mode == "classroom" and app.settings["lesson"] == 57
+measure("classroom lesson dice", 40)
+tap(4)
+app.current.paused = True
+measure("classroom lesson wave")
 print(json.dumps(out))

@@ -4,17 +4,16 @@ without allocating, and a whole session fits the heap."""
 import json
 import os
 
-from mpy import run
+from mpy import run_file
 from tools.cli import SIM_HEAP  # the simulator's MicroPython heap
 
-# every_screen_mpy.py (beside this file): the App through every mode and screen inside
-# MicroPython, the bytes allocated by 60 frames of each.
-SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "every_screen_mpy.py")
+# the scripts run inside MicroPython (*_mpy.py beside this file)
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def test_every_screen_renders_without_allocating():
-    with open(SCRIPT) as f:
-        got = json.loads(run(f.read()).strip().splitlines()[-1])
+    # the App through every mode and screen, the bytes allocated by 60 frames of each
+    got = json.loads(run_file(os.path.join(HERE, "every_screen_mpy.py")).strip().splitlines()[-1])
     assert len(got) >= 30
     assert {k: v for k, v in got.items() if v} == {}
 
@@ -133,33 +132,8 @@ def test_leaving_a_mode_frees_it_and_its_game_resumes(tmp_path):
     from tools.sim import headless as sim
 
     lines = sim.mask_lines(sim.parse_events(s.events_text()))
-    script = r"""
-import gc, json, sys
-sys.path.insert(0, 'tools/sim')
-gc.collect()
-base = gc.mem_alloc()
-import driver
-drv = driver.Driver(lambda line: None, 6, %r)
-gc.collect()
-boot = gc.mem_alloc() - base
-while True:
-    line = sys.stdin.readline()
-    if not line:
-        break
-    drv.feed(line)
-drv.run_until(drv.now + 200)
-gc.collect()
-menu = gc.mem_alloc() - base
-app = drv.device.app
-out = {"boot": boot, "menu": menu, "mode": app.mode, "held": sorted(app.modes)}
-drv.feed('%%d 16' %% drv.now)
-drv.feed('%%d 0' %% (drv.now + 60))
-drv.run_until(drv.now + 200)
-out["back"] = app.mode
-out["game"] = app.current.game.to_dict()
-print(json.dumps(out))
-""" % (str(tmp_path) + "/")
-    got = json.loads(run(script, heap=SIM_HEAP, stdin="\n".join(lines) + "\n")
+    got = json.loads(run_file(os.path.join(HERE, "mode_switch_mpy.py"), str(tmp_path) + "/",
+                              heap=SIM_HEAP, stdin="\n".join(lines) + "\n")
                      .strip().splitlines()[-1])
     assert got["mode"] == "menu"
     assert got["held"] == ["menu"]

@@ -1,6 +1,7 @@
 """palette.py and frame.py: colours that can be told apart, drawing, numbers, animations."""
 
 import json
+import os
 from collections import deque
 
 import pytest
@@ -17,7 +18,7 @@ from microrobots.modes.referee_screens import score_pages, scores
 from microrobots.rules.solver import Solver
 
 from tools.draw.colour import led_difference
-from mpy import run
+from mpy import run_file
 from screens import PLAYER_RGB, read_count
 
 LAYOUT = Layout.named("black:CADB0312")
@@ -284,42 +285,7 @@ def test_flash_and_celebration_end():
 
 # -- allocation-free inside MicroPython -------------------------------------------------
 def test_drawing_allocates_nothing_in_micropython():
-    out = run("""
-import gc, json
-from microrobots import animations as anim, frame as F, palette as P
-from microrobots.rules.board import Layout
-from microrobots.modes.classroom import Wave
-from microrobots.modes.referee_screens import scores
-from microrobots.rules.solver import Solver
-lay = Layout.named('black:CADB0312')
-route = Solver(lay).path(0, 35)
-fr = bytearray(108)
-anims = (anim.DiceRoll(), anim.Slide(), Wave(), anim.Celebrate(), anim.Flash(), anim.Replay())
-anims[0].start(0, lay, P.DIE, 3, 4, 5)
-anims[1].start(0, 0, 5)
-anims[2].start(0, Solver(lay).distances(3), 300)
-anims[3].start(0, 7)
-anims[4].start(0)
-anims[5].start(0, route)
-toks = [1, 2, 3]
-def frames():
-    for t in range(0, 6000, 20):
-        F.board(fr, lay, P.DIE)
-        F.robot(fr, 3, P.DIE, 2, t)
-        F.target(fr, 4, P.DIE, 1, t)
-        F.waypoint(fr, 5, P.DIE, 1, t)
-        F.cursor(fr, 6, P.DIE, 1, t)
-        for a in anims:
-            a.render(t, fr)
-        F.count(fr, t % 100, 3, P.TOKEN)
-        scores(fr, toks, 3, 0, t % 26)
-frames()
-before = 0  # the global exists before the count starts (adding one may grow the dict)
-gc.collect(); gc.disable()
-before = gc.mem_alloc()
-frames()
-print(json.dumps(gc.mem_alloc() - before))
-""")
+    out = run_file(os.path.join(os.path.dirname(os.path.abspath(__file__)), "frame_mpy.py"))
     assert json.loads(out) == 0
 
 

@@ -1,9 +1,10 @@
 """modes.step_cursor: the D-pad along the robot's row and column, allocation-free."""
 
 import json
+import os
 
 from microrobots.modes import step_cursor
-from mpy import run
+from mpy import run_file
 
 
 def test_step_cursor_moves_along_the_robots_row_and_column():
@@ -14,17 +15,5 @@ def test_step_cursor_moves_along_the_robots_row_and_column():
 
 
 def test_step_cursor_allocates_nothing_in_micropython():
-    out = run(r"""
-import gc, json
-from microrobots.modes import step_cursor
-def presses():
-    for k in range(4):
-        step_cursor(14, 15, k)
-        step_cursor(14, 20, k)
-presses()
-gc.collect()
-a = gc.mem_alloc()
-presses()
-print(json.dumps(gc.mem_alloc() - a))
-""")
+    out = run_file(os.path.join(os.path.dirname(os.path.abspath(__file__)), "step_cursor_mpy.py"))
     assert json.loads(out.strip().splitlines()[-1]) == 0

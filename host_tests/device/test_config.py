@@ -1,11 +1,16 @@
 """config.py: defaults, overrides, and one clear line for every kind of bad config."""
 
 import json
+import os
 
+import config_mpy
 import mpy
 import pytest
 from microrobots.device import config
 from microrobots.device.config import ConfigError, load, load_file
+
+# config_mpy.py (beside this file): the same loads inside MicroPython
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "config_mpy.py")
 
 # The contract with the hardware docs (wiring diagram and pin table come from DEFAULTS).
 SPEC = {
@@ -135,30 +140,15 @@ CASES = ['{}', '{"led_pn": 3}', '{"matrix": "panel8x8", "window": [0, 2]}', '{"b
          '{"buttons": {"start": 1}}', '{"brightness_cap": 70000}', '{"matrix": "panel8x8", "window": [1, 3]}']
 
 
-def _outcomes():
-    out = []
-    for text in CASES:
-        try:
-            out.append(load(text))
-        except ConfigError as error:
-            out.append(str(error))
-    return out
-
-
 def test_micropython_gives_the_same_configs_and_messages():
-    script = ("import json\nfrom microrobots.device.config import load, ConfigError\nout = []\n"
-              "for text in %s:\n"
-              "    try:\n        out.append(load(text))\n"
-              "    except ConfigError as e:\n        out.append(str(e))\n"
-              "print(json.dumps(out))\n" % json.dumps(CASES))
-    assert json.loads(mpy.run(script)) == _outcomes()
+    got = json.loads(mpy.run_file(SCRIPT, stdin=json.dumps(CASES)))
+    assert got == config_mpy.outcomes(CASES)
 
 
 def test_micropython_names_a_json_syntax_error_in_one_line():
-    out = mpy.run("from microrobots.device.config import load, ConfigError\n"
-                  "try:\n    load('{\"led_pin\": 2,')\nexcept ConfigError as e:\n    print(e)\n")
-    assert out.startswith("config.json: not valid JSON")
-    assert out.count("\n") == 1
+    (message,) = json.loads(mpy.run_file(SCRIPT, stdin=json.dumps(['{"led_pin": 2,'])))
+    assert message.startswith("config.json: not valid JSON")
+    assert "\n" not in message
 
 
 def test_power_budget_arithmetic_gives_the_default_caps():

@@ -169,25 +169,8 @@ def test_the_store_reproductions_inside_micropython():
 
     import mpy
 
-    script = """
-import sys
-sys.path.insert(0, %r)
-from fakefs import FakeFs
-from microrobots.device.store import Store
-good = b'{"format": 1, "data": {"a": 1}}'
-cases = [
-    {"solo.json": good, "solo.tmp": b'{"format": 1, "data": ' + b"[" * 3000 + b"]" * 3000 + b"}"},
-    {"solo.json": good, "solo.tmp": b"\\xff\\xfe{\\x00"},
-    {"solo.json": b'{"format": 1, "data": ' + b"[" * 3000 + b"]" * 3000 + b"}"},
-    {"solo.json": b'{"format": 1, "data": ' + b"[" * 6000 + b"]" * 6000 + b"}"},
-    {"solo.json": b'{"format": 1, "data": "' + b"x" * 8000 + b'"}'},
-    {"solo.json": b'{"format": 1, "data": null}'},
-]
-for files in cases:
-    fs = FakeFs(files)
-    print(Store(fs=fs).load("solo"), sorted(fs.files))
-""" % os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    lines = mpy.run(script).strip().splitlines()
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "damaged_files_mpy.py")
+    lines = mpy.run_file(script).strip().splitlines()
     assert lines == [
         "({'a': 1}, None) ['solo.json']",
         "({'a': 1}, None) ['solo.json']",

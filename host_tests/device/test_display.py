@@ -2,7 +2,9 @@
 
 import itertools
 import json
+import os
 
+import display_mpy
 import mpy
 import pytest
 from hypothesis import given
@@ -10,6 +12,9 @@ from hypothesis import strategies as st
 from microrobots.device import config as cfg
 from microrobots.device.display import _BRIGHTNESS_LEVELS as BRIGHTNESS_LEVELS
 from microrobots.device.display import Display, gamma_table, led_map
+
+# display_mpy.py (beside this file): the same frames inside MicroPython
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "display_mpy.py")
 
 
 def make_config(**over):
@@ -185,40 +190,10 @@ def test_micropython_matches_cpython_and_allocates_nothing():
     config = make_config(matrix="panel8x8", window=[2, 1], origin="bottom-right", rotation=90,
                          color_order="RGB", brightness_cap=3000)
     frames = [bytes((i * 37 + k * 11) % 256 for i in range(108)) for k in range(6)]
-    script = """
-import gc, json
-from microrobots.device.display import Display
-config = json.loads(%r)
-frames = [bytearray(f) for f in json.loads(%r)]
-writes = []
-display = Display(config, write=lambda buf: writes.append(bytes(buf)), brightness=6)
-out = []
-for f in frames:
-    display.show(f)
-    out.append([list(display.written), display.total, display.capped])
-silent = Display(config, brightness=3)
-gc.collect()
-gc.disable()
-before = gc.mem_alloc()
-for n in range(30):
-    f = frames[n %% 6]
-    f[n] = 255 - f[n]
-    silent.show(f)
-    silent.show(f)
-allocated = gc.mem_alloc() - before
-gc.enable()
-print(json.dumps({"out": out, "writes": [list(w) for w in writes], "allocated": allocated,
-                  "count": silent.writes}))
-""" % (json.dumps(config), json.dumps([list(f) for f in frames]))
-    got = json.loads(mpy.run(script))
-    writes = []
-    display = Display(config, write=lambda buf: writes.append(bytes(buf)), brightness=6)
-    expected = []
-    for f in frames:
-        display.show(bytearray(f))
-        expected.append([list(display.written), display.total, display.capped])
-    assert got["out"] == expected
-    assert got["writes"] == [list(w) for w in writes]
+    got = json.loads(mpy.run_file(SCRIPT, stdin=json.dumps([config, [list(f) for f in frames]])))
+    expected = display_mpy.shown(config, frames)
+    assert got["out"] == expected["out"]
+    assert got["writes"] == expected["writes"]
     assert got["allocated"] == 0
     assert got["count"] == 30
 

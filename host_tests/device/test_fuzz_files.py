@@ -192,54 +192,14 @@ def test_the_device_boots_every_mode_and_keeps_every_file(kind, data):
 
 
 MP_CASES = int(os.environ.get("FUZZ_MP_CASES", "3"))  # per file and kind
-MP_SCRIPT = """
-import gc, os, sys
-sys.path.insert(0, %(flashed)r)
-from microrobots import handheld as main
-from microrobots.device.hw.fake import Hardware
-from microrobots.device.store import Store
-for case in sorted(os.listdir(%(top)r)):
-    folder = %(top)r + "/" + case + "/"
-    name = case.split("-")[1]
-    try:
-        if name == "config":
-            from microrobots.device import config
-            try:
-                config.load_file(folder + "config.json")
-            except config.ConfigError as error:
-                assert "\\n" not in str(error)
-        else:
-            data, problem = Store(folder).load(name)
-            assert problem is None or data is None
-        gc.collect()
-        d = main.Device(Hardware, config_path=folder + "config.json", root=folder)
-        d.run(5)
-        for mode in ("solo", "referee", "classroom", "settings", "menu"):
-            if d.app is None:
-                break
-            d.app.go(mode, d.now)
-            d.run(15)
-        ok = d.app is not None or (name == "config" and d.problem)
-        print(case, "ok" if ok else "STOPPED")
-    except Exception as error:
-        print(case, "RAISED", type(error).__name__, error)
-    d = None
-    gc.collect()
-"""
-
-
-@pytest.fixture(scope="module")
-def flashed(tmp_path_factory):
-    """The firmware as flashed (modules as .mpy), as a Pico runs it (see test_handheld.py)."""
-    from tools.sim import soak
-
-    return soak.stage_flashed(str(tmp_path_factory.mktemp("flashed")))
+# fuzz_files_mpy.py (beside this file): the loaders and the device inside MicroPython
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fuzz_files_mpy.py")
 
 
 @settings(max_examples=1, deadline=None, database=None, suppress_health_check=list(HealthCheck),
           phases=[Phase.generate])
 @given(data=st.data())
-def test_the_loaders_inside_micropython(flashed, data):
+def test_the_loaders_inside_micropython(data):
     # The same damage, on MicroPython with a Pico-sized heap: the firmware's loaders and
     # the device (tools/sim/driver.py around handheld.Device) with every mode entered. The
     # cases are those the CPython device was booted with (drawn here when run alone).
@@ -261,8 +221,8 @@ def test_the_loaders_inside_micropython(flashed, data):
                         f.write(bad)
                     COUNTS["MicroPython", kind] += 1
                     n += 1
-        out = mpy.run(MP_SCRIPT % {"top": os.path.relpath(top, mpy.ROOT), "flashed": flashed},
-                      heap=SIM_HEAP, timeout=600)  # (the whole device, as the simulator runs it)
+        out = mpy.run_file(SCRIPT, os.path.relpath(top, mpy.ROOT),
+                           heap=SIM_HEAP, timeout=600)  # (the whole device, as the simulator runs it)
         results = [line for line in out.splitlines() if line[:3].isdigit() and line[3] == "-"]
         failed = [line for line in results if not line.endswith(" ok")]
         assert len(results) == n and not failed, (failed, [

@@ -3,15 +3,17 @@
 import json
 import os
 
-import pytest
-
-from microrobots import handheld as main
+import handheld_mpy
 import mpy
+from microrobots import handheld as main
 from microrobots.handheld import CONFIG_ERROR, Device, draw_x
 from microrobots.device.config import defaults
 from microrobots.device.display import Display
 from microrobots.device.hw.fake import Hardware as FakeHardware
 from microrobots.device.input import A, PRESS, RIGHT, UP
+
+# handheld_mpy.py (beside this file): the Device inside MicroPython; play() on both sides.
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "handheld_mpy.py")
 
 
 class Recorder(FakeHardware):
@@ -168,55 +170,15 @@ def test_the_real_app_boots_into_the_menu(tmp_path):
     assert sum(d.display.written) > 0
 
 
-@pytest.fixture(scope="module")
-def flashed(tmp_path_factory):
-    """The firmware as make flash stages it for the unix port (modules as .mpy), as a
-    Pico runs it: compiling referee.py from source needs one free block of 3.5 KB, which
-    the 64-bit port's 190 KB heap, fragmented by play, may not have (README)."""
-    from tools.sim import soak
-
-    return soak.stage_flashed(str(tmp_path_factory.mktemp("flashed")))
-
-
-def test_micropython_runs_main_with_the_real_app_like_cpython(tmp_path, flashed):
+def test_micropython_runs_main_with_the_real_app_like_cpython(tmp_path):
     presses = [(10, RIGHT), (30, A), (60, A), (90, RIGHT), (120, A)]
-    # The record is preallocated: 200 small lists made along the way would fragment the
-    # 190 KB heap that the firmware compiles its modes in, which a Pico never sees.
-    script = """
-import json, sys
-sys.path.insert(0, %r)
-from microrobots import handheld as main
-from array import array
-from microrobots.preferences import MODES
-from microrobots.device.hw.fake import Hardware
-d = main.Device(Hardware, config_path=%r, root=%r)
-presses = json.loads(%r)
-modes = bytearray(200)
-sums = array("i", bytes(800))
-for n in range(200):
-    d.hw.pressed = 0
-    for at, button in presses:
-        if at <= n < at + 4:
-            d.hw.pressed = 1 << button
-    d.run(1)
-    modes[n] = MODES.index(d.app.mode) if d.app else 255
-    sums[n] = sum(d.display.written)
-print(json.dumps([[MODES[m] if m < 255 else None, s] for m, s in zip(modes, sums)]))
-"""
     for sub in ("mpy", "cpy"):
         (tmp_path / sub).mkdir()
-    args = (str(tmp_path / "none.json"), str(tmp_path / "mpy") + "/", json.dumps(presses))
-    got = json.loads(mpy.run(script % ((flashed,) + args)).splitlines()[-1])
-    d = Device(FakeHardware, config_path=args[0], root=str(tmp_path / "cpy") + "/")
-    expected = []
-    for n in range(200):
-        d.hw.pressed = 0
-        for at, button in presses:
-            if at <= n < at + 4:
-                d.hw.pressed = 1 << button
-        d.run(1)
-        expected.append([d.app.mode if d.app else None, sum(d.display.written)])
-    assert got == expected
+    config = str(tmp_path / "none.json")
+    got = json.loads(mpy.run_file(SCRIPT, "play", config, str(tmp_path / "mpy") + "/",
+                                  json.dumps(presses)).splitlines()[-1])
+    d = Device(FakeHardware, config_path=config, root=str(tmp_path / "cpy") + "/")
+    assert got == handheld_mpy.play(d, presses)
     assert main.FRAME_MS == 20
 
 
@@ -232,19 +194,9 @@ def test_a_corrupt_settings_file_is_reported_on_the_console(tmp_path, capsys):
 
 def test_micropython_bad_config_shows_the_red_x_and_a_good_one_boots(tmp_path):
     (tmp_path / "config.json").write_text('{"matrix": "panel8x8", "window": [4, 0]}')
-    script = """
-import json
-from microrobots import handheld as main
-from microrobots.device.hw.fake import Hardware
-bad = main.Device(Hardware, config_path=%r, root=%r)
-bad.run(3)
-good = main.Device(Hardware, config_path=%r, root=%r)
-good.run(3)
-print(json.dumps({"bad": [i // 3 for i in range(0, 108, 3) if bad.display.written[i]],
-                  "app": bad.app is None, "good": good.app.mode, "leds": len(good.display.buf)}))
-"""
     root = str(tmp_path) + "/"
-    lines = mpy.run(script % (str(tmp_path / "config.json"), root, str(tmp_path / "no.json"), root))
+    lines = mpy.run_file(SCRIPT, "configs", str(tmp_path / "config.json"),
+                         str(tmp_path / "no.json"), root)
     first, last = lines.splitlines()[0], lines.splitlines()[-1]
     assert first == ("%s: window: [4, 0] puts the 6x6 grid outside the 8x8 panel "
                      "(column and row must be 0-2)" % (tmp_path / "config.json"))
@@ -274,30 +226,7 @@ def test_tone_player_steps_with_the_frames_and_can_be_replaced():
 
 
 def test_micropython_frame_loop_allocates_nothing(tmp_path):
-    script = """
-import gc, json
-from microrobots import handheld as main
-from microrobots.device.hw.fake import Hardware
-class Quiet(Hardware):
-    def show(self, buf):  # the fake's copy of each write would allocate; real pins do not
-        self.writes += 1
-d = main.Device(Quiet, config_path=%r, root=%r)
-d.run(50)
-def measure(frames):  # locals only: a new global could grow the module's dict
-    allocated = 0
-    gc.collect()
-    gc.disable()
-    for n in range(frames):
-        before = gc.mem_alloc()
-        d.run(1)
-        allocated += gc.mem_alloc() - before
-    gc.enable()
-    return allocated
-writes = d.hw.writes
-allocated = measure(400)
-print(json.dumps({"allocated": allocated, "writes": d.hw.writes - writes, "mode": d.app.mode}))
-"""
-    out = mpy.run(script % (str(tmp_path / "none.json"), str(tmp_path) + "/"))
+    out = mpy.run_file(SCRIPT, "alloc", str(tmp_path / "none.json"), str(tmp_path) + "/")
     got = json.loads(out.splitlines()[-1])  # after any console notice
     assert got["mode"] == "menu" and got["writes"] > 5  # the menu animates: frames were written
     assert got["allocated"] == 0

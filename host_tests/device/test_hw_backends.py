@@ -6,6 +6,7 @@ of fake ``board``, ``digitalio``, ``neopixel_write`` and ``pwmio`` modules.
 
 import importlib
 import json
+import os
 import sys
 import types
 
@@ -189,46 +190,8 @@ def test_rp2_backend_without_buzzer(monkeypatch):
 
 
 def test_rp2_backend_runs_inside_micropython():
-    script = """
-import sys, json
-sent = []
-class Pin:
-    IN = 0; OUT = 1; PULL_UP = 2
-    def __init__(self, n, mode=None, pull=None, value=None):
-        self.n = n
-    def value(self):
-        return 0 if self.n == 13 else 1
-class PWM:
-    def __init__(self, pin): pass
-    def freq(self, f): pass
-    def duty_u16(self, d): pass
-class ADC:
-    def __init__(self, pin): pass
-    def read_u16(self): return 0x6000
-class Machine: pass
-machine = Machine()
-machine.Pin = Pin
-machine.PWM = PWM
-machine.ADC = ADC
-machine.lightsleep = lambda ms: None
-machine.bitstream = lambda pin, enc, timing, buf: sent.append(bytes(buf))
-sys.modules["machine"] = machine
-from microrobots.device.hw import backend
-from microrobots.device.config import defaults
-from microrobots.device.display import Display
-Hardware = backend()
-board = Hardware(defaults())
-display = Display(defaults(), write=board.show)
-frame = bytearray(108)
-frame[105] = 255
-display.show(frame)
-t = board.ticks_ms()
-board.sleep_ms(5)
-print(json.dumps({"name": Hardware.__module__, "mask": board.pressed_mask(), "sent": list(sent[0]),
-                  "elapsed": board.ticks_diff(board.ticks_ms(), t), "seed": board.seed(),
-                  "mv": board.vsys_mv()}))
-"""
-    got = json.loads(mpy.run(script))
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hw_backends_mpy.py")
+    got = json.loads(mpy.run_file(script))
     assert got["name"].endswith("rp2")
     assert got["mask"] == 1 << 3  # right (GP13) held
     assert got["elapsed"] >= 5

@@ -1,7 +1,9 @@
 """input.py: debounced press/release, long press, D-pad auto-repeat, the event queue."""
 
 import json
+import os
 
+import input_mpy
 import mpy
 from hypothesis import given
 from hypothesis import strategies as st
@@ -22,6 +24,9 @@ from microrobots.device.input import (
     Buttons,
 )
 from button_events import event, event_name
+
+# input_mpy.py (beside this file): the same polls inside MicroPython
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "input_mpy.py")
 
 
 def drain(buttons):
@@ -191,37 +196,8 @@ def test_press_and_release_alternate_and_extras_come_while_held(polls):
 
 def test_micropython_gives_the_same_events_and_allocates_nothing():
     polls = hold(1 << LEFT, 40, 900, 1000, step=20) + [(1000 + t, (t // 7) % 64) for t in range(0, 2000, 13)]
-    script = """
-import gc, json
-from microrobots.device.input import Buttons, NO_EVENT
-polls = json.loads(%r)
-b = Buttons()
-out = []
-for now, mask in polls:
-    b.poll(now, mask)
-    e = b.next_event()
-    while e != NO_EVENT:
-        out.append([now, e])
-        e = b.next_event()
-b.reset(5000)
-gc.collect()
-gc.disable()
-before = gc.mem_alloc()
-for now, mask in polls:
-    b.poll(now + 5000, mask)
-    e = b.next_event()
-    while e != NO_EVENT:
-        e = b.next_event()
-allocated = gc.mem_alloc() - before
-gc.enable()
-print(json.dumps({"events": out, "allocated": allocated}))
-""" % json.dumps(polls)
-    got = json.loads(mpy.run(script))
-    buttons = Buttons()
-    expected = []
-    for now, mask in polls:
-        buttons.poll(now, mask)
-        expected.extend([now, e] for e in drain(buttons))
+    got = json.loads(mpy.run_file(SCRIPT, stdin=json.dumps(polls)))
+    expected = input_mpy.events(Buttons(), polls)
     assert got["events"] == expected
     assert len(expected) > 20
     assert got["allocated"] == 0

@@ -36,7 +36,8 @@ def test_rp2_backend_matches_pico_stubs(tmp_path):
     pytest.importorskip("mypy")
     stubs = stub_dir(tmp_path)
     assert (stubs / "machine.pyi").exists(), "micropython-rp2-rpi_pico-stubs not installed"
-    target = os.path.join("microrobots", "hw", "rp2.py")
+    target = os.path.join("microrobots", "device", "hw", "rp2.py")
+    assert os.path.exists(os.path.join(FIRMWARE, target)), target
     env = dict(os.environ, MYPYPATH=str(stubs))
     # micropython-stdlib-stubs: MicroPython's own time, os... instead of CPython's typeshed
     typeshed = ["--custom-typeshed-dir", site_packages()]

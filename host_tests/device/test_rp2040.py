@@ -25,18 +25,17 @@ MODES = ("menu", "solo", "referee", "classroom", "settings")
 KB = 1024
 # The heap in use (bytes, after a collection, the probe's own excluded) on the tour: the
 # emulator is deterministic, so these are the same from run to run for given firmware.
-# Ceilings a little above the figures of 2026-12-01 (issue 23, with issue 20's checks of
-# damaged files), lowered as the heap shrinks. Every module stays imported now (no hand
-# unloading): on the Micro Robots image their code is in flash and the heap holds their
-# globals and the firmware's state, 24.3 KB after boot and 25.1-26.2 KB with a mode (issue
-# 23's goal, under 24 KB, is not met); on the stock image the .mpy bytecode of every
-# module is in the heap too (96.2 / 98.1 KB).
-HEAP_AFTER_BOOT_MAX = {"stock": 100 * KB, "ours": 25 * KB}
-HEAP_WITH_A_MODE_MAX = {"stock": 102 * KB, "ours": 27 * KB}
-# Issue 23's goal: every frame that writes no file under 10 ms on the image. Met by every
-# frame but the one that enters solo or the referee with a new game (its game rolled, its
-# dice started and saved in one piece: 11.3 and 12.7 ms): not met, held to this meanwhile.
-ENTER_NEW_GAME_US_MAX = 14000
+# Ceilings a little above the figures of 2026-12-01 (issue 23), lowered as the heap
+# shrinks. One mode's module is in the heap at a time (modes.load/release): on the Micro
+# Robots image their code is in flash and the heap holds the modules' globals and the
+# firmware's state, 21.1 KB after boot and 21.9-23.6 KB with a mode (issue 23's goal:
+# under 24 KB); on the stock image the .mpy bytecode of the modules is in the heap too
+# (83.9 KB after boot, 84.7-89.4 KB with a mode).
+HEAP_AFTER_BOOT_MAX = {"stock": 88 * KB, "ours": 22 * KB}
+HEAP_WITH_A_MODE_MAX = {"stock": 92 * KB, "ours": 24 * KB}
+# Issue 23's goal: every frame that writes no file under 10 ms on the image; a switch's
+# pieces are such frames (8.0-9.0 ms at most, the import in the key's frame).
+FRAME_US_MAX = 10000
 BOOT_MS_MAX = {"stock": 2000, "ours": 350}
 SWITCH_MS_MAX = {"ours": 100}  # issue 23's goal (a switch: four pieces, 80 ms)
 
@@ -149,12 +148,12 @@ def test_a_frame_writes_one_file_at_most_and_never_while_animating_or_switching(
 
 
 def test_entering_a_mode_is_work_a_piece_a_frame(tour):
-    """A switch is work (app.App.work) stepped once a frame: the key's frame, the mode left
-    put away with a collection, the new mode built, then entered; a game mode's saved
-    game read back a few decisions a frame before it is entered. On the Micro Robots
-    image no such frame has over 10 ms of work (emulated); on the stock image a collection
-    sweeps a heap four times fuller and may take longer, holding the last picture.
-    Times: make bench."""
+    """A switch is work (app.App.work) stepped once a frame: the key's frame (the mode left
+    put away, the new mode's module imported), the mode built (a game mode's saved game
+    read back a few decisions a frame), made ready (a new game rolled), then entered with
+    a collection. On the Micro Robots image no such frame has 10 ms of work (emulated); on
+    the stock image an import compiles nothing but loads bytecode into the heap, and may
+    take longer, holding the last picture. Times: make bench."""
     records = tour["boots"][0]["records"]
     runs = []  # the frames of each switch, in order
     for k, r in enumerate(records):
@@ -174,9 +173,17 @@ def test_entering_a_mode_is_work_a_piece_a_frame(tour):
     if tour["image"] == "ours":
         for run, mode in zip(runs, entered):
             for k, r in enumerate(run):
-                entering_a_new_game = mode in ("solo", "referee") and k == len(run) - 1
-                assert r["step_us"] < (ENTER_NEW_GAME_US_MAX if entering_a_new_game
-                                       else 10000), (mode, k, r)
+                assert r["step_us"] < FRAME_US_MAX, (mode, k, r)
+
+
+def test_every_frame_that_writes_no_file_is_under_10_ms_on_the_micro_robots_image(tour):
+    """Issue 23's goal, over the whole tour: a switch's pieces, the dice, the animations,
+    the referee's checks (a frame that writes a file may take longer: littlefs)."""
+    if tour["image"] != "ours":
+        pytest.skip("the goal is the image's: the stock image loads bytecode into its heap")
+    records = tour["boots"][0]["records"]
+    slow = [r for r in records if not r["saves"] and r["step_us"] >= FRAME_US_MAX]
+    assert len(records) > 500 and not slow, slow[:3]
 
 
 def test_every_mode_switch_is_quick_on_the_micro_robots_image(tour):

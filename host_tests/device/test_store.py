@@ -7,6 +7,10 @@ import mpy
 import pytest
 from fakefs import FakeFs, PowerCut
 from microrobots.device.store import Store
+from store_mpy import EmscriptenFs
+
+# store_mpy.py (beside this file): the saves inside MicroPython
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "store_mpy.py")
 
 OLD = {"brightness": 3, "players": 4, "name": "old"}
 NEW = {"brightness": 7, "players": 2, "name": "new", "history": list(range(20))}
@@ -57,15 +61,6 @@ def test_unreadable_file_is_reported_not_raised():
     assert data is None and problem == "game.json: cannot be read (OSError 5); using defaults"
 
 
-class EmscriptenFs(FakeFs):
-    """Files as MicroPython's WebAssembly port sees them: a missing file is OSError(44)."""
-
-    def open(self, path, mode):
-        if "r" in mode and path not in self.files:
-            raise OSError(44)
-        return super().open(path, mode)
-
-
 def test_a_missing_file_in_webassembly_is_missing_not_unreadable():
     # Emscripten's ENOENT is 44 (errno.ENOENT there still says 2): a save with no .tmp
     # left over, or no save at all, must load as on the device.
@@ -76,20 +71,7 @@ def test_a_missing_file_in_webassembly_is_missing_not_unreadable():
 
 
 def test_a_missing_file_in_webassembly_inside_micropython():
-    script = """
-import sys
-sys.path.insert(0, %r)
-from fakefs import FakeFs
-from microrobots.device.store import Store
-class EmscriptenFs(FakeFs):
-    def open(self, path, mode):
-        if "r" in mode and path not in self.files:
-            raise OSError(44)
-        return super().open(path, mode)
-fs = EmscriptenFs()
-print(Store(fs=fs).load("s"), Store(fs=fs).save("s", [1]), Store(fs=fs).load("s"))
-""" % os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    assert mpy.run(script).strip() == "(None, None) True ([1], None)"
+    assert mpy.run_file(SCRIPT, "webassembly").strip() == "(None, None) True ([1], None)"
 
 
 def test_read_error_mid_file_is_reported():
@@ -224,29 +206,7 @@ def test_root_prefixes_every_path():
 
 
 def test_power_cut_at_every_step_inside_micropython():
-    script = """
-import sys, json
-sys.path.insert(0, %r)
-from fakefs import FakeFs, PowerCut
-from microrobots.device.store import Store
-OLD = {"v": "old"}
-NEW = {"v": "new", "list": [1, 2, 3]}
-results = []
-for fat in (False, True):
-    before = {"s.json": json.dumps({"format": 1, "data": OLD}).encode()}
-    probe = FakeFs(before, fat=fat)
-    Store(fs=probe).save("s", NEW)
-    for k in range(probe.steps + 1):
-        fs = FakeFs(before, budget=k, fat=fat)
-        try:
-            Store(fs=fs).save("s", NEW)
-        except PowerCut:
-            pass
-        data, problem = Store(fs=FakeFs(fs.files, fat=fat)).load("s")
-        results.append([k, data["v"] if data else None, problem])
-print(json.dumps(results))
-""" % os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    results = json.loads(mpy.run(script))
+    results = json.loads(mpy.run_file(SCRIPT, "power-cut"))
     assert len(results) > 60
     assert all(problem is None and v in ("old", "new") for _, v, problem in results)
     assert results[-1][1] == "new" and results[0][1] == "old"

@@ -6,6 +6,7 @@ the same way, so a test can start it a few seconds before the wrap.
 """
 
 import json
+import os
 
 import pytest
 from hypothesis import given
@@ -20,6 +21,9 @@ from microrobots.device.input import A, LEFT, Buttons
 from microrobots.device.sound import Player
 from tools.sim.script import Session
 
+# ticks_mpy.py (beside this file): the ticks and the frame loop inside MicroPython
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ticks_mpy.py")
+
 PERIOD = TICKS_MAX + 1
 HALF = PERIOD // 2
 ticks = st.integers(0, TICKS_MAX)
@@ -28,12 +32,7 @@ deltas = st.integers(-HALF + 1, HALF - 1)
 
 def test_the_period_is_micropythons_on_the_rp2_port():
     assert PERIOD == 2**30
-    got = json.loads(mpy.run("""
-import json, time
-from microrobots import compat
-print(json.dumps([compat.ticks_add(0, -1), compat.ticks_diff(5, compat.TICKS_MAX - 4),
-                  time.ticks_add(0, -1) == 2**62 - 1]))
-""").splitlines()[-1])
+    got = json.loads(mpy.run_file(SCRIPT, "period").splitlines()[-1])
     # the 64-bit unix port's own ticks wrap at 2**62, so there compat's functions stand in
     assert got == [TICKS_MAX, 10, True]
 
@@ -262,46 +261,10 @@ def test_every_mode_plays_through_the_wrap_exactly_as_without_it(play, offset, t
 
 # -- MicroPython: nothing allocated per frame, through the wrap -----------------------------
 def test_micropython_frames_through_the_wrap_allocate_nothing_in_any_mode(tmp_path):
-    script = """
-import gc, json
-from microrobots import handheld as main
-from microrobots.device.hw.fake import Hardware
-from microrobots.compat import TICKS_MAX
-class Quiet(Hardware):
-    start = TICKS_MAX + 1 - 4000  # the clock wraps 4 s after boot
-    def show(self, buf):  # the fake's copy of each write would allocate; real pins do not
-        self.writes += 1
-def measure(d, frames):  # locals only: a new global could grow the module's dict
-    allocated = 0
-    gc.collect()
-    gc.disable()
-    for n in range(frames):
-        saving = d.app.saver.unsaved  # a frame that encodes a file to save allocates its text
-        before = gc.mem_alloc()
-        d.run(1)
-        if not saving:
-            allocated += gc.mem_alloc() - before
-    gc.enable()
-    return allocated
-out = {}
-for name, path in (("menu", ()), ("solo", (16,)), ("referee", (8, 16)),
-                   ("classroom", (2, 16)), ("settings", (2, 8, 16))):
-    d = main.Device(Quiet, config_path=%r, root=%r + name + "/")
-    d.run(5)
-    for mask in path:
-        d.hw.pressed = mask
-        d.run(3)
-        d.hw.pressed = 0
-        d.run(10)
-    d.run(100 - 13 * len(path))  # 2 s in: past the dice and the first animations
-    out[name] = [measure(d, 150), d.now, d.app.mode]
-    d = None
-print(json.dumps(out))
-"""
     for name in ("menu", "solo", "referee", "classroom", "settings"):
         (tmp_path / name).mkdir()
-    out = json.loads(mpy.run(script % (str(tmp_path / "none.json"), str(tmp_path) + "/"))
-                     .splitlines()[-1])
+    out = json.loads(mpy.run_file(SCRIPT, "frames", str(tmp_path / "none.json"),
+                                  str(tmp_path) + "/").splitlines()[-1])
     for name in ("menu", "solo", "referee", "classroom", "settings"):
         allocated, now, mode = out[name]
         assert mode == name and now < 2000, (name, out[name])  # the clock wrapped meanwhile

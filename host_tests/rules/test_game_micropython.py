@@ -6,84 +6,31 @@ must be identical.
 """
 
 import json
+import os
 import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import game_mpy
 from microrobots.rules.board import Layout
 from microrobots.rules.game import Game
-from mpy import run
+from mpy import run_file
 
-# Runs unchanged under CPython (exec) and MicroPython: a script in, results out through
-# emit() one at a time (a Pico-sized heap cannot hold a whole game's history).
-DRIVER = """
-import json
-from microrobots.rules.board import Layout
-from microrobots.rules import notation
-from microrobots.rules.game import Game, GameStateError
-
-
-def make_layout(spec):
-    if isinstance(spec, str):
-        return Layout.named(spec)
-    return Layout(spec[0], spec[1])
-
-
-def play(script, emit):
-    cfg = script["config"]
-    game = Game(make_layout(cfg["layout"]), cfg["players"], cfg["expert"], cfg["seed"],
-                cfg["difficulty"])
-    emit(game.to_dict())
-    for act in script["actions"]:
-        if act[0] == "claim":
-            v = game.claim(act[1], act[2], act[3])
-            emit([v.code, v.move, v.ok, v.reason])
-        elif act[0] == "give_up":
-            emit(game.give_up())
-        else:
-            emit(game.undo())
-        emit(game.to_dict())
-        emit([game.optimum(), game.notice, game.rerolls])
-    emit(notation.share(game))
-    again = notation.from_dict(game.to_dict()).to_dict() == game.to_dict()
-    emit(again and notation.replay(notation.share(game)).to_dict() == game.to_dict())
-
-
-def load(d):
-    try:
-        return notation.from_dict(d).to_dict()
-    except GameStateError as e:
-        return "refused: " + str(e).split(":")[0]
-"""
-
-MPY_MAIN = """
-import gc
-import sys
-
-
-def emit(x):
-    print(json.dumps(x))
-
-
-for line in sys.stdin:
-    if line.strip():
-        %s(json.loads(line), emit)
-        gc.collect()
-"""
+# game_mpy.py (beside this file): play() and load() under CPython here, and inside
+# MicroPython through its main().
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "game_mpy.py")
 
 
 def run_cpython(scripts):
-    space = {}
-    exec(DRIVER, space)
     out = []
     for s in scripts:
-        space["play"](s, out.append)
+        game_mpy.play(s, out.append)
     return json.loads(json.dumps(out))
 
 
-def run_micropython(scripts):
-    out = run(DRIVER + MPY_MAIN % "play", stdin="\n".join(json.dumps(s) for s in scripts))
+def run_micropython(command, lines):
+    out = run_file(SCRIPT, command, stdin="\n".join(json.dumps(x) for x in lines))
     return [json.loads(line) for line in out.splitlines()]
 
 
@@ -145,42 +92,26 @@ def test_same_games_on_cpython_and_micropython():
     scripts = [make_script(rnd) for _ in range(40)]
     cpython = run_cpython(scripts)
     assert cpython.count(True) >= len(scripts)  # every game reloads and replays
-    assert run_micropython(scripts) == cpython
+    assert run_micropython("play", scripts) == cpython
 
 
 @settings(max_examples=8)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_same_games_on_both_runtimes_hypothesis(seed):
     scripts = [make_script(random.Random(seed), steps=40)]
-    assert run_micropython(scripts) == run_cpython(scripts)
+    assert run_micropython("play", scripts) == run_cpython(scripts)
 
 
 def test_rng_sequence_matches_the_textbook_xorshift32_on_micropython():
-    code = (
-        "from microrobots.rules.rng import XorShift32\n"
-        "r = XorShift32(123456789)\n"
-        "def next32():\n"
-        "    r._step()\n"
-        "    return r.hi << 16 | r.lo\n"
-        "print(r.hi, r.lo, [next32() for _ in range(50)], [r.below(6) + 1 for _ in range(200)])\n")
-    from microrobots.rules.rng import XorShift32
-    r = XorShift32(123456789)
-    first = (r.hi, r.lo)
-    values = []
-    for _ in range(50):
-        r._step()
-        values.append(r.hi << 16 | r.lo)
-    expected = "%d %d %r %r" % (first + (values, [r.below(6) + 1 for _ in range(200)]))
-    assert run(code).strip() == expected
+    got = json.loads(run_file(SCRIPT, "rng", "123456789"))
+    assert got == json.loads(json.dumps(game_mpy.rng_sample(123456789)))
 
 
 def test_saved_state_refusals_agree_on_micropython():
     rnd = random.Random(7)
     script = make_script(rnd, steps=20)
-    space = {}
-    exec(DRIVER, space)
     out = []
-    space["play"](script, out.append)
+    game_mpy.play(script, out.append)
     good = out[-4]  # the final to_dict()
     bad = []
     for key in list(good):
@@ -194,66 +125,16 @@ def test_saved_state_refusals_agree_on_micropython():
     bad.append(dict(good, decisions=good["decisions"][:-1]))
     bad.append(dict(good, extra_field=1))
     bad.append([good])
-    expected = [space["load"](d) for d in bad]
+    expected = []
+    for d in bad:
+        game_mpy.load(d, expected.append)
     assert sum(isinstance(e, str) for e in expected) > len(bad) * 3 // 4
-    code = DRIVER + MPY_MAIN % "(lambda d, emit: emit(load(d)))"
-    out = run(code, stdin="\n".join(json.dumps(d) for d in bad))
-    assert [json.loads(line) for line in out.splitlines()] == expected
-
-
-ALLOC = """
-import gc
-from microrobots.rules.board import Layout
-from microrobots.rules import notation
-from microrobots.rules.game import Game
-from microrobots.rules.solver import Verdict
-
-
-def size_of_verdict():
-    gc.collect()
-    gc.disable()
-    a = gc.mem_alloc()
-    v = Verdict(0, 0)
-    b = gc.mem_alloc()
-    gc.enable()
-    return b - a
-
-
-def measure(game):
-    verdict = size_of_verdict()
-    worst_query = 0
-    extras = []
-    for k in range(60):
-        route = game.route()
-        moves = route[1:]
-        count = len(moves)
-        honest = k % 3 != 0
-        gc.collect()
-        gc.disable()
-        a = gc.mem_alloc()
-        opt = game.optimum()
-        possible = game.claim_possible(count)
-        b = gc.mem_alloc()
-        v = game.claim(k % 4, count if honest else opt - 1, moves)
-        c = gc.mem_alloc()
-        gc.enable()
-        assert possible and v.ok == honest
-        worst_query = max(worst_query, b - a)
-        if game.over:  # the winners list: once per game
-            game.undo()
-            game.give_up()
-        else:
-            extras.append(c - b - verdict)
-    print(verdict, worst_query, min(extras), max(extras), sum(extras) // len(extras))
-
-
-measure(Game(Layout.named("black:CADB0312"), players=4, expert=EXPERT, seed=42))
-"""
+    assert run_micropython("load", bad) == json.loads(json.dumps(expected))
 
 
 def test_claims_allocate_little_in_micropython():
-    for expert in ("False", "True"):
-        verdict, query, least, most, mean = (int(x) for x in run(ALLOC.replace("EXPERT", expert)).split())
+    for expert in ("novice", "expert"):
+        verdict, query, least, most, mean = json.loads(run_file(SCRIPT, "claims", expert))
         # optimum() and claim_possible() allocate nothing at all.
         assert query == 0
         # A claim allocates the Verdict it returns (an independent copy, as the API
@@ -264,11 +145,5 @@ def test_claims_allocate_little_in_micropython():
 
 
 def test_game_object_fits_a_pico_heap():
-    code = (
-        "import gc\ngc.collect()\na = gc.mem_alloc()\n"
-        "from microrobots.rules.board import Layout\nfrom microrobots.rules.game import Game\n"
-        "gc.collect()\nb = gc.mem_alloc()\n"
-        "g = Game(Layout.named('copper:ABCD0000'), players=8, expert=True)\n"
-        "gc.collect()\nc = gc.mem_alloc()\nprint(b - a, c - b)\n")
-    modules, game = (int(x) for x in run(code).split())
+    game = json.loads(run_file(SCRIPT, "size"))
     assert game < 4096, game

@@ -487,7 +487,7 @@ def test_damaged_bases_are_refused_in_one_line():
 def test_long_games_agree_on_micropython():
     rnd = random.Random(77)
     scripts = [make_script(rnd, steps=160) for _ in range(4)]
-    assert run_micropython(scripts) == run_cpython(scripts)
+    assert run_micropython("play", scripts) == run_cpython(scripts)
 
 
 def one(player, count, verdict):

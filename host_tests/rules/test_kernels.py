@@ -6,6 +6,7 @@ kernels run as plain Python; inside the micropython interpreter as viper machine
 """
 
 import json
+import os
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -15,7 +16,10 @@ from microrobots import frame as F
 from microrobots import palette as P
 from microrobots.modes.classroom import Wave
 
-from mpy import run
+import kernels_mpy
+from mpy import run_file
+
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels_mpy.py")
 
 frames = st.binary(min_size=108, max_size=108).map(bytearray)
 levels = st.integers(0, 255)
@@ -84,70 +88,16 @@ def test_rings_are_the_celebration_cell_by_cell(frame, cell, wave):
 
 
 def test_kernels_as_viper_inside_micropython_match_and_allocate_nothing():
-    # Seeded pseudo-random frames; the same inputs drawn by the reference under CPython.
-    script = r"""
-import gc, json
-from microrobots import animations as anim, frame as F, palette as P
-from microrobots.modes.classroom import Wave
-
-out = []
-x = 12345
-def rnd(n):
-    global x
-    x = (x * 1103515245 + 12345) & 0x7FFFFFFF
-    return x % n
-fr = bytearray(108)
-col = bytearray(36)
-dist = bytearray(36)
-w = Wave()
-for t in range(40):
-    for i in range(108):
-        fr[i] = rnd(256)
-    for i in range(36):
-        col[i] = rnd(6)
-        dist[i] = rnd(13) if rnd(5) else 255
-    lv = rnd(256)
-    F._board(fr, col, P.DIE, lv)
-    w.start(0, dist, 0)
-    w.layer = rnd(12)
-    w.render(0, fr)
-    anim._rings(fr, rnd(36), rnd(40) - 10, P.WAVE)
-    F.dim(fr, lv)
-    out.append(list(fr))
-def loop():
-    for t in range(20):
-        F._board(fr, col, P.DIE, 100)
-        w.layer = 3
-        w.render(0, fr)
-        anim._rings(fr, 14, t, P.WAVE)
-        F.fill(fr, 0, 0, 0)
-loop()
-gc.collect()
-a = gc.mem_alloc()
-loop()
-print(json.dumps([out, gc.mem_alloc() - a]))
-"""
-    board_frames, allocated = json.loads(run(script, heap="1m").strip().splitlines()[-1])
+    # Seeded pseudo-random frames (kernels_mpy.frames); the same inputs drawn by the
+    # reference under CPython.
+    board_frames, allocated = json.loads(run_file(SCRIPT, heap="1m").strip().splitlines()[-1])
     assert allocated == 0
-    x = [12345]
 
-    def rnd(n):
-        x[0] = (x[0] * 1103515245 + 12345) & 0x7FFFFFFF
-        return x[0] % n
+    def reference(fr, col, dist, level, layer, cell, wave):
+        ref_board(fr, col, P.DIE, level)
+        ref_wave(fr, dist, layer)
+        ref_rings(fr, cell, wave)
+        for i in range(108):
+            fr[i] = fr[i] * level // 255
 
-    fr = bytearray(108)
-    for got in board_frames:
-        for i in range(108):
-            fr[i] = rnd(256)
-        col = bytearray(36)
-        dist = bytearray(36)
-        for i in range(36):
-            col[i] = rnd(6)
-            dist[i] = rnd(13) if rnd(5) else 255
-        lv = rnd(256)
-        ref_board(fr, col, P.DIE, lv)
-        ref_wave(fr, dist, rnd(12))
-        ref_rings(fr, rnd(36), rnd(40) - 10)
-        for i in range(108):
-            fr[i] = fr[i] * lv // 255
-        assert list(fr) == got
+    assert board_frames == kernels_mpy.frames(reference)

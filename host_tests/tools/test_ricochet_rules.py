@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 from tools.ricochet import rules as rr
-from mpy import run
+import ricochet_rules_mpy
+from mpy import run_file
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "tools", "ricochet", "quadrants.txt")
@@ -342,44 +343,10 @@ def test_micropython_checks_a_claim_like_cpython():
     best = solve(board, robots, target)
     claims = ["clear S, clear E+1", "red E, red S", "green N+1", "clear N+1, clear E",
               "blue W, blue W", ", ".join(rr.format_move(*m) for m in best.moves)]
-    script = """
-import json, gc, sys
-sys.path.insert(0, "tools/ricochet")
-import rules as rr
-board = rr.Board(%r)
-robots = rr.parse_robots(%r)
-out = []
-for text in %r:
-    try:
-        v = rr.check(board, robots, %d, rr.parse_moves(text))
-        out.append([v.ok, v.moves, v.code, v.reason])
-    except rr.RicochetError as e:
-        out.append(str(e))
-def slides():
-    for d in range(4):
-        for k in range(3):
-            board.slide(robots, 5, d, k)
-            board.slide(robots, 0, d, 0)
-def allocated():  # locals only: a new global could grow the globals dict mid-measure
-    slides()  # warm up
-    gc.collect(); gc.disable()
-    before = gc.mem_alloc()
-    slides()
-    used = gc.mem_alloc() - before
-    gc.enable()
-    return used
-out.append(allocated())
-out.append(rr.encode_game(board.faces, robots, %d))
-print(json.dumps(out))
-""" % (faces, robots_text, claims, target, target)
-    got = json.loads(run(script))
-    want = []
-    for text in claims:
-        try:
-            v = rr.check(board, robots, target, rr.parse_moves(text))
-            want.append([v.ok, v.moves, v.code, v.reason])
-        except rr.RicochetError as e:
-            want.append(str(e))
+    got = json.loads(run_file(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                           "ricochet_rules_mpy.py"),
+                              stdin=json.dumps([faces, robots_text, target, claims])))
+    want = ricochet_rules_mpy.verdicts(rr, board, robots, target, claims)
     want += [0, rr.encode_game(board.faces, robots, target)]
     assert got == want
     assert want[-3][:2] == [True, best.count]  # the solver's solution checks on the device

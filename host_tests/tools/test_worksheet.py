@@ -1,4 +1,4 @@
-"""python -m tools.draw.worksheet: the classroom's worksheets. The answer sheets agree with the
+"""python -m tools.worksheet: the classroom's worksheets. The answer sheets agree with the
 solver on a hundred seeds (the data drawn, and the numbers read back from the drawing),
 the seed rolls the classroom's puzzle, the PDF is whole, bad arguments get one line."""
 
@@ -14,7 +14,7 @@ from microrobots.app import App
 from microrobots.rules.board import Layout
 from microrobots.rules.game import Game
 from microrobots.rules.solver import UNREACHABLE, Solver
-from tools.draw import worksheet as ws
+from tools import worksheet as ws
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LAYOUT = Layout.named("black:ABCD0000")
@@ -82,7 +82,7 @@ def test_the_blank_sheets_mark_the_puzzle_and_leave_the_boxes_empty():
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "tools.draw.worksheet", *args], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "tools.worksheet", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
 
 

@@ -11,7 +11,7 @@ import pytest
 from microrobots.rules.board import Layout
 from microrobots.rules.solver import UNREACHABLE, Solver
 from test_lesson import reference
-from tools.draw import worksheet
+from tools import worksheet
 from tools.sim.script import Session
 from tools.sim.web import browser as web
 
@@ -201,3 +201,48 @@ def test_the_panel_sits_beside_the_grid_on_a_4_3_and_a_16_9_projector(site, view
     font = page.eval_on_selector("#lesson-counts", "e => parseFloat(getComputedStyle(e).fontSize)")
     assert font >= 16  # from the back of the room
     assert problems == []
+
+
+def lesson_events(boot_seed, lesson):
+    """A fresh device booted with ``boot_seed``: the settings, up to item 9 (the lesson),
+    right to ``lesson``, the menu, the classroom (paused, its dice rolled); then A through
+    the first puzzle's wave and route to the second."""
+    with tempfile.TemporaryDirectory() as state:
+        s = Session(seed=boot_seed, state=state)
+        s.wait(400)
+        s.tap("right")
+        s.tap("down")
+        s.tap("a")
+        s.tap("up")
+        s.tap("right", lesson)
+        s.hold("b")
+        s.tap("left")
+        s.tap("a")
+        s.wait(300)
+        s.tap("up")
+        s.wait(4000)
+        room = s.app.current
+        assert s.app.mode == "classroom" and room.paused and s.app.settings["lesson"] == lesson
+        first = s.events_text(), s.t
+        while s.app.settings["puzzle"] == 1:
+            s.tap("a")
+        s.wait(4000)
+        return first, (s.events_text(), s.t)
+
+
+def test_a_lesson_set_with_the_buttons_shows_the_sheets_puzzles(site):
+    """The page runs the handheld's firmware: its settings' lesson 12 (on a device booted
+    with another seed) gives the worksheets' --seed 12 puzzles 1 and 2, the help line
+    naming the lesson and the puzzle."""
+    browser, url = site
+    for puzzle, (events, until) in enumerate(lesson_events(SEED, 12), 1):
+        page, problems = web.open_page(browser, url, "?clock=manual&view=big&seed=%d" % SEED,
+                                       (1280, 720))
+        page.evaluate("([text, until]) => { window.microrobots.replay(text, until); }",
+                      [events, until])
+        got = page.evaluate("window.microrobots.lesson()")
+        assert (got["start"], got["target"]) == worksheet.classroom_puzzle(
+            LAYOUT, 12, puzzle)[:2] != worksheet.classroom_puzzle(LAYOUT, SEED, puzzle)[:2]
+        assert page.inner_text("#now").startswith("lesson 12, puzzle %d: " % puzzle)
+        assert problems == []
+        page.close()

@@ -78,6 +78,11 @@ def tap(b, n=1):
     for _ in range(n):
         app.handle(8 | b, T[0]); T[0] += 60; app.handle(16 | b, T[0]); T[0] += 80
         app.render(T[0], fr)
+        settle()
+
+def settle():  # a switch's pieces (imports, a new game) are not a frame's work
+    while app.switching:
+        frames(1)
 
 def frames(n):
     for _ in range(n):
@@ -85,6 +90,7 @@ def frames(n):
         app.render(T[0], fr)
 
 def timed(name, n=300):
+    settle()
     gc.collect(); gc.disable()
     a = gc.mem_alloc()
     frames(n)
@@ -103,6 +109,7 @@ app.handle(3 << 3 | 4, T[0]); app.handle(2 << 3 | 4, T[0])
 timed("solo hint")
 tap(5)
 app.handle(3 << 3 | 5, T[0]); app.handle(2 << 3 | 5, T[0])
+settle()
 tap(3); tap(4)
 tap(5)
 timed("referee board")
@@ -110,6 +117,7 @@ tap(0)
 timed("referee scores")
 tap(5)
 app.handle(3 << 3 | 5, T[0]); app.handle(2 << 3 | 5, T[0])
+settle()
 tap(1); tap(2); tap(4); tap(4)
 app.current.paused = True
 tap(4, 3)

@@ -21,9 +21,11 @@ MODES = {
                "it) · up: the scores and the pool · hold B: the menu",
     "classroom": "A: the next layer (then the route, then a new puzzle) · B: a layer back · "
                  "up: pause or go on · each layer in its own colour, warm = near, cold = "
-                 "far, the newest bright · hold B: the menu",
+                 "far, the newest bright · a lesson (settings, item 9) shows the "
+                 "worksheets' puzzles · hold B: the menu",
     "settings": "up/down: the item (top row: its number) · left/right: its value (second "
-                "row) · A: start a shuffle (value 2) or match a table (3) · B: back",
+                "row) · A: start a shuffle (value 2) or match a table (3); on the lesson "
+                "(item 9): its first puzzle again · B: back",
     "halted": "the firmware stopped: the status line says why; press a button to restart it",
 }
 

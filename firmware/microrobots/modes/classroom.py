@@ -11,6 +11,15 @@ becomes the robot and the next target is rolled.
 - UP: pause / resume the automatic steps (one every 1.5 s without a key).
 - Hold B: back to the menu.
 
+A lesson (the setting ``lesson``, 1..99, chosen in the settings) makes the puzzles the
+class has on paper: puzzle k of lesson N is the worksheets' ``--seed N --puzzle k``
+and the web page's ``?seed=N`` classroom puzzle k, all three rolled by ``lesson_game``
+(its seed from rules/rng.game_seed, as a fresh device's first game). The puzzle on show
+is the setting ``puzzle`` (1..99), saved as each new one starts: the classroom comes
+back to it after a restart or a visit to the menu, giving up the puzzles before it a
+few a frame (``behind``: about 1 ms each on the emulated Pico, the dimmed board on
+show); after puzzle 99 the lesson starts again. Without a lesson, each puzzle is new.
+
 The board under the wave changes only when a layer is added or taken back (or the colour
 aid blinks): it is kept in a ``Backdrop``, and a frame copies it and draws the robot and
 the target over it.
@@ -22,12 +31,15 @@ from .. import frame as F
 from .. import palette as P
 from ..compat import const
 from ..rules.game import Game
+from ..rules.rng import game_seed
+from ..preferences import RANGES
 from . import Base, draw_round
 
 _ROLL = const(0)
 _WAVE = const(1)
 _ROUTE = const(2)
 _AUTO_MS = const(1500)
+_CATCH_UP = const(4)  # a lesson's puzzles given up a frame when coming back to one
 
 
 class Wave:
@@ -71,6 +83,17 @@ class Wave:
         return layer <= self.deepest + 1
 
 
+def lesson_game(layout, solver, lesson, puzzle=1, expert=False):
+    """The classroom's game of lesson ``lesson`` (a seed) at its ``puzzle``-th puzzle
+    (1-based): the first new game of a device booted with seed ``lesson``, each puzzle
+    given up as the classroom does (the route replayed: the target becomes the start).
+    ``expert``: the same dice, and the waypoint's (the worksheets' challenge)."""
+    game = Game(layout, 1, expert, game_seed(lesson, 1), 0, solver)
+    for _ in range(puzzle - 1):
+        game.give_up()
+    return game
+
+
 class Mode(Base):
     name = "classroom"
 
@@ -86,14 +109,24 @@ class Mode(Base):
         self.paused = False
         self.reach = 0  # the target's layer
         self.backdrop = F.Backdrop()  # the board and the wave up to the current layer
+        self.behind = 0  # a lesson's puzzles still to give up before the one on show
 
     def reset(self):
         self.game = None
         self.fresh = False
+        self.behind = 0
 
     def prepare(self):
-        if self.game is None:  # a new puzzle, rolled here; enter starts its dice
-            self.game = Game(self.app.layout, 1, False, self.app.new_seed(), 0, self.app.solver)
+        """A new puzzle, rolled here; enter starts its dice. A lesson's: its first puzzle
+        (render catches up with the one on show, ``behind``)."""
+        if self.game is None:
+            app = self.app
+            lesson = app.settings["lesson"]
+            if lesson:
+                self.game = lesson_game(app.layout, app.solver, lesson)
+                self.behind = app.settings["puzzle"] - 1
+            else:
+                self.game = Game(app.layout, 1, False, app.new_seed(), 0, app.solver)
             self.fresh = True
 
     @property
@@ -103,7 +136,10 @@ class Mode(Base):
 
     def enter(self, now):
         self.prepare()
-        self._roll(now, self.fresh)  # a puzzle kept: the dice roll the next target only
+        if self.behind:  # render gives up the puzzles before, then rolls the dice
+            self.state = _ROLL
+        else:
+            self._roll(now, self.fresh)  # a puzzle kept: the dice roll the next target only
         self.fresh = False
 
     def _roll(self, now, with_start):
@@ -139,9 +175,19 @@ class Mode(Base):
                 self.game = None
                 self.enter(now)
             else:
+                s = self.app.settings
+                if s["lesson"]:  # the class moves on; after the last, the lesson again
+                    k = s["puzzle"] % RANGES["puzzle"][1] + 1
+                    self.app.change("puzzle", k)
+                    if k == 1:
+                        self.game = None
+                        self.enter(now)
+                        return
                 self._roll(now, False)
 
     def key(self, key, now):
+        if self.behind:
+            return  # (not yet at the lesson's puzzle: a few frames)
         if key == A or (key == B and self.state == _ROLL):
             self._next(now)
         elif key == B:
@@ -157,6 +203,14 @@ class Mode(Base):
         st = self.state
         g = self.game
         app = self.app
+        if self.behind:  # a few puzzles a frame (each about 1 ms on the emulated Pico)
+            for _ in range(min(self.behind, _CATCH_UP)):
+                g.give_up()
+            self.behind -= min(self.behind, _CATCH_UP)
+            F.board(frame, app.layout, app.pal, 40)
+            if not self.behind:
+                self._roll(now, True)
+            return
         if st == _ROLL:
             if self.dice.render(now, frame):
                 return

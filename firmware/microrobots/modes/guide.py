@@ -20,9 +20,9 @@ SET_SHUFFLE, SET_MATCH = 1, 2
 TARGETS = MODES[1:]  # the menu's quadrants
 # The settings' items as the guide names them (settings._ITEMS, in order).
 NAMES = ("side", "arrangement", "brightness", "players", "expert (waypoint)", "sound",
-         "difficulty", "colour aid", "dim after", "sleep after", "battery")
+         "difficulty", "colour aid", "lesson", "dim after", "sleep after", "battery")
 ITEMS = ("side", "tiles", "brightness", "players", "expert", "sound", "difficulty", "aid",
-         "dim", "sleep", "battery")
+         "lesson", "dim", "sleep", "battery")
 
 
 def menu(m):
@@ -108,8 +108,16 @@ def referee(m):
     return text + " · A: a new game · B: undo the last decision"
 
 
+def lesson(s):
+    """"lesson N, puzzle K: " when the classroom plays a lesson (the worksheets'
+    --seed N --puzzle K, the page's ?seed=N), else ""."""
+    if not s["lesson"]:
+        return ""
+    return "lesson %d, puzzle %d: " % (s["lesson"], s["puzzle"])
+
+
 def classroom(m):
-    """The wave's layer."""
+    """The lesson's puzzle, the wave's layer."""
     st = m.state
     if st == ROLL:
         text = "the dice roll a robot and a target · A: search"
@@ -124,8 +132,10 @@ def classroom(m):
             text = "layer %d reaches the target: the shortest route, %d moves · A: " \
                 "show it" % (layer, m.reach)
     else:
-        text = "the shortest route: %d moves · A: a new puzzle" % m.reach
-    return text + (" · up: go on (paused)" if m.paused else " · up: pause")
+        text = "the shortest route: %d moves · A: %s puzzle" % (
+            m.reach, "the next" if m.app.settings["lesson"] else "a new")
+    return lesson(m.app.settings) + text + (
+        " · up: go on (paused)" if m.paused else " · up: pause")
 
 
 def settings(m):
@@ -149,6 +159,15 @@ def settings(m):
         value = "any"
     elif name == "aid":
         value = ("off", "high contrast", "blink the robot's colour", "both")[value]
+    elif name == "lesson":
+        if not value:
+            return "%d of %d, lesson: off, the classroom rolls new puzzles · left/right: " \
+                "a lesson's number (the worksheets' --seed) · up/down: another · B: back" % (
+                    m.item + 1, len(ITEMS))
+        return "%d of %d, lesson %d (the worksheets' --seed %d, the page's ?seed=%d), the " \
+            "classroom at puzzle %d · left/right: change · A: its first puzzle again · " \
+            "up/down: another · B: back" % (m.item + 1, len(ITEMS), value, value, value,
+                                            s["puzzle"])
     elif name == "dim" or name == "sleep":
         value = "%d min" % value if value else "never"
     elif name == "battery":

@@ -1,4 +1,4 @@
-"""Settings: ten items, each saved the moment it changes, and the battery.
+"""Settings: eleven items, each saved the moment it changes, and the battery.
 
 UP/DOWN choose the item, LEFT/RIGHT change its value; B (or holding B) goes back. The
 top row shows the item's number as a count (frame.count, white label), the second row
@@ -13,9 +13,13 @@ its value (blue label); the lower half previews it:
     7 difficulty    0 (any) .. 6: fewest optimal moves of a solo target
     8 colour aid    0 off, 1 high-contrast colours, 2 cells of the robot's colour
                     blink, 3 both
-    9 dim after     minutes without a button before the grid dims, 0 = never (0..30)
-    10 sleep after  minutes before the device sleeps, 0 = never (0..60)
-    11 battery      its charge in percent (two rows), a bar below: green, red when
+    9 lesson        0 off (new puzzles), 1..99: the classroom shows lesson N's puzzles,
+                    the worksheets' --seed N (from 50 on the value goes on in the third
+                    row); the fifth row counts the puzzle on show (grey label);
+                    A: back to the lesson's first puzzle
+    10 dim after    minutes without a button before the grid dims, 0 = never (0..30)
+    11 sleep after  minutes before the device sleeps, 0 = never (0..60)
+    12 battery      its charge in percent (two rows), a bar below: green, red when
                     low; on USB a full blue bar and 0; no gauge: nothing (read only)
 
 Shuffle: the grid deals a new arrangement and guides you, tile by tile: the quadrant
@@ -44,7 +48,7 @@ _LIST = const(0)
 _SHUFFLE = const(1)
 _MATCH = const(2)
 _ITEMS = ("side", "tiles", "brightness", "players", "expert", "sound", "difficulty", "aid",
-          "dim", "sleep", "battery")
+          "lesson", "dim", "sleep", "battery")
 _CORNERS = (0, 3, 18, 21)
 _LETTER_MS = const(800)
 
@@ -96,6 +100,10 @@ class Mode(Base):
         if key == A and name == "tiles" and self.arrange > 1:
             self._begin_arrange(now)
             return
+        if key == A and name == "lesson" and s["lesson"]:
+            app.change("puzzle", 1)  # the lesson again, from its first puzzle
+            app.beep(SOUND_GOOD)
+            return
         if key != LEFT and key != RIGHT:
             return
         d = 1 if key == RIGHT else -1
@@ -107,7 +115,10 @@ class Mode(Base):
             app.change(name, not s[name])
         elif name != "battery":  # (read only)
             lo, hi = RANGES[name]
-            app.change(name, min(max(s[name] + d, lo), hi))
+            was = s[name]
+            app.change(name, min(max(was + d, lo), hi))
+            if name == "lesson" and s[name] != was:  # another lesson: from its first puzzle
+                app.change("puzzle", 1)
 
     def _begin_arrange(self, now):
         self.tiles = dice(self.app.settings["side"])
@@ -175,13 +186,17 @@ class Mode(Base):
             value = 1 if s[name] else 0
         else:
             value = s[name]
-        if name == "players" or name == "brightness" or name == "expert" and value:
+        if name == "players" or name == "brightness" or name == "lesson" or (
+                name == "expert" and value):
             F.fill(frame, 0, 0, 0)
         else:  # the board's lower half: side, arrangement, colours as they look now
             self._copy_lower(frame)
         F.count(frame, self.item + 1, 0, P.ROBOT_WHITE, 1)
-        F.count(frame, value, 1, P.VALUE, 1)
-        if name == "players":
+        F.count(frame, value, 1, P.VALUE, 2 if name == "lesson" else 1)
+        if name == "lesson":
+            if value:  # the puzzle on show (its label grey as the pool's)
+                F.count(frame, s["puzzle"], 4, P.POOL, 2)
+        elif name == "players":
             for p in range(value):
                 F.put_entry(frame, 24 + p, P.PLAYERS, p)
         elif name == "brightness":

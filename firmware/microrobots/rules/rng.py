@@ -18,6 +18,15 @@ _MIX_HI = const(0x9E37)  # seeds are xor-ed with 0x9E3779B9, so seed 0 is valid 
 _MIX_LO = const(0x79B9)
 _WARMUP = const(16)  # xorshift is linear: discard outputs so nearby seeds diverge
 MAX_SEED = 0xFFFFFFFF
+_GAME_STEP = const(7919)  # a prime: the games of one boot seed lie far apart
+
+
+def game_seed(seed, n):
+    """The seed of the ``n``-th new game (1 = the first) of a device booted with ``seed``
+    (app.App.new_seed). A classroom lesson N plays the first game of a device booted
+    with N (modes/classroom.lesson_game): the handheld, the web page's ``?seed=N`` and
+    the worksheets' ``--seed N`` roll their puzzles through this one function."""
+    return (seed + n * _GAME_STEP) & 0x3FFFFFFF
 
 
 class XorShift32:

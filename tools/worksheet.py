@@ -1,14 +1,16 @@
 """Worksheets for the classroom lesson (docs/classroom.md), as PDF (A4) or SVG.
 
-    python -m tools.draw.worksheet -o sheets.pdf                  # seed 1, puzzle 1, all sheets
-    python -m tools.draw.worksheet --seed 7 --puzzle 2 -o s.pdf   # the page's ?seed=7, 2nd puzzle
-    python -m tools.draw.worksheet --robot Y4 --target R1 -o s.pdf   # a handheld's rolled puzzle
-    python -m tools.draw.worksheet --sheets warmup,distances -o s.pdf
+    python -m tools.worksheet -o sheets.pdf                  # seed 1, puzzle 1, all sheets
+    python -m tools.worksheet --seed 7 --puzzle 2 -o s.pdf   # the page's ?seed=7, 2nd puzzle
+    python -m tools.worksheet --robot Y4 --target R1 -o s.pdf   # a handheld's rolled puzzle
+    python -m tools.worksheet --sheets warmup,distances -o s.pdf
 
-The same seed gives the same puzzle as the web page opened with ``?seed=N`` and the
-simulator's ``--seed N --fresh`` when the classroom is the first game started: the
-puzzle is rolled as the classroom mode rolls it (``App.new_seed`` of a fresh device,
-then ``Game``; puzzle k is the start after k - 1 rounds, as the classroom goes on).
+The same seed gives the same puzzle as a handheld whose setting ``lesson`` is N (its
+classroom's puzzle k is the sheet's puzzle k), and as the web page opened with
+``?seed=N`` and the simulator's ``--seed N --fresh`` when the classroom is the first
+game started: the puzzle is rolled by the firmware's own ``classroom.lesson_game`` (the
+first new game of a device booted with N, ``rng.game_seed``; puzzle k is the start
+after k - 1 rounds, as the classroom goes on).
 
 The sheets, one page each, in this order:
 
@@ -31,9 +33,10 @@ from tools.draw.dice import PIPS
 from tools.draw.overlay import PdfCanvas, SvgCanvas
 from tools import lesson
 
-from microrobots.app import App
+from microrobots.modes.classroom import lesson_game
+from microrobots.preferences import RANGES
 from microrobots.rules.board import COLOUR_NAMES
-from microrobots.rules.game import Game, GameError
+from microrobots.rules.game import GameError
 from microrobots.rules.solver import UNREACHABLE, Solver
 
 SHEETS = ("warmup", "distances", "challenge", "answers")
@@ -60,17 +63,13 @@ class WorksheetError(ValueError):
 # -- the puzzle ------------------------------------------------------------------------------
 
 def classroom_puzzle(layout, seed, puzzle=1, solver=None):
-    """``(start, target, waypoint)`` of the classroom's ``puzzle``-th puzzle (1-based) on a
-    fresh device booted with ``seed``; the waypoint is the expert roll of the same game."""
-    game_seed = App(None, seed=seed).new_seed()  # a fresh device's first new game
+    """``(start, target, waypoint)`` of the classroom's ``puzzle``-th puzzle (1-based) of
+    lesson ``seed`` (a handheld's lesson, the page's fresh ``?seed=``); the waypoint is the
+    expert roll of the same game."""
     solver = solver or Solver(layout)
-    game = Game(layout, 1, False, game_seed, 0, solver)
-    for _ in range(puzzle - 1):
-        game.give_up()  # the classroom replays the route: the target becomes the start
+    game = lesson_game(layout, solver, seed, puzzle)
     start, target = game.start, game.target
-    expert = Game(layout, 1, True, game_seed, 0, solver)  # same dice, then the waypoint's
-    for _ in range(puzzle - 1):
-        expert.give_up()
+    expert = lesson_game(layout, solver, seed, puzzle, True)  # same dice, then the waypoint
     waypoint = expert.waypoint
     if expert.start != start or expert.target != target or waypoint is None:
         waypoint = _first_other(solver, start, target)
@@ -211,7 +210,7 @@ def _footer(canvas, data, info):
     canvas.text(MARGIN, PAGE[1] - MARGIN - 2, "R robot, T target, W waypoint. A move: along the "
                 "row or the column, any distance,", 2.8, fill=GREY)
     canvas.text(MARGIN, PAGE[1] - MARGIN + 2, "onto a die of the same colour or the same number. "
-                "(Micro Robots, python -m tools.draw.worksheet)", 2.8, fill=GREY)
+                "(Micro Robots, python -m tools.worksheet)", 2.8, fill=GREY)
 
 
 def _name(data, i):
@@ -297,8 +296,11 @@ def _info(data, seed, puzzle):
     if seed is None:
         return "%s - robot %s, target %s" % (where, _name(data, data["start"]),
                                              _name(data, data["target"]))
-    return ("%s - seed %d, puzzle %d: the web page with ?seed=%d, classroom, puzzle %d"
-            % (where, seed, puzzle, seed, puzzle))
+    if not 1 <= seed <= RANGES["lesson"][1]:  # no handheld's lesson (0: none)
+        return ("%s - seed %d, puzzle %d: the web page with ?seed=%d, classroom, puzzle %d"
+                % (where, seed, puzzle, seed, puzzle))
+    return ("%s - seed %d, classroom puzzle %d (handheld: lesson %d; web page: ?seed=%d)"
+            % (where, seed, puzzle, seed, seed))
 
 
 def render_pdf(data, sheets=SHEETS, seed=None, puzzle=1):
@@ -339,10 +341,10 @@ def _int(text, what, low, high):
 
 
 def main(argv=None):
-    p = cli.Parser(prog="python -m tools.draw.worksheet",
+    p = cli.Parser(prog="python -m tools.worksheet",
                    description="Classroom worksheets (PDF): warm-up, distances, challenge, answers.")
     cli.add_layout_options(p)
-    p.add_argument("--seed", help="the web page's ?seed=N (default 1)")
+    p.add_argument("--seed", help="the handheld's lesson N, the web page's ?seed=N (default 1)")
     p.add_argument("--puzzle", default="1",
                    help="which classroom puzzle of that seed, 1 = the first (default 1)")
     p.add_argument("--robot", metavar="DIE", help="the robot's die instead of the seed's (G3)")
