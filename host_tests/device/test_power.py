@@ -14,64 +14,10 @@ from microrobots.device import config
 from microrobots.device.hw.fake import Hardware as FakeHardware
 from microrobots.device.power import AWAKE, DIM, SLEEP, Power, percent_of
 
-# One session, the same text on both runtimes: a solo game on battery, left alone until
-# it dims and sleeps, woken by a press that is no move, then the cell run down to low and
-# to critical. Each line of the trace: what the device shows and keeps at that moment.
-SESSION = """
-import json
-from microrobots import handheld
-from microrobots.device.hw.fake import Hardware
-d = handheld.Device(Hardware, config_path=%r, root=%r)
-hw = d.hw
-hw.usb, hw.vsys = 0, 4000
-trace = []
-def run(ms, pressed=0):
-    hw.pressed = pressed
-    d.run(ms // 20)
-def note(tag):
-    solo = d.app.current
-    trace.append([tag, d.app.mode, d.display.brightness, d.asleep, hw.led_supply,
-                  sum(d.display.written), d.power.percent, d.power.low, d.power.critical,
-                  d.sleeps, d.now, getattr(solo, "cursor", -1), getattr(solo, "state", -1),
-                  d.display.cap])
-run(200)
-run(60, 16)  # A: solo
-run(600)
-run(60, 16)  # A: the dice rolled, play
-run(600)
-run(60, 8)  # RIGHT: the cursor moves
-run(400)
-note("playing")
-run(59000)
-note("before dim")
-run(2000)
-note("dimmed")
-run(60, 8)  # a press brightens (and acts: the grid was on show)
-run(400)
-note("bright again")
-run(300000)
-note("asleep")
-run(600000)
-note("asleep 10 min later")
-run(200, 8)  # RIGHT wakes it: no move
-note("woken, held")
-run(400)
-note("released")
-run(60, 8)  # the next press is a move
-run(400)
-note("moved")
-hw.vsys = 3690
-run(60000)
-note("low")
-hw.vsys = 3350
-run(30000)
-note("critical")
-hw.usb, hw.vsys = 1, 4800
-run(200, 8)
-run(2000)
-note("on USB")
-print(json.dumps(trace))
-"""
+# One session on both runtimes (power_mpy.session): a solo game on battery, left alone
+# until it dims and sleeps, woken by a press that is no move, then the cell run down to
+# low and to critical. Each line of the trace: what the device shows and keeps then.
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "power_mpy.py")
 FIELDS = ("tag", "mode", "level", "asleep", "supply", "sum", "percent", "low", "critical",
           "sleeps", "now", "cursor", "state", "cap")
 
@@ -82,18 +28,12 @@ def session(tmp_path, runtime, sub, config_text=None):
     path = folder / "config.json"
     if config_text is not None:
         path.write_text(config_text)
-    script = SESSION % (str(path), str(folder) + os.sep)
     if runtime == "micropython":
-        out = mpy.run(script)
+        rows = json.loads(mpy.run_file(SCRIPT, str(path), str(folder) + os.sep).splitlines()[-1])
     else:
-        import contextlib
-        import io
+        import power_mpy
 
-        buf = io.StringIO()
-        with contextlib.redirect_stdout(buf):
-            exec(script, {})
-        out = buf.getvalue()
-    rows = json.loads(out.splitlines()[-1])
+        rows = power_mpy.session(str(path), str(folder) + os.sep)
     return {row[0]: dict(zip(FIELDS, row)) for row in rows}, folder
 
 
