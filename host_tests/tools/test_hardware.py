@@ -361,7 +361,8 @@ def test_the_battery_build_has_a_bay_under_the_base_and_a_power_opening(tmp_path
 def test_the_battery_wiring_switches_the_leds_on_vsys_and_its_diagram_is_current():
     from tools.draw import wiring
 
-    cfg = config.load('{"led_power_pin": 17}')
+    cfg = config.load_file(os.path.join(HARDWARE, "battery.json"))  # the build's config.json
+    assert cfg["led_power_pin"] == 17
     rows = {r[3]: r for r in wiring.connections(cfg)}
     assert rows[22][:3] == ("LED supply switch", "led_power_pin", "GP17")
     assert rows[39][2] == "VSYS" and 40 not in rows  # the LEDs on VSYS, through Q1
