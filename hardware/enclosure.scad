@@ -5,8 +5,10 @@
 // Parts (print each on its own): "base" (tray: floor, walls, Pico and button-board posts,
 // the USB opening), "grid" (36 light cells with dividers against bleeding; it sits on the
 // LED strips and doubles as the jig for laying them), "lid" (window over the grid, a
-// slide-in frame for the tile films and a clear cover, six button holes) and "plug"
-// (closes the film slot). "all" shows them pulled apart, "assembled" together, "section"
+// slide-in frame for the tile films and a clear cover, six button holes), "plug"
+// (closes the film slot) and, for a battery build, "bay" (a tray screwed under the base
+// that holds the LiPo cell; the base then gets a hole for its lead and an opening for the
+// power button). "all" shows them pulled apart, "assembled" together, "section"
 // assembled and cut through a column of cells.
 //
 // Coordinates: x to the right, y away from the player (row 0 of the grid is at the far
@@ -57,6 +59,14 @@ pico_holes = [11.4, 47];  // hole spacing across, along
 pico_standoff = 3;
 usb_opening = [12, 8];    // width, height of the hole for the plug
 screw_hole = 2.5;         // M3 self-tapping pilot in the base posts
+
+// The battery option (hardware/README.md, "Running on a battery"). battery = [0, 0, 0] is
+// the USB-only build: no bay, no openings. A 2000 mAh LiPo pouch is about 62 x 51 x 8 mm.
+battery = [0, 0, 0];      // the cell: length (x), width (y), thickness, e.g. [62, 51, 8]
+bay_floor = 1.6;          // the bay's floor; its walls are the body's
+lead_hole = [10, 6];      // through the base's floor, past the Pico's far end, for the lead
+power_opening = [7, 5];   // the power button (the LiPo SHIM's) or a slide switch: a hole in
+power_offset = 17;        // the front wall, this far right of the USB opening's centre
 screw_clear = 3.4;        // M3 through the lid
 pilot_m2 = 1.8;           // M2 self-tapping (Pico, perfboards)
 
@@ -77,7 +87,19 @@ ab = [width * ab_x, pad_y];
 board_z = floor_t + inner_h + lid_t + button_proud - button_height - perfboard;
 pico_at = [width / 2 - pico_size[0] / 2, wall];             // USB end against the front wall
 
+with_battery = battery[2] > 0;
+bay_h = with_battery ? bay_floor + battery[2] + fit : 0;   // the bay's height, under the base
+battery_at = [width / 2 - battery[0] / 2,                  // under the grid, centred
+              grid_origin[1] + grid_size / 2 - battery[1] / 2];
+lead_at = [width / 2 - lead_hole[0] / 2, pico_at[1] + pico_size[1] + 2];  // between Pico and grid
+
 echo(pitch = pitch, grid_size = grid_size, body = [width, length, floor_t + inner_h + lid_t]);
+echo(bay = bay_h, body_with_bay = floor_t + inner_h + lid_t + bay_h);
+assert(!with_battery || (battery[0] + 2 * wall + 2 * fit <= width
+                         && battery[1] + 2 * fit <= length - 2 * wall),
+       "the battery does not fit under the body: a smaller cell, or a larger pitch");
+assert(!with_battery || abs(power_offset) - power_opening[0] / 2 > usb_opening[0] / 2 + 1,
+       "the power opening overlaps the USB opening: change power_offset");
 assert(abs(grid_size - cells * pitch) < 1e-9);
 assert(strip_width < pitch - divider, "the strip must fit between the row dividers");
 assert(board_z > floor_t + 2, "buttons too short for this box: raise button_height");
@@ -129,6 +151,28 @@ module base() {
         usb_z = floor_t + pico_standoff + 1 + 1.5;
         translate([width / 2 - usb_opening[0] / 2, -1, usb_z - usb_opening[1] / 2])
             cube([usb_opening[0], wall + 2, usb_opening[1]]);
+        if (with_battery) {
+            // the power button beside the USB socket; the cell's lead down into the bay
+            translate([width / 2 + power_offset - power_opening[0] / 2, -1,
+                       usb_z - power_opening[1] / 2])
+                cube([power_opening[0], wall + 2, power_opening[1]]);
+            translate([lead_at[0], lead_at[1], -1]) cube([lead_hole[0], lead_hole[1], floor_t + 2]);
+        }
+    }
+}
+
+module bay() {
+    // a tray as large as the body, under it: the cell in a pocket under the grid, the
+    // lead up through the base's hole; held by the four lid screws (longer: + bay_h)
+    translate([0, 0, -bay_h]) difference() {
+        linear_extrude(bay_h) outline();
+        translate([battery_at[0] - fit, battery_at[1] - fit, bay_floor])
+            cube([battery[0] + 2 * fit, battery[1] + 2 * fit, bay_h]);
+        // the lead's channel from the cell's near edge to the hole in the base
+        translate([lead_at[0], lead_at[1], bay_floor])
+            cube([lead_hole[0], battery_at[1] - lead_at[1] + fit, bay_h]);
+        for (c = screw_centres()) translate([c[0], c[1], -1]) cylinder(d = screw_clear, h = 99);
+        for (c = screw_centres()) translate([c[0], c[1], -1]) cylinder(d = 6.5, h = 1 + 2.2);
     }
 }
 
@@ -189,6 +233,7 @@ if (part == "base") base();
 else if (part == "grid") grid();
 else if (part == "lid") lid();
 else if (part == "plug") plug();
+else if (part == "bay") { assert(with_battery, "no bay: battery is [0, 0, 0]"); bay(); }
 else if (part == "assembled") assembled();
 else if (part == "section")  // cut through a column of cells: check heights and fits
     difference() { assembled(); translate([-1, -1, -1]) cube([grid_origin[0] + 2.5 * pitch, 999, 99]); }
@@ -197,13 +242,15 @@ else if (part == "all") {
     color("black") translate([0, 0, 0]) grid();
     color("white", 0.9) translate([0, 0, 25]) lid();
     color("orange") translate([0, 0, 45]) plug();
+    if (with_battery) color("slategray") translate([0, 0, -20]) bay();
 }
 else assert(false, str("unknown part \"", part,
-                       "\": use base, grid, lid, plug, all, assembled or section"));
+                       "\": use base, grid, lid, plug, bay, all, assembled or section"));
 
 module assembled() {
     color("dimgray") base();
     color("black") grid();
     color("white") lid();
     color("orange") plug();
+    if (with_battery) color("slategray") bay();
 }

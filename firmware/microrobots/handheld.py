@@ -8,6 +8,15 @@ the frame on the LEDs, play any sound it asked for, print any line it has for th
 console (a referee's verdict and why), sleep until the next frame. Long work (a saved
 game replayed) is the app's: a piece of it a frame (app.App.work).
 
+Power (device/power.py): a minute without a button (the setting ``dim``, in minutes;
+0 = never) dims the grid to level 1; five (``sleep``) put the device to sleep: the game
+saved, the LEDs dark and their supply cut (``led_power_pin``), then ``hw.sleep()``,
+the board's lowest state that a button wakes. The press that wakes it is no move (its
+button is ignored until released), and the app's clock skips the time asleep, so the
+game resumes exactly as it was. A low battery is announced on the grid (a battery with
+a red cell, blinking); a critical one saves the game and sleeps. The app sees the gauge
+as ``app.power`` (the settings show it).
+
 Nothing here may reboot the device in a loop:
 - a bad ``config.json`` prints one line on the serial console (again every 10 s) and
   shows a red X on the grid, wired by the default configuration; the device then idles;
@@ -24,10 +33,11 @@ Nothing here may reboot the device in a loop:
 import gc
 import sys
 
-from .compat import TICKS_MAX, ticks_add, ticks_diff
+from .compat import TICKS_MAX, const, ticks_add, ticks_diff
 from .device import config, hw
 from .device.display import Display
 from .device.input import NO_EVENT, RELEASE, Buttons
+from .device.power import DIM, SLEEP, Power
 from .device.sound import Player
 from .device.store import Store
 
@@ -44,6 +54,10 @@ CONFIG_ERROR = (255, 0, 0)  # red X: config.json is wrong, see the serial consol
 APP_ERROR = (255, 96, 0)  # orange X: the app stopped; release any button to restart it
 RESTART_AFTER_MS = 1000  # ignore buttons this long after a failure (one may be held)
 REPEAT_MESSAGE_MS = 10000
+_MINUTE_MS = const(60000)
+# The low-battery picture: a battery lying on its side, its one charged cell red.
+_BATTERY_OUTLINE = const(b"\x06\x07\x08\x09\x0a\x0c\x10\x11\x12\x16\x17\x18\x19\x1a\x1b\x1c")
+_BATTERY_CELLS = const(b"\x0d\x13")
 
 
 def draw_x(frame, color):
@@ -55,6 +69,22 @@ def draw_x(frame, color):
             frame[3 * cell] = color[0]
             frame[3 * cell + 1] = color[1]
             frame[3 * cell + 2] = color[2]
+
+
+def draw_battery(frame, now, critical):
+    """The low-battery picture over the whole grid: a white battery, its one cell blinking
+    red (all red when critical)."""
+    for i in range(len(frame)):
+        frame[i] = 0
+    level = 255 if critical else 120
+    for cell in _BATTERY_OUTLINE:
+        frame[3 * cell] = level
+        if not critical:
+            frame[3 * cell + 1] = level
+            frame[3 * cell + 2] = level
+    if not (now // 500) & 1:  # blinking, half a second on, half off
+        for cell in _BATTERY_CELLS:
+            frame[3 * cell] = 255
 
 
 def read_config(path):
@@ -100,6 +130,10 @@ class Device:
         self.store = Store(root)
         self.player = Player(self.hw)
         self.frame = bytearray(108)
+        self.power = Power(config, self.hw, self.hw.ticks_ms() & TICKS_MAX)
+        self.asleep = False
+        self.sleeps = 0  # times the device went to sleep
+        self._waking = False  # the button that woke the device is held: no move
         self._last = self.hw.ticks_ms()
         # The app's clock: compat's ticks, moved on by what the board's own ticks_diff
         # measures each frame (a board whose ticks wrap elsewhere still gives these).
@@ -129,6 +163,7 @@ class Device:
                 self.tones = TONES
             gc.collect()
             self.app = App(self.store, seed=self.hw.seed(), now=self.now)
+            self.app.power = self.power  # the battery gauge, for the settings
             self._take_line = getattr(self.app, "take_line", None)
             if self._notice and hasattr(self.app, "show_notice"):  # a game set aside by fail
                 self.app.show_notice(self._notice, self.now)
@@ -178,15 +213,28 @@ class Device:
         """One frame."""
         board = self.hw
         t = board.ticks_ms()
-        self.now = ticks_add(self.now, board.ticks_diff(t, self._last))
+        elapsed = board.ticks_diff(t, self._last)
         self._last = t
+        if self.asleep:  # the app's clock stands still: it resumes as it was
+            if board.pressed_mask() or board.sleep():
+                self.wake()
+            return
+        self.now = ticks_add(self.now, elapsed)
         now = self.now
+        mask = board.pressed_mask()
+        if self._waking:  # the button that woke the device is no move
+            self._waking = mask != 0
+            mask = 0
         buttons = self.buttons
-        buttons.poll(now, board.pressed_mask())
+        buttons.poll(now, mask)
         app = self.app
         if app is None:
             self._idle(now)
             return
+        power = self.power
+        # a mode playing by itself (the classroom's demo, not paused) keeps it awake
+        if mask or getattr(getattr(app, "current", None), "playing_alone", False):
+            power.touch(now)
         try:
             event = buttons.next_event()
             while event != NO_EVENT:
@@ -196,17 +244,59 @@ class Device:
             sound = app.take_sound()
             level = app.brightness
             line = self._take_line() if self._take_line is not None else None
+            settings = getattr(app, "settings", None)
+            state = power.update(now, settings["dim"] * _MINUTE_MS if settings else 0,
+                                 settings["sleep"] * _MINUTE_MS if settings else 0)
+            if state == SLEEP and getattr(app, "work", None) is None:  # not mid-switch
+                self.sleep()
+                return
         except Exception as error:  # noqa: BLE001 - show it, keep running
             self.fail(error)
             return
         if line:
             self.console(line)
+        if state == DIM:
+            level = 1
+        if power.warning(now):
+            draw_battery(self.frame, now, power.critical)
         if level != self.display.brightness:
             self.display.set_brightness(level)
+        self.display.cap = power.cap
         self.display.show(self.frame)
         if sound:
             self.player.play(self.tones[sound], now)
         self.player.update(now)
+
+    def sleep(self):
+        """Sleep until a button: the game saved (the cell may run out, or the power
+        switch go off, meanwhile), the LEDs dark and their supply cut, then the board's
+        lowest power state (``hw.sleep``: blocks until a button on a Pico; a fake or a
+        page cannot block, and step() asks again each frame)."""
+        saver = getattr(self.app, "saver", None)
+        if saver is not None:
+            saver.flush()
+        self.player.stop()
+        frame = self.frame
+        for i in range(len(frame)):
+            frame[i] = 0
+        self.display.show(frame)
+        self.hw.led_power(False)
+        self.asleep = True
+        self.sleeps += 1
+        if self.hw.sleep():
+            self.wake()
+
+    def wake(self):
+        """Back from sleep: the LEDs' supply on, the frame redrawn; the button held
+        now is ignored until released."""
+        self.asleep = False
+        self.hw.led_power(True)
+        self._last = self.hw.ticks_ms()
+        self.buttons.reset(self.now)
+        self._waking = True
+        self.power.touch(self.now)
+        self.power.read(self.now)
+        self.display.set_brightness(self.display.brightness)  # write the next frame anew
 
     def _idle(self, now):
         """No app: a bad config waits forever, a failed app for a released button."""

@@ -19,10 +19,13 @@ SETTINGS = {
     "lesson": 0,            # classroom: 0 = new puzzles; N = the worksheets' --seed N
     "puzzle": 1,            # classroom: the lesson's puzzle on show (1 = its first)
     "mode": "",             # the mode on show (boot returns to it); "": the newest game
+    "dim": 1,               # minutes without a button before the grid dims; 0 = never
+    "sleep": 5,             # minutes without a button before the device sleeps; 0 = never
 }
 MODES = ("menu", "solo", "referee", "classroom", "settings")  # the app's, in menu order
 RANGES = {"brightness": (1, 8), "players": (2, 8), "difficulty": (0, 6), "aid": (0, 3),
-           "games": (0, 0x3FFFFFFF), "lesson": (0, 99), "puzzle": (1, 99)}
+           "games": (0, 0x3FFFFFFF), "lesson": (0, 99), "puzzle": (1, 99), "dim": (0, 30),
+           "sleep": (0, 60)}
 
 
 def check_settings(data):

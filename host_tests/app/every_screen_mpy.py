@@ -145,7 +145,7 @@ measure("classroom wave 2")
 hold(5)
 tap(3); tap(4)                          # settings
 assert app.mode == "settings"
-for item in range(9):
+for item in range(12):  # the eleven settings and the battery
     measure("settings %d" % (item + 1), 20)
     if item == 8:                       # the lesson: 57 takes two rows, its puzzle a third
         tap(3, 57)

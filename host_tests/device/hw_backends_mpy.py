@@ -31,9 +31,22 @@ class PWM:
         pass
 
 
+class ADC:
+    def __init__(self, pin):
+        pass
+
+    def read_u16(self):
+        return 0x6000
+
+
 class Machine:
     Pin = Pin
     PWM = PWM
+    ADC = ADC
+
+    @staticmethod
+    def lightsleep(ms):
+        pass
 
     @staticmethod
     def bitstream(pin, encoding, timing, buf):
@@ -56,4 +69,4 @@ def main():
     board.sleep_ms(5)
     print(json.dumps({"name": hardware.__module__, "mask": board.pressed_mask(),
                       "sent": list(sent[0]), "elapsed": board.ticks_diff(board.ticks_ms(), t),
-                      "seed": board.seed()}))
+                      "seed": board.seed(), "mv": board.vsys_mv()}))

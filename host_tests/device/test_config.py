@@ -18,6 +18,7 @@ SPEC = {
     "origin": "top-left", "rotation": 0, "window": [1, 1], "color_order": "GRB",
     "buttons": {"up": 10, "down": 11, "left": 12, "right": 13, "a": 14, "b": 15},
     "buzzer_pin": 16, "brightness_cap": 5900,
+    "battery_pin": 29, "usb_pin": 24, "led_power_pin": None, "battery_ma": 1000,
 }
 
 
@@ -85,6 +86,18 @@ def test_panel_takes_its_led_count_from_the_matrix():
     ('{"color_order": "GGB"}', ('config.json: color_order: must be the letters R, G, B in some '
                                 'order, e.g. GRB, not "GGB"')),
     ('{"brightness_cap": 0}', "config.json: brightness_cap: must be 1..65535, not 0"),
+    ('{"battery_pin": 2}', "config.json: battery_pin: must be an ADC pin (26, 27, 28 or 29) or null, not 2"),
+    ('{"battery_pin": "GP29"}', 'config.json: battery_pin: must be a whole number, not "GP29"'),
+    ('{"usb_pin": 25}', "config.json: usb_pin: pin 25 is not on the Pico's header "
+                        "(it is used for the on-board LED)"),
+    ('{"led_power_pin": 14}', "config.json: led_power_pin: pin 14 is already used by buttons.a"),
+    ('{"led_power_pin": 17, "buzzer_pin": 17}',
+     "config.json: led_power_pin: pin 17 is already used by buzzer_pin"),
+    ('{"led_power_pin": 29}', "config.json: led_power_pin: pin 29 is not on the Pico's header "
+                              "(it is used for VSYS measurement)"),
+    ('{"battery_pin": 26, "usb_pin": 26}', "config.json: usb_pin: pin 26 is already used by battery_pin"),
+    ('{"battery_ma": 50}', "config.json: battery_ma: must be 100..5000 (mA), not 50"),
+    ('{"battery_ma": 1.5}', "config.json: battery_ma: must be a whole number, not 1.5"),
     ('[1, 2]', 'config.json: must be a JSON object like {"led_pin": 2}'),
     ('{"led_pin": 2,\n "matrix": strip}', "config.json: not valid JSON at line 2 column 12: Expecting value"),
     ('', "config.json: not valid JSON at line 1 column 1: Expecting value"),
@@ -98,6 +111,15 @@ def test_bad_config_names_key_and_problem(text, message):
     assert str(caught.value) == message
     assert "\n" not in str(caught.value)
     assert isinstance(caught.value, ValueError)
+
+
+def test_power_pins_may_be_null_and_the_battery_budget_follows_the_cell():
+    got = load('{"battery_pin": null, "usb_pin": null, "led_power_pin": 17, "battery_ma": 2000}')
+    assert (got["battery_pin"], got["usb_pin"], got["led_power_pin"]) == (None, None, 17)
+    assert load('{"battery_pin": 26, "usb_pin": 22}')["battery_pin"] == 26
+    # a 1 A cell: (1000 - 36) / 20 * 255 = 12291 -> 12250, twice USB's 5900
+    assert config.power_budget(36, 1000) == 12250 and config.power_budget(36, 500) == 5900
+    assert config.power_budget(36, 30) == 0  # less than the LEDs' idle draw: no light
 
 
 def test_file_errors_name_the_file(tmp_path):

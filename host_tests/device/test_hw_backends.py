@@ -20,14 +20,32 @@ from microrobots.device.input import BUTTON_NAMES
 
 # --- fake MicroPython modules -------------------------------------------------------------
 class FakePin:
-    IN, OUT, PULL_UP = "in", "out", "pull_up"
+    IN, OUT, PULL_UP, IRQ_FALLING = "in", "out", "pull_up", "falling"
     levels = {}  # pin id -> level read by value(); buttons idle high (pull-up)
 
     def __init__(self, pin_id, mode=None, pull=None, value=None):
         self.id, self.mode, self.pull = pin_id, mode, pull
+        if value is not None:
+            FakePin.levels[pin_id] = value
 
-    def value(self):
+    def value(self, level=None):
+        if level is not None:
+            FakePin.levels[self.id] = level
+            return None
         return FakePin.levels.get(self.id, 1)
+
+    def irq(self, handler=None, trigger=None):
+        self.irq_handler = handler
+
+
+class FakeADC:
+    u16 = 0  # what read_u16() gives
+
+    def __init__(self, pin):
+        self.pin = pin
+
+    def read_u16(self):
+        return FakeADC.u16
 
 
 class FakePWM:
@@ -47,6 +65,15 @@ def fake_machine(sent):
     machine.Pin = FakePin
     machine.PWM = FakePWM
     machine.bitstream = lambda pin, encoding, timing, buf: sent.append((pin.id, encoding, timing, bytes(buf)))
+    machine.ADC = FakeADC
+    machine.lightsleeps = []  # (ms, the pins whose irq has a handler) of each lightsleep()
+    machine.during = lambda n: None  # what happens during the n-th sleep (a button's IRQ)
+
+    def lightsleep(ms):
+        machine.lightsleeps.append((ms, machine.armed()))
+        machine.during(len(machine.lightsleeps))
+
+    machine.lightsleep = lightsleep
     return machine
 
 
@@ -102,6 +129,58 @@ def test_rp2_backend_pins_buttons_leds_and_buzzer(monkeypatch):
     assert 0 <= board.seed() < 1 << 30
 
 
+def test_rp2_backend_battery_gauge_led_supply_and_sleep(monkeypatch):
+    machine = fake_machine([])
+    rp2 = import_fresh(monkeypatch, "microrobots.device.hw.rp2", {"machine": machine, "time": fake_time()})
+    monkeypatch.setattr(FakePin, "levels", {})
+    board = rp2.Hardware(cfg.load('{"led_power_pin": 18}'))
+    machine.armed = lambda: [p.id for p in board._buttons if getattr(p, "irq_handler", None)]
+    assert board._vsys.pin.id == 29 and board._usb.id == 24
+    FakeADC.u16 = 0x5D00  # 0x5D0 of 4095 = 1488 / 4095 * 3.3 V, times the 3:1 divider
+    assert board.vsys_mv() == 0x5D0 * 9900 // 4095 == 3597
+    FakeADC.u16 = 0xFFFF
+    assert board.vsys_mv() == 9900
+    FakePin.levels[24] = 0
+    assert board.usb_power() == 0
+    FakePin.levels[24] = 1
+    assert board.usb_power() == 1
+    assert FakePin.levels[18] == 1  # the LED supply starts on (Pin(..., value=1))
+    board.led_power(False)
+    assert FakePin.levels[18] == 0
+    board.led_power(True)
+    assert FakePin.levels[18] == 1
+    FakePin.levels[24] = 0  # on the cell
+
+    def press_during_the_third(n):  # a minute's slices until a button's IRQ fires
+        if n == 3:
+            board._buttons[4].irq_handler(board._buttons[4])
+
+    machine.during = press_during_the_third
+    assert board.sleep() is True
+    every = [10, 11, 12, 13, 14, 15]  # every button wakes it
+    assert machine.lightsleeps == [(60000, every)] * 3
+    assert machine.armed() == []  # and no irq stays after
+    machine.lightsleeps.clear()
+    FakePin.levels[12] = 0  # a button already held: no sleep at all
+    assert board.sleep() is True and machine.lightsleeps == []
+    FakePin.levels[12] = 1
+    FakePin.levels[24] = 1  # on USB: no lightsleep (the frame loop polls, LEDs dark)
+    assert board.sleep() is False and machine.lightsleeps == []
+
+
+def test_rp2_backend_gauge_absent_by_config_and_on_a_pico_w(monkeypatch):
+    rp2 = import_fresh(monkeypatch, "microrobots.device.hw.rp2", {"machine": fake_machine([]), "time": fake_time()})
+    board = rp2.Hardware(cfg.load('{"battery_pin": null, "usb_pin": null}'))
+    assert (board.vsys_mv(), board.usb_power()) == (-1, -1)
+    board.led_power(False)  # no switch: nothing to do, no error
+    monkeypatch.setattr(rp2, "_pico_w", lambda: True)  # GP29, GP24: the radio's there
+    board = rp2.Hardware(cfg.load("{}"))
+    assert (board.vsys_mv(), board.usb_power()) == (-1, -1)
+    board = rp2.Hardware(cfg.load('{"battery_pin": 27}'))  # a divider of the builder's own
+    FakeADC.u16 = 0x8000
+    assert board.vsys_mv() == 0x800 * 9900 // 4095 and board.usb_power() == -1
+
+
 def test_rp2_backend_without_buzzer(monkeypatch):
     rp2 = import_fresh(monkeypatch, "microrobots.device.hw.rp2", {"machine": fake_machine([]), "time": fake_time()})
     board = rp2.Hardware(cfg.load('{"buzzer_pin": null}'))
@@ -117,6 +196,7 @@ def test_rp2_backend_runs_inside_micropython():
     assert got["mask"] == 1 << 3  # right (GP13) held
     assert got["elapsed"] >= 5
     assert 0 <= got["seed"] < 1 << 30
+    assert got["mv"] == 0x600 * 9900 // 4095  # small-int arithmetic on a Pico as here
     sent = got["sent"]
     assert len(sent) == 108 and sum(sent) == sent[3 * 30 + 1] > 0  # cell 35 = LED 30, G first
 
@@ -144,10 +224,15 @@ class DigitalInOut:
 
     def switch_to_output(self, value=False):
         self.direction = "output"
+        DigitalInOut.levels[self.pin.number] = value
 
     @property
     def value(self):
         return DigitalInOut.levels.get(self.pin.number, True)
+
+    @value.setter
+    def value(self, level):
+        DigitalInOut.levels[self.pin.number] = level
 
     def deinit(self):
         self.deinited = True
@@ -175,8 +260,29 @@ def circuitpython_fakes(written):
     supervisor.ticks_ms = lambda: (1 << 29) - 5  # just before the wrap
     microcontroller = types.ModuleType("microcontroller")
     microcontroller.Pin = CPPin
+    microcontroller.pin = types.SimpleNamespace(**{"GPIO%d" % n: CPPin(n) for n in range(30)})
+    analogio = types.ModuleType("analogio")
+    analogio.AnalogIn = AnalogIn
+    alarm = types.ModuleType("alarm")
+    alarm.slept = []
+    alarm.pin = types.SimpleNamespace(PinAlarm=PinAlarm)
+    alarm.light_sleep_until_alarms = lambda *alarms: alarm.slept.append(
+        [(a.pin.number, a.value, a.pull) for a in alarms])
     return {"board": board, "digitalio": digitalio, "neopixel_write": neopixel_write,
-            "pwmio": pwmio, "supervisor": supervisor, "microcontroller": microcontroller}
+            "pwmio": pwmio, "supervisor": supervisor, "microcontroller": microcontroller,
+            "analogio": analogio, "alarm": alarm}
+
+
+class AnalogIn:
+    value = 0x7000
+
+    def __init__(self, pin):
+        self.pin = pin
+
+
+class PinAlarm:
+    def __init__(self, pin, value, pull):
+        self.pin, self.value, self.pull = pin, value, pull
 
 
 @pytest.fixture
@@ -287,6 +393,20 @@ class FakeBoard:
     def seed(self):
         return 0x7FFFFFFF
 
+    vsys_level, usb_level, supply, sleeps = -1, 1, True, 0
+
+    def vsys(self):
+        return self.vsys_level
+
+    def usb(self):
+        return self.usb_level
+
+    def ledPower(self, on):  # noqa: N802 - the page's JavaScript name
+        self.supply = on
+
+    def sleep(self):
+        self.sleeps += 1
+
 
 @pytest.fixture
 def web(monkeypatch):
@@ -330,6 +450,11 @@ def test_web_backend_buttons_clock_buzzer_seed(web):
     quiet["buzzer_pin"] = None
     module.Hardware(quiet).tone(440)
     assert board.tones == [440, 0, 0]  # no buzzer configured: silent
+    board.vsys_level, board.usb_level = 3650, 0  # the page's simulated battery
+    assert (page.vsys_mv(), page.usb_power()) == (3650, 0)
+    page.led_power(False)
+    assert board.supply is False
+    assert page.sleep() is False and board.sleeps == 1  # the page cannot block: asked again
 
 
 def test_web_backend_under_the_real_loop_gives_the_simulators_frames(web):
@@ -349,3 +474,37 @@ def test_web_backend_under_the_real_loop_gives_the_simulators_frames(web):
         board.clock += 20
     assert board.grids and board.grids[-1] == bytes(reference.display.written)
     assert device.app.mode == reference.app.mode == "solo"
+
+
+def test_circuitpython_backend_battery_gauge_led_supply_and_light_sleep(circuitpython, monkeypatch):
+    module, written = circuitpython
+    monkeypatch.setattr(DigitalInOut, "levels", {})
+    board = module.Hardware(cfg.load('{"led_power_pin": 18}'))
+    assert board._vsys.pin.number == 29 and board._usb.pin.number == 24
+    assert board.vsys_mv() == 0x700 * 9900 // 4095
+    DigitalInOut.levels[24] = False
+    assert board.usb_power() == 0
+    assert DigitalInOut.levels[18] is True  # the LEDs' supply starts on
+    board.led_power(False)
+    assert DigitalInOut.levels[18] is False
+    before = board._buttons
+    assert board.sleep() is True
+    alarm = sys.modules["alarm"]
+    assert alarm.slept == [[(n, False, True) for n in (10, 11, 12, 13, 14, 15)]]
+    assert all(io.deinited for io in before)  # the pins went to the alarms, and came back
+    assert [io.pin.number for io in board._buttons] == [10, 11, 12, 13, 14, 15]
+    assert all(io.pull == "up" for io in board._buttons)
+    bare = module.Hardware(cfg.load('{"battery_pin": null, "usb_pin": null}'))
+    assert (bare.vsys_mv(), bare.usb_power()) == (-1, -1)
+
+
+def test_fake_backend_answers_the_power_calls():
+    from microrobots.device.hw.fake import Hardware
+
+    board = Hardware(cfg.defaults())
+    assert (board.vsys_mv(), board.usb_power(), board.led_supply) == (-1, -1, True)
+    board.vsys, board.usb = 3700, 0
+    assert (board.vsys_mv(), board.usb_power()) == (3700, 0)
+    board.led_power(False)
+    assert board.led_supply is False
+    assert board.sleep() is False and board.sleeps == 1  # a fake cannot wait for a button

@@ -331,3 +331,43 @@ def test_enclosure_refuses_an_unknown_part(tmp_path):
     proc = subprocess.run([binary, "-o", str(tmp_path / "x.stl"), "-D", 'part="lids"', SCAD],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode != 0 and "unknown part" in proc.stderr
+
+
+def test_the_battery_build_has_a_bay_under_the_base_and_a_power_opening(tmp_path):
+    """battery = [62, 51, 8] (a 2000 mAh pouch): a "bay" tray as large as the body under
+    it, the cell's pocket inside; the base keeps its size. The USB-only build (the
+    default) has no bay."""
+    binary = shutil.which("openscad")
+    if not binary:
+        pytest.skip("openscad is not installed")
+    assert re.search(r"^battery = \[0, 0, 0\];", read(SCAD), re.M)  # the documented build: USB only
+    out = {}
+    for part in ("bay", "base"):
+        path = tmp_path / (part + ".stl")
+        proc = subprocess.run([binary, "-o", str(path), "-D", 'part="%s"' % part, "-D", "$fn=16",
+                               "-D", "battery=[62, 51, 8]", SCAD],
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0 and "WARNING" not in proc.stderr, proc.stderr[-500:]
+        out[part] = stl_bounds(path)
+    (low, high), (base_low, base_high) = out["bay"], out["base"]
+    assert high[2] == pytest.approx(0, abs=0.01) and low[2] == pytest.approx(-(1.6 + 8 + 0.4), abs=0.01)
+    assert (high[0] - low[0], high[1] - low[1]) == pytest.approx(
+        (base_high[0] - base_low[0], base_high[1] - base_low[1]), abs=0.01)
+    proc = subprocess.run([binary, "-o", str(tmp_path / "x.stl"), "-D", 'part="bay"', SCAD],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0 and "no bay" in proc.stderr
+
+
+def test_the_battery_wiring_switches_the_leds_on_vsys_and_its_diagram_is_current():
+    from tools.draw import wiring
+
+    cfg = config.load_file(os.path.join(HARDWARE, "battery.json"))  # the build's config.json
+    assert cfg["led_power_pin"] == 17
+    rows = {r[3]: r for r in wiring.connections(cfg)}
+    assert rows[22][:3] == ("LED supply switch", "led_power_pin", "GP17")
+    assert rows[39][2] == "VSYS" and 40 not in rows  # the LEDs on VSYS, through Q1
+    assert 40 in {r[3] for r in wiring.connections(config.defaults())}  # USB build: VBUS
+    with open(os.path.join(HARDWARE, "wiring-battery.svg")) as f:
+        assert f.read() == wiring.diagram_svg(cfg)
+    text = read(os.path.join(HARDWARE, "README.md"))
+    assert '{"led_power_pin": 17}' in text and "GP17" in text and "pin 22" in text

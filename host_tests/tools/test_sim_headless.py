@@ -207,3 +207,42 @@ def app_module():
     from microrobots import keys
 
     return keys
+
+
+@pytest.mark.parametrize("runtime", ["cpython", "micropython"])
+def test_driver_runs_on_a_simulated_battery_dims_and_sleeps(runtime):
+    """driver.py's ``battery <mV>`` line: the fake ADC reads it; the power lines say when
+    the device dims, sleeps and wakes (no key for 1 and 5 minutes), on both runtimes."""
+    exe = sys.executable if runtime == "cpython" else cli_tools.micropython_binary()
+    args = [exe] + (["-X", "heapsize=256k"] if runtime == "micropython" else [])
+    proc = subprocess.run(args + [sim.DRIVER, "--until", "302000"],
+                          input="100\nbattery 3690\n200\n301000 8\n301100 0\n",
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-300:] + proc.stderr[-300:]
+    lines = [json.loads(x) for x in proc.stdout.splitlines()]
+    power = [(x["t"], x["power"], x["percent"], x["low"], x["usb"]) for x in lines if "power" in x]
+    assert power == [(0, "awake", -1, False, True), (100, "awake", 11, True, False),
+                     (60000, "dimmed", 11, True, False), (300000, "asleep", 11, True, False),
+                     (301000, "awake", 11, True, False)]  # 3690 mV: 11 %, low
+    asleep = [x for x in lines if "pixels" in x and 300000 <= x["t"] < 301000]
+    assert asleep and all(p == [0, 0, 0] for p in asleep[-1]["pixels"])  # dark
+    from tools.sim import driver as simdriver
+
+    out = []
+    assert simdriver.run([], ["battery 9000"], out.append) == 2
+    assert "expected battery <mV 2500..4500> or battery usb" in json.loads(out[-1])["error"]
+
+
+def test_terminal_power_line_and_battery_keys():
+    from microrobots.device.power import percent_of
+    from tools.sim import terminal
+
+    assert terminal.parse_keys("-+u")[0] == [("battery", -10), ("battery", 10), ("usb", None)]
+    assert all(percent_of(terminal.millivolts(p)) == p for p in range(101))
+    assert terminal.power_text({"power": "dimmed", "percent": 12, "low": True, "usb": False}) == \
+        "battery 12 % LOW · dimmed (no key for a while)"
+    assert terminal.power_text({"power": "asleep", "percent": -1, "usb": True}) == \
+        "on USB · asleep: any key wakes it"
+    state = terminal.State([1] * 36, "cpython")
+    assert state.take('{"t": 5, "power": "awake", "percent": 80, "low": false, "usb": false}')
+    assert state.power == "battery 80 %"

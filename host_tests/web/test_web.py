@@ -349,7 +349,7 @@ def test_the_help_line_guides_a_table_a_player_and_a_teacher(site, tmp_path):
             for i, d in enumerate(step.reached):
                 if d > 0:  # a dark badge with the number over the lit cell
                     assert page.evaluate(RING, i) < 150, "cell %d, distance %d" % (i, d)
-    for words in ("welcome", "4 of 9, players: 3", "who claims?", "player 3 claims 3 moves?",
+    for words in ("welcome", "4 of 12, players: 3", "who claims?", "player 3 claims 3 moves?",
                   "move 2 of 3", "wrong: the claim is below the optimum", "player 1 wins",
                   "you 8, optimum 6", "layer 2: every cell 2 moves away"):
         assert any(words in line for line in seen), words
@@ -379,4 +379,45 @@ def test_on_a_phone_every_button_keeps_its_distance(site, viewport):
         assert box["x"] >= 0 and box["x"] + box["width"] <= viewport[0], name
     for (a, na), (b, nb) in itertools.combinations(zip(boxes, names), 2):
         assert gap(a, b) >= 8, "%s and %s: %.1f px apart" % (na, nb, gap(a, b))
+    assert problems == []
+
+
+def test_a_simulated_battery_dimming_sleep_and_wake(site):
+    """The power panel: the slider runs the device on a simulated cell (the gauge reads
+    the same charge), the grid dims after a minute without a button, goes dark and sleeps
+    after five, and a button wakes it without being taken as a move."""
+    from tools.sim import terminal
+
+    page, problems = open_page(site, "?fresh&clock=manual&seed=5")
+    assert page.evaluate("[...Array(101).keys()].map((p) => window.microrobots.cellMillivolts(p))") \
+        == [terminal.millivolts(p) for p in range(101)]
+    assert hook(page, "power()")["usb"] is True
+    page.locator("#battery").fill("12")  # the slider: USB unplugged, a cell at 12 %
+    assert page.inner_text("#battery-value") == "12 %" and not page.is_checked("#usb")
+
+    def replay(text, until):
+        page.evaluate("([text, until]) => { window.microrobots.replay(text, until); }", [text, until])
+
+    replay("", 2000)
+    power = hook(page, "power()")
+    assert power == {"state": "awake", "percent": 12, "low": True, "critical": False, "usb": False}
+    assert "battery 12 % — low" in page.inner_text("#power-state")
+    bright = sum(hook(page, "pixels()"))
+    replay("", 62000)
+    assert hook(page, "power()")["state"] == "dimmed"
+    assert "dimmed" in page.inner_text("#power-state")
+    assert 0 < sum(hook(page, "pixels()")) < bright
+    replay("", 301000)
+    assert hook(page, "power()")["state"] == "asleep"
+    assert sum(hook(page, "pixels()")) == 0  # dark
+    assert page.evaluate("[microrobotsBoard.supply, microrobotsBoard.sleeps > 0]") == [False, True]
+    assert "asleep: any button wakes it" in page.inner_text("#power-state")
+    mode = hook(page, "mode()")
+    replay("301500 right\n", 302500)  # wakes it: the menu's quadrant stays where it was
+    assert hook(page, "power()")["state"] == "awake" and hook(page, "mode()") == mode
+    assert page.evaluate("microrobotsBoard.supply") is True
+    assert sum(hook(page, "pixels()")) > 0
+    page.check("#usb")
+    replay("", 304000)
+    assert hook(page, "power()")["usb"] is True and page.inner_text("#battery-value") == "USB"
     assert problems == []

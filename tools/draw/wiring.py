@@ -36,6 +36,7 @@ PICO_PINS = {
 GP_TO_PIN = {name: pin for pin, name in PICO_PINS.items() if name.startswith("GP")}
 GROUND_PINS = tuple(pin for pin, name in PICO_PINS.items() if name == "GND")
 VBUS_PIN = 40
+VSYS_PIN = 39  # the battery build: the LiPo SHIM feeds VSYS, and the LEDs from it
 LED_GROUND_PIN = 38  # next to VBUS: the LED supply's two wires leave the Pico side by side
 
 
@@ -81,8 +82,15 @@ def connections(cfg):
                      pin_of(cfg["buzzer_pin"]), "piezo +; piezo - to GND"))
     rows.append(("LED ground", "", "GND", LED_GROUND_PIN,
                  "LED GND and the capacitor's - leg (piezo - too)"))
-    rows.append(("LED power 5 V", "", "VBUS", VBUS_PIN,
-                 "LED +5V and the capacitor's + leg (5 V from USB)"))
+    if cfg.get("led_power_pin") is None:
+        rows.append(("LED power 5 V", "", "VBUS", VBUS_PIN,
+                     "LED +5V and the capacitor's + leg (5 V from USB)"))
+    else:  # the battery build (hardware/README.md): the LEDs on VSYS through a P-MOSFET
+        rows.append(("LED supply switch", "led_power_pin", "GP%d" % cfg["led_power_pin"],
+                     pin_of(cfg["led_power_pin"]),
+                     "10 kohm to the NPN's base (BC547), which pulls the P-MOSFET's gate low"))
+        rows.append(("LED power (battery build)", "", "VSYS", VSYS_PIN,
+                     "the P-MOSFET's source (AO3401A); its drain to LED +5V and the capacitor's +"))
     used = [r[3] for r in rows]
     if len(set(used)) != len(used):
         dup = sorted(p for p in set(used) if used.count(p) > 1)[0]
@@ -148,7 +156,8 @@ def diagram_svg(cfg):
 
     x_left = min(getattr(pico, "p%d" % r[3])[0] for r in left) if left else 0
     x_right = max(getattr(pico, "p%d" % r[3])[0] for r in right)
-    vbus = getattr(pico, "p%d" % VBUS_PIN)
+    switched = cfg.get("led_power_pin") is not None  # the battery build: LEDs on VSYS, switched
+    vbus = getattr(pico, "p%d" % (VSYS_PIN if switched else VBUS_PIN))
     gnd = getattr(pico, "p%d" % LED_GROUND_PIN)
     data = [r for r in rows if r[1] == "led_pin"][0]
     start = getattr(pico, "p%d" % data[3])
@@ -182,6 +191,10 @@ def diagram_svg(cfg):
                     "piezo (%s)" % r[2], loc="top", fontsize=10)
                 d += elm.Line().to((p[0] + sign * 4.2, p[1]))
                 d += elm.Ground()
+            elif r[1] == "led_power_pin":
+                d += elm.Line().at(p).to((p[0] + sign * 1.2, p[1]))
+                d += elm.RBox().to((p[0] + sign * 3.7, p[1])).label(
+                    "10k to Q2's base (%s)" % r[2], loc="top", fontsize=10)
         if rail:
             d += elm.Line().at((rail_x, max(rail))).to((rail_x, min(rail) - 1.0))
             d += elm.Ground()
@@ -210,7 +223,12 @@ def diagram_svg(cfg):
     d += elm.Resistor().up().label("R1 330 ohm", loc="bottom", fontsize=10)
     d += elm.Line().up().toy(y_pad).label("data %s" % data[2], loc="bottom", fontsize=10)
 
-    d += elm.Line().at(vbus).to((x_vdd, vbus[1])).label("5V", loc="top", fontsize=9)
+    d += elm.Line().at(vbus).to((x_vdd, vbus[1])).label(
+        "VSYS" if switched else "5V", loc="top", fontsize=9)
+    if switched:  # Q1 (P-MOSFET) in the LEDs' + line, its gate pulled low by Q2 (NPN)
+        d += elm.Line().up().toy(vbus[1] + 0.6)
+        d += elm.RBox().up().label("Q1 AO3401A, Q2 BC547", loc="bottom", fontsize=9)
+        y_cap = max(y_cap, vbus[1] + 0.6 + 3.0 + 0.6)
     d += elm.Line().up().toy(y_pad)
     d += elm.Line().at(gnd).to((x_gnd, gnd[1]))
     d += elm.Line().up().toy(y_pad)
@@ -222,8 +240,13 @@ def diagram_svg(cfg):
     notes_y = min(notes_y, -2.5)
     for k, text in enumerate((
             "Buttons are active low: the Pico's internal pull-ups, no resistors.",
+            "No level shifter on a battery (the 74AHCT125 needs 4.5 V): see hardware/README.md."
+            if switched else
             "Optional 74AHCT125 level shifter between the data pin and R1: see hardware/README.md.",
-            "C1 sits at the LEDs' power pads; mind its polarity (- to GND).")):
+            "C1 sits at the LEDs' power pads; mind its polarity (- to GND).") + ((
+            "Battery build: a LiPo SHIM under the Pico feeds VSYS; the LEDs on VSYS through Q1,",
+            "switched by GP%d (Q2 pulls Q1's gate low; 100k gate to source): hardware/README.md."
+            % cfg["led_power_pin"]) if switched else ())):
         d += elm.Label().at((x_left - 7.0, notes_y - 0.6 * k)).label(
             text, fontsize=9, halign="left")
     return d.get_imagedata("svg").decode()

@@ -8,6 +8,8 @@
     pico.leds                         # [(t_ms, [(r, g, b), ... per LED]), ...] as latched
     pico.console                      # everything the board printed on its USB serial port
     pico.reset()                      # the RUN pin: RAM lost, flash kept
+    pico.set_supply(3700, usb=False)  # VSYS in mV on ADC3 (GP29, through the board's
+                                      # 3:1 divider) and VBUS sense (GP24)
     pico.flash_image()                # the filesystem region as bytes (image.read_files)
 
 The emulator runs on the calling thread, batch by batch (no asyncio): an event scheduled
@@ -20,6 +22,7 @@ import logging
 from pathlib import Path
 
 RAM_START = 0x20000000
+USB_VSYS_MV = 4800  # VSYS on USB power: VBUS (5 V) less the Pico's Schottky diode
 TIMERAWH = 0x40054024
 TIMERAWL = 0x40054028
 
@@ -82,6 +85,16 @@ class Pico:
         self._alarms = []
         mcu.core.pc = 0x10000000
         self.sim.stopped = False
+        self.set_supply(USB_VSYS_MV, usb=True)  # a Pico on its USB cable, as the tests run it
+
+    def set_supply(self, millivolts, usb):
+        """What powers the board: ``millivolts`` on VSYS, as ADC3 (GP29) reads it through
+        the Pico's 3:1 divider (12 bits of 3.3 V), and USB present on GP24 (VBUS sense).
+        The emulator starts both at 0, which the firmware's gauge would read as a dead
+        cell."""
+        self.supply = (millivolts, usb)  # kept over a reset, as the buttons are
+        self.mcu.adc.channel_values[3] = min(max(millivolts, 0), 9900) * 4095 // 9900
+        self.mcu.gpio[24].set_input_value(bool(usb))
 
     # -- time -----------------------------------------------------------------------------
     @property
@@ -222,9 +235,14 @@ class Pico:
         for alarm in self._alarms:
             alarm.cancel()
         self._alarms = []
+        # The data line goes low with the reset: the strip latches what it had (a frame cut
+        # short, which grid_frames drops). The decoder's own latch alarm would not fire
+        # across the reset, and the next boot's first frame would be appended to the cut one.
+        self._ws._latch()
         self.mcu.enter_reset()
         self.mcu.sram[:] = bytes(len(self.mcu.sram))
         self.connected = False
         self._held_read = None
         self.mcu.leave_reset()
         self.set_buttons(self.mask)
+        self.set_supply(*self.supply)

@@ -19,6 +19,8 @@ Protocol — input, one line each, read as they come (a live front end can strea
                     2 left, 3 right, 4 a, 5 b; 0 = none held). Times never go back.
                     The clock first runs, frame by frame (20 ms each), up to <ms>.
     <ms>            just run the clock up to <ms> (same buttons).
+    battery <mV>    from now on the device runs on a cell at <mV> millivolts (its fake
+                    ADC reads it; USB unplugged); ``battery usb``: on USB again.
     quit            stop now (as does the end of input, after --until).
     # ...           a comment; blank lines are ignored.
 
@@ -34,6 +36,9 @@ Output, one line each, flushed at once:
                                     it has none);
     {"t": 80, "console": "..."}     a line the app has for the serial console (the
                                     referee's verdict and why: handheld.Device.console);
+    {"t": 90, "power": "dimmed", "percent": 62, "low": false, "usb": false}
+                                    the power state when it changes: "awake", "dimmed"
+                                    or "asleep"; the battery's charge (-1: on USB);
     {"t": 9000, "end": true, "heap": 41232}   last line: the time reached and the bytes
                                     of heap in use after a collection (MicroPython);
     {"error": "..."}                bad input or option; the driver exits with status 2.
@@ -153,6 +158,7 @@ class Driver:
         self._writes = -1
         self._noticed = False
         self._guide = None
+        self._power = None
 
     @property
     def now(self):
@@ -180,6 +186,14 @@ class Driver:
             if text != self._guide:
                 self._guide = text
                 self.out('{"t": %d, "guide": %s}' % (t, _quote(text)))
+        power = dev.power
+        state = "asleep" if dev.asleep else "dimmed" if power.dimmed else "awake"
+        said = (state, power.percent, power.low, power.on_usb)
+        if said != self._power:
+            self._power = said
+            self.out('{"t": %d, "power": "%s", "percent": %d, "low": %s, "usb": %s}' % (
+                t, state, power.percent, "true" if power.low else "false",
+                "true" if power.on_usb else "false"))
         if app is not None and app.notice and not self._noticed:
             self._noticed = True
             self.out('{"t": %d, "notice": %s}' % (t, _quote(app.notice)))
@@ -192,6 +206,8 @@ class Driver:
         if text == "quit":
             return False
         fields = text.split()
+        if fields[0] == "battery":
+            return self._battery(fields, text)
         if len(fields) > 2 or not fields[0].isdigit() or (
                 len(fields) == 2 and not fields[1].isdigit()):
             raise UsageError("bad input line %r: expected <ms> [<mask>]" % text[:40])
@@ -202,6 +218,18 @@ class Driver:
             if mask > 63:
                 raise UsageError("bad mask %d in %r: six buttons, 0..63" % (mask, text[:40]))
             self.mask = mask
+        return True
+
+    def _battery(self, fields, text):
+        hw = self.device.hw
+        if len(fields) == 2 and fields[1] == "usb":
+            hw.vsys, hw.usb = -1, 1
+        elif len(fields) == 2 and fields[1].isdigit() and 2500 <= int(fields[1]) <= 4500:
+            hw.vsys, hw.usb = int(fields[1]), 0
+        else:
+            raise UsageError("bad input line %r: expected battery <mV 2500..4500> or "
+                             "battery usb" % text[:40])
+        self.device.power.read(self.device.now)  # the gauge sees it at once
         return True
 
     def finish(self, until=-1):

@@ -17,7 +17,12 @@ Keys (terminals report key presses, never releases, so a key is a short tap):
     arrows             the D-pad           Enter, Space, a    A
     Backspace, Esc, b  B                   Shift+A, Shift+B   hold A / B (a long press)
     Shift+arrow        hold that direction (the D-pad repeats)
+    - / +              run on a simulated battery, 10 % less / more charge
+    u                  plug USB in / out (the device starts on USB)
     q                  quit (the terminal is restored, whatever happens)
+
+The line under the grid says how the device is powered and whether it is dimmed (a
+minute without a key) or asleep (five minutes; any key wakes it, and is no move).
 
 Like a real Pico, the simulated device keeps its flash between runs: settings and a game
 in progress live in build/sim-state/ (``--state DIR`` for another folder). ``--fresh``
@@ -67,10 +72,12 @@ SINGLE = {
     "A": ("hold", "a"), "B": ("hold", "b"),
     "q": ("quit", None), "Q": ("quit", None), "\x03": ("quit", None),
     "\x0c": ("redraw", None),  # Ctrl-L
+    "-": ("battery", -10), "+": ("battery", 10), "=": ("battery", 10),
+    "u": ("usb", None), "U": ("usb", None),
 }
 
 HELP = ("arrows D-pad · Enter/Space A · Backspace/Esc B · Shift+A, Shift+B, "
-        "Shift+arrow hold (long press) · q quit")
+        "Shift+arrow hold (long press) · -/+ battery, u USB · q quit")
 HELP_SHORT = "Enter A · Esc B · Shift hold · q quit"  # beside the compact grid
 # Counts on the grid are tallies (firmware frame.count): a label cell, then these.
 LEGEND = onscreen.LEGEND
@@ -80,6 +87,31 @@ GAP_RGB = (12, 12, 14)  # the window between the cells
 
 
 # -- keys ----------------------------------------------------------------------------------
+
+def power_text(msg):
+    """The power line under the grid, from a driver "power" line."""
+    if msg.get("usb"):
+        supply = "on USB"
+    elif msg.get("percent", -1) >= 0:
+        supply = "battery %d %%%s" % (msg["percent"], " LOW" if msg.get("low") else "")
+    else:
+        supply = "on battery"
+    state = msg.get("power")
+    if state == "asleep":
+        return "%s · asleep: any key wakes it" % supply
+    return "%s · dimmed (no key for a while)" % supply if state == "dimmed" else supply
+
+
+def millivolts(percent):
+    """The cell voltage the firmware's gauge reads as ``percent`` (power.py's curve)."""
+    from microrobots.device import power
+
+    curve = power._CURVE
+    k = min(max(percent, 0), 100)
+    lo = curve[k // 10]
+    hi = curve[min(k // 10 + 1, 10)]
+    return 3000 + 5 * lo + (5 * (hi - lo) * (k % 10) + 9) // 10
+
 
 def parse_keys(text, final=False):
     """Split typed text into actions; returns (actions, unparsed rest).
@@ -369,6 +401,8 @@ def draw(state, cols, rows, truecolor, pip="\u25cf"):
     # and the status line (the firmware's console: a verdict and why, a notice).
     spare = rows - row + 1
     status = wrap(state.status, cols) if state.status else []
+    if state.power:
+        status = wrap(state.power, cols) + status
     now = wrap("» " + state.guide, cols) if state.guide else []
     keys = wrap(onscreen.mode_help(state.mode), max(1, cols - 2))
     if len(now) + len(keys) + max(1, len(status)) > spare:
@@ -417,6 +451,9 @@ class State:
         self.console = []
         self.error = None
         self.ended = False
+        self.power = ""  # how the device is powered, dimmed or asleep (driver "power" lines)
+        self.battery = 80  # the simulated cell's charge in percent, once unplugged
+        self.on_usb = True
 
     def take(self, line):
         """One line from the driver; True when the screen changed."""
@@ -441,6 +478,9 @@ class State:
             return True
         if "guide" in msg:
             self.guide = msg["guide"]
+            return True
+        if "power" in msg:
+            self.power = power_text(msg)
             return True
         if "notice" in msg:
             self.status = "notice: " + msg["notice"]
@@ -611,6 +651,15 @@ def play(args, stdin_fd, out):
                     quit_now = True
                 elif kind == "redraw":
                     resized[0] = True
+                elif kind == "battery" or kind == "usb":
+                    if kind == "usb":
+                        state.on_usb = not state.on_usb
+                    else:
+                        state.on_usb = False
+                        state.battery = min(max(state.battery + button, 0), 100)
+                    driver.send("battery usb" if state.on_usb else
+                                "battery %d" % millivolts(state.battery))
+                    dirty = True
                 else:
                     buttons.press(button, now, TAP_MS if kind == "tap" else HOLD_MS)
                     if state.status.startswith("notice:"):  # a key dismisses it, as on

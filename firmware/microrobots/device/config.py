@@ -19,12 +19,13 @@ from .store import missing, parse, read_all
 
 BUTTON_NAMES = ("up", "down", "left", "right", "a", "b")  # the order of input.BUTTON_NAMES
 # The LEDs' power budget from USB: 500 mA, of which each WS2812B takes 1 mA idle; a
-# channel at full value (255) draws about 20 mA more.
+# channel at full value (255) draws about 20 mA more. On battery: ``battery_ma``.
 _USB_MA = const(500)
 _IDLE_MA = const(1)
 _CHANNEL_MA = const(20)
 
 _PIN_MAX = const(29)  # RP2040: GP0..GP29
+_ADC_PINS = const((26, 27, 28, 29))  # ADC0..ADC3: the pins battery_pin may name
 # GPIOs the Pico uses on the board itself (on a Pico W: the radio): not on its header.
 INTERNAL_PINS = {23: "power supply mode", 24: "VBUS sensing", 25: "the on-board LED",
                  29: "VSYS measurement"}
@@ -47,16 +48,21 @@ DEFAULTS = {
     "buttons": {"up": 10, "down": 11, "left": 12, "right": 13, "a": 14, "b": 15},  # GP pins, active low, pull-ups
     "buzzer_pin": 16,  # GP16 piezo (PWM); null = no buzzer
     "brightness_cap": 5900,  # max sum of all channel values written in one frame (power budget)
+    "battery_pin": 29,  # ADC pin reading a third of VSYS (the Pico's own GP29); null = no gauge
+    "usb_pin": 24,  # high while USB powers the board (the Pico's GP24); null = not known
+    "led_power_pin": None,  # the LED supply's switch (MOSFET gate, high = on); null = none
+    "battery_ma": 1000,  # the most the battery gives the LEDs: their cap on battery
 }
 
 
-def power_budget(led_count):
-    """The largest sum of channel values within USB's 500 mA, rounded down to 50.
+def power_budget(led_count, milliamps=_USB_MA):
+    """The largest sum of channel values within USB's 500 mA (or ``milliamps``), rounded
+    down to 50.
 
     36 LEDs: (500 - 36) mA / 20 mA * 255 = 5916 -> 5900 (the default brightness_cap);
     64 LEDs: (500 - 64) / 20 * 255 = 5559 -> 5550 (the panel8x8 default).
     """
-    return (_USB_MA - led_count * _IDLE_MA) * 255 // _CHANNEL_MA // 50 * 50
+    return max(milliamps - led_count * _IDLE_MA, 0) * 255 // _CHANNEL_MA // 50 * 50
 
 
 class ConfigError(ValueError):
@@ -140,6 +146,7 @@ def _validate(given):
     cap = _int(config["brightness_cap"], "brightness_cap")
     if not 1 <= cap <= 65535:
         raise ConfigError("brightness_cap: must be 1..65535, not %d" % cap)
+    _power_pins(config)
     _no_shared_pins(config)
     return config
 
@@ -152,6 +159,22 @@ def _merge_buttons(buttons, value):
             raise ConfigError("buttons: unknown button %s (known: %s)"
                               % (_named(name), " ".join(BUTTON_NAMES)))
         buttons[name] = _pin(value[name], "buttons." + name)
+
+
+def _power_pins(config):
+    """The battery gauge's pins and the LED supply's switch: each a pin, or null."""
+    pin = config["battery_pin"]
+    if pin is not None and _int(pin, "battery_pin") not in _ADC_PINS:
+        raise ConfigError("battery_pin: must be an ADC pin (26, 27, 28 or 29) or null, not %d"
+                          % pin)
+    pin = config["usb_pin"]
+    if pin is not None and pin != 24:  # GP24: the Pico's own VBUS sensing
+        _pin(pin, "usb_pin")
+    if config["led_power_pin"] is not None:
+        _pin(config["led_power_pin"], "led_power_pin")
+    ma = _int(config["battery_ma"], "battery_ma")
+    if not 100 <= ma <= 5000:
+        raise ConfigError("battery_ma: must be 100..5000 (mA), not %d" % ma)
 
 
 def _int(value, key):
@@ -196,8 +219,9 @@ def _color_order(value):
 def _no_shared_pins(config):
     users = {config["led_pin"]: "led_pin"}
     uses = [("buttons." + name, config["buttons"][name]) for name in BUTTON_NAMES]
-    if config["buzzer_pin"] is not None:
-        uses.append(("buzzer_pin", config["buzzer_pin"]))
+    for key in ("buzzer_pin", "battery_pin", "usb_pin", "led_power_pin"):
+        if config[key] is not None:
+            uses.append((key, config[key]))
     for key, pin in uses:
         if pin in users:
             raise ConfigError("%s: pin %d is already used by %s" % (key, pin, users[pin]))

@@ -129,6 +129,11 @@ class Mode(Base):
                 self.game = Game(app.layout, 1, False, app.new_seed(), 0, app.solver)
             self.fresh = True
 
+    @property
+    def playing_alone(self):
+        """The demo steps by itself: the device neither dims nor sleeps meanwhile."""
+        return not self.paused
+
     def enter(self, now):
         self.prepare()
         if self.behind:  # render gives up the puzzles before, then rolls the dice

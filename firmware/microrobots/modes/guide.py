@@ -20,9 +20,9 @@ SET_SHUFFLE, SET_MATCH = 1, 2
 TARGETS = MODES[1:]  # the menu's quadrants
 # The settings' items as the guide names them (settings._ITEMS, in order).
 NAMES = ("side", "arrangement", "brightness", "players", "expert (waypoint)", "sound",
-         "difficulty", "colour aid", "lesson")
+         "difficulty", "colour aid", "lesson", "dim after", "sleep after", "battery")
 ITEMS = ("side", "tiles", "brightness", "players", "expert", "sound", "difficulty", "aid",
-         "lesson")
+         "lesson", "dim", "sleep", "battery")
 
 
 def menu(m):
@@ -168,8 +168,24 @@ def settings(m):
             "classroom at puzzle %d · left/right: change · A: its first puzzle again · " \
             "up/down: another · B: back" % (m.item + 1, len(ITEMS), value, value, value,
                                             s["puzzle"])
+    elif name == "dim" or name == "sleep":
+        value = "%d min" % value if value else "never"
+    elif name == "battery":
+        return "%d of %d, battery: %s · up/down: another · B: back" % (
+            m.item + 1, len(ITEMS), _battery(getattr(m.app, "power", None)))
     return "%d of %d, %s: %s · left/right: change · up/down: another · B: back" % (
         m.item + 1, len(ITEMS), NAMES[m.item], value)
+
+
+def _battery(power):
+    if power is None or power.on_usb and power.mv < 0:
+        return "no gauge (on USB)"
+    if power.on_usb:
+        return "on USB (charging)"
+    if power.percent < 0:
+        return "on battery (no gauge)"
+    state = " CRITICAL" if power.critical else " low" if power.low else ""
+    return "%d%%%s (%.2f V)" % (power.percent, state, power.mv / 1000)
 
 
 def reached(m):

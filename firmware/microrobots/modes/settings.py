@@ -1,4 +1,4 @@
-"""Settings: nine items, each saved the moment it changes.
+"""Settings: eleven items, each saved the moment it changes, and the battery.
 
 UP/DOWN choose the item, LEFT/RIGHT change its value; B (or holding B) goes back. The
 top row shows the item's number as a count (frame.count, white label), the second row
@@ -17,6 +17,10 @@ its value (blue label); the lower half previews it:
                     the worksheets' --seed N (from 50 on the value goes on in the third
                     row); the fifth row counts the puzzle on show (grey label);
                     A: back to the lesson's first puzzle
+    10 dim after    minutes without a button before the grid dims, 0 = never (0..30)
+    11 sleep after  minutes before the device sleeps, 0 = never (0..60)
+    12 battery      its charge in percent (two rows), a bar below: green, red when
+                    low; on USB a full blue bar and 0; no gauge: nothing (read only)
 
 Shuffle: the grid deals a new arrangement and guides you, tile by tile: the quadrant
 to fill lights up, first showing the board's letter as a count of gold cells in the
@@ -36,15 +40,15 @@ from .. import frame as F
 from .. import palette as P
 from ..rules.board import TURNED, dice
 from ..compat import const
-from ..rules.rng import XorShift32
 from ..preferences import RANGES
+from ..rules.rng import XorShift32
 from . import Base
 
 _LIST = const(0)
 _SHUFFLE = const(1)
 _MATCH = const(2)
 _ITEMS = ("side", "tiles", "brightness", "players", "expert", "sound", "difficulty", "aid",
-          "lesson")
+          "lesson", "dim", "sleep", "battery")
 _CORNERS = (0, 3, 18, 21)
 _LETTER_MS = const(800)
 
@@ -109,7 +113,7 @@ class Mode(Base):
             self.arrange = (self.arrange - 1 + d) % 3 + 1
         elif name in ("expert", "sound"):
             app.change(name, not s[name])
-        else:
+        elif name != "battery":  # (read only)
             lo, hi = RANGES[name]
             was = s[name]
             app.change(name, min(max(was + d, lo), hi))
@@ -169,6 +173,11 @@ class Mode(Base):
         app = self.app
         s = app.settings
         name = _ITEMS[self.item]
+        if name == "battery":  # (read only) its charge, a bar below
+            F.fill(frame, 0, 0, 0)
+            F.count(frame, self.item + 1, 0, P.ROBOT_WHITE, 1)
+            self._render_battery(frame)
+            return
         if name == "side":
             value = 1 if s["side"] == "black" else 2
         elif name == "tiles":
@@ -210,6 +219,16 @@ class Mode(Base):
                 lower[i] = 0
             self.lower_of = (app.layout, app.pal)
         frame[:] = lower
+
+    def _render_battery(self, frame):
+        power = getattr(self.app, "power", None)
+        if power is None or power.on_usb:
+            F.count(frame, 0, 1, P.VALUE, 1)
+            if power is not None and power.mv >= 0:  # a gauge, on USB: charging
+                F.bar(frame, 6, P.VALUE, 4)
+        elif power.percent >= 0:
+            F.count(frame, power.percent, 1, P.VALUE, 2)
+            F.bar(frame, (power.percent * 6 + 50) // 100, P.REFUSE if power.low else P.GOOD, 4)
 
     def _render_arrange(self, now, frame):
         app = self.app

@@ -75,8 +75,37 @@ const board = {
   tone: (freq) => sound.tone(freq),
   now: () => board.clock,
   seed: () => seed,
+  // Power (hw/web.py): a simulated cell the page's slider sets, USB until it is moved.
+  millivolts: -1,
+  onUsb: 1,
+  supply: true, // the LEDs' supply, as the firmware last switched it
+  sleeps: 0,
+  vsys: () => board.millivolts,
+  usb: () => board.onUsb,
+  ledPower(on) { board.supply = Boolean(on); },
+  sleep() { board.sleeps += 1; },
 };
 globalThis.microrobotsBoard = board;
+
+// A LiPo's voltage at 0, 10, ... 100 % charge: the firmware's gauge curve
+// (firmware/microrobots/device/power.py, _CURVE), so the slider's percent is the gauge's.
+const CELL_MV = [3300, 3680, 3740, 3770, 3790, 3820, 3870, 3920, 3980, 4060, 4200];
+function cellMillivolts(percent) {
+  const p = Math.min(Math.max(Math.round(percent), 0), 100);
+  const k = Math.floor(p / 10);
+  const lo = CELL_MV[k], hi = CELL_MV[Math.min(k + 1, 10)];
+  return lo + Math.floor(((hi - lo) * (p % 10) + 9) / 10);
+}
+// null: on USB; else the simulated cell's charge in percent
+function setBattery(percent) {
+  board.onUsb = percent === null ? 1 : 0;
+  board.millivolts = percent === null ? -1 : cellMillivolts(percent);
+  $("usb").checked = percent === null;
+  if (percent !== null) $("battery").value = String(percent);
+  $("battery-value").textContent = percent === null ? "USB" : `${percent} %`;
+}
+hook.setBattery = setBattery;
+hook.cellMillivolts = cellMillivolts;
 
 // Buttons held: from the key or pointer going down to its release, at least TAP_MS.
 const input = {
@@ -639,6 +668,23 @@ function bindControls() {
   new ResizeObserver(() => { painted = false; }).observe(canvas);
 }
 
+// -- power: the battery line and the dark grid of a sleeping device ----------------------------
+function showPower(p) {
+  const supply = p.usb ? "on USB" : p.percent >= 0
+    ? `battery ${p.percent} %${p.critical ? " — critical: saving and sleeping" : p.low ? " — low" : ""}`
+    : "on battery";
+  const state = p.state === "asleep" ? " · asleep: any button wakes it (and is no move)"
+    : p.state === "dimmed" ? " · dimmed: no button for a while" : "";
+  const text = supply + state;
+  if ($("power-state").textContent !== text) $("power-state").textContent = text;
+  $("screen").dataset.power = p.state;
+}
+
+function bindPower() {
+  $("usb").addEventListener("change", () => setBattery($("usb").checked ? null : Number($("battery").value)));
+  $("battery").addEventListener("input", () => setBattery(Number($("battery").value)));
+}
+
 // -- the firmware -----------------------------------------------------------------------------
 async function loadBundle() {
   const response = await fetch("firmware.bin");
@@ -697,12 +743,14 @@ async function boot() {
         showHelp();
         if (!hook.status.startsWith("notice:")) setStatus(""); // the last mode's verdict
       }
+      showPower(JSON.parse(page.power()));
       if (hook.record) hook.frames.push({ t: board.clock, mode, pixels: triples(pixels) });
       if (hook.firstFrameMs === undefined) hook.firstFrameMs = performance.now();
     }
     syncFlash(mp, page);
   };
   hook.mode = () => mode;
+  hook.power = () => JSON.parse(page.power());
   hook.reached = () => reached;
   hook.lesson = () => (lessonActive() ? hook.lessonState : null);
   hook.pixels = () => Array.from(pixels);
@@ -738,6 +786,7 @@ async function boot() {
 applyOptions();
 showLegend();
 bindControls();
+bindPower();
 requestAnimationFrame(frameLoop);
 setStatus("Starting the firmware…");
 hook.ready = boot().then(() => {

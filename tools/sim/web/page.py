@@ -154,6 +154,15 @@ def hold():
         mode.paused = True
 
 
+def power():
+    """The power state as JSON: "awake", "dimmed" or "asleep", the battery's charge
+    (-1: on USB), low, on USB (the page's power line)."""
+    p = device.power
+    state = "asleep" if device.asleep else "dimmed" if p.dimmed else "awake"
+    return json.dumps({"state": state, "percent": p.percent, "low": p.low,
+                       "critical": p.critical, "usb": p.on_usb})
+
+
 def mode():
     app = device.app
     return app.mode if app is not None else "halted"

@@ -8,6 +8,10 @@ Every backend offers the same ``Hardware(config)`` (config: a dict from config.p
     hw.tone(440); hw.quiet() # the piezo, if config["buzzer_pin"] is not None
     hw.ticks_ms(); hw.ticks_diff(a, b); hw.sleep_ms(20)
     hw.seed()                # a different number at every boot, for new games
+    hw.vsys_mv()             # the supply's voltage in mV (a battery's), -1: no gauge
+    hw.usb_power()           # 1 on USB power, 0 on battery, -1: not known
+    hw.led_power(False)      # cut the LEDs' supply (config["led_power_pin"]; else nothing)
+    hw.sleep()               # lowest power until a button; False: cannot wait (call again)
 
 ``backend()`` picks the module for the running interpreter: ``rp2`` under MicroPython,
 ``web`` in MicroPython's WebAssembly port (a web page is the board, tools/sim/web/),

@@ -4,13 +4,20 @@ The Adafruit ``neopixel`` library sets the data pin up (and powers the LEDs on b
 that switch them). Frames are sent with ``neopixel_write``, the call the library itself
 transmits with, straight from display.py's prepared buffer: assigning 36 pixels through
 ``pixels[i] = (r, g, b)`` would build a tuple per pixel and redo the colour order.
+
+Power: the battery gauge reads VSYS / 3 with ``analogio`` (GP29, the Pico's
+VOLTAGE_MONITOR) and USB on GP24 (VBUS_SENSE), named as ``microcontroller.pin``'s GPIOn
+(``board`` names them differently on each board); sleep is ``alarm``'s light sleep
+until a button's PinAlarm (the buttons' pins are handed over to the alarms meanwhile).
 """
 
 import os
 import time
 
+import analogio
 import board
 import digitalio
+import microcontroller
 import neopixel
 import pwmio
 from neopixel_write import neopixel_write
@@ -35,22 +42,39 @@ def pin(number):
     return getattr(board, "GP%d" % number)
 
 
+def _gpio(number):
+    """``microcontroller.pin.GPIO<number>``: also the Pico's internal GP24 and GP29."""
+    return getattr(microcontroller.pin, "GPIO%d" % number)
+
+
 class Hardware:
     """Pins from ``config``: LED data, six active-low buttons with pull-ups, a piezo."""
 
     def __init__(self, config):
+        self._config = config
         self.pixels = neopixel.NeoPixel(
             pin(config["led_pin"]), config["led_count"], brightness=1.0, auto_write=False,
             pixel_order=config["color_order"])
         self._buttons = []
-        for name in BUTTON_NAMES:
-            io = digitalio.DigitalInOut(pin(config["buttons"][name]))
-            io.switch_to_input(pull=digitalio.Pull.UP)
-            self._buttons.append(io)
+        self._open_buttons()
         self._buzzer = None
         if config["buzzer_pin"] is not None:
             self._buzzer = pwmio.PWMOut(pin(config["buzzer_pin"]), duty_cycle=0,
                                         frequency=440, variable_frequency=True)
+        self._vsys = self._usb = self._led_power = None
+        if config["battery_pin"] is not None:
+            self._vsys = analogio.AnalogIn(_gpio(config["battery_pin"]))
+        if config["usb_pin"] is not None:
+            self._usb = digitalio.DigitalInOut(_gpio(config["usb_pin"]))
+        if config["led_power_pin"] is not None:
+            self._led_power = digitalio.DigitalInOut(_gpio(config["led_power_pin"]))
+            self._led_power.switch_to_output(value=True)
+
+    def _open_buttons(self):
+        for name in BUTTON_NAMES:
+            io = digitalio.DigitalInOut(pin(self._config["buttons"][name]))
+            io.switch_to_input(pull=digitalio.Pull.UP)
+            self._buttons.append(io)
 
     def pressed_mask(self):
         mask = 0
@@ -77,6 +101,36 @@ class Hardware:
     def quiet(self):
         if self._buzzer is not None:
             self._buzzer.duty_cycle = 0
+
+    def vsys_mv(self):
+        """The supply's voltage in mV, or -1: no gauge."""
+        if self._vsys is None:
+            return -1
+        return (self._vsys.value >> 4) * 9900 // 4095  # 3.3 V full scale, a 3:1 divider
+
+    def usb_power(self):
+        return (1 if self._usb.value else 0) if self._usb is not None else -1
+
+    def led_power(self, on):
+        if self._led_power is not None:
+            self._led_power.value = bool(on)
+
+    def sleep(self):
+        """Light sleep until a button is pressed; False where ``alarm`` is missing."""
+        try:
+            import alarm
+        except ImportError:
+            return False
+        for io in self._buttons:
+            io.deinit()
+        self._buttons = []
+        alarms = [alarm.pin.PinAlarm(pin(self._config["buttons"][name]), value=False, pull=True)
+                  for name in BUTTON_NAMES]
+        alarm.light_sleep_until_alarms(*alarms)
+        for a in alarms:
+            a.deinit() if hasattr(a, "deinit") else None
+        self._open_buttons()
+        return True
 
     def ticks_ms(self):
         if _ticks_ms is not None:

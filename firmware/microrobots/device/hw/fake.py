@@ -8,6 +8,11 @@ The clock is a MicroPython ticks_ms() clock: ``now`` runs from ``start`` and wra
 after TICKS_MAX, as a Pico's does after 12.4 days, so tests can start it just before the
 wrap (a subclass with ``start = TICKS_MAX - 5000``); ``elapsed`` counts the ms since the
 fake was built, without wrapping.
+
+Power: set ``vsys`` (mV the fake ADC reads, -1 = no gauge) and ``usb`` (1, 0 or -1);
+``led_supply`` is the LED supply's switch as last set (True: on); ``sleeps`` counts the
+sleep() calls. A fake cannot wait for a button: ``sleep`` returns False at once and the
+device loop asks again each frame, until ``pressed`` says a button is down.
 """
 
 from ...compat import TICKS_MAX, ticks_add, ticks_diff
@@ -24,6 +29,10 @@ class Hardware:
         self.tones = []  # (now, freq): every tone() and quiet() (freq 0)
         self.now = self.start & TICKS_MAX
         self.elapsed = 0
+        self.vsys = -1
+        self.usb = -1
+        self.led_supply = True
+        self.sleeps = 0
 
     def pressed_mask(self):
         return self.pressed
@@ -37,6 +46,19 @@ class Hardware:
 
     def quiet(self):
         self.tones.append((self.now, 0))
+
+    def vsys_mv(self):
+        return self.vsys
+
+    def usb_power(self):
+        return self.usb
+
+    def led_power(self, on):
+        self.led_supply = bool(on)
+
+    def sleep(self):
+        self.sleeps += 1
+        return False
 
     def ticks_ms(self):
         return self.now

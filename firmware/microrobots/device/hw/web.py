@@ -10,6 +10,10 @@ boots, ``globalThis.microrobotsBoard``::
     tone(freq)    the buzzer at freq Hz until the next call; 0 is silence
     now()         the page's clock in ms (wall time, or the replayed events' time)
     seed()        a number for new games (random, or the page's ?seed=N)
+    vsys()        the simulated battery's voltage in mV, or -1 (no battery: on USB)
+    usb()         1 on USB power, 0 on the simulated battery
+    ledPower(on)  the LED supply switched on (true) or off (the page shows it)
+    sleep()       the device went to sleep (the page shows it; a button wakes it)
 
 ``show`` undoes the wiring that display.py applied for a strip of LEDs (order and
 ``color_order``), so the page receives the grid as the player sees it: the same values,
@@ -58,6 +62,19 @@ class Hardware:
     def quiet(self):
         if self._buzzer:
             self._board.tone(0)
+
+    def vsys_mv(self):
+        return self._board.vsys()
+
+    def usb_power(self):
+        return self._board.usb()
+
+    def led_power(self, on):
+        self._board.ledPower(bool(on))
+
+    def sleep(self):
+        self._board.sleep()
+        return False  # a page cannot block: the device loop asks again each tick
 
     def ticks_ms(self):
         return self._board.now() % _PERIOD

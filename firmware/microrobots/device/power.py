@@ -1,0 +1,132 @@
+"""Power: the battery gauge and the idle timer, pure logic the frame loop consults.
+
+    power = Power(config, hw)       # hw: its vsys_mv() and usb_power(), read once a second
+    power.touch(now)                # a button: awake, not dimmed
+    state = power.update(now, dim_ms, sleep_ms)   # AWAKE, DIM or SLEEP; once a frame
+    power.percent                   # the battery's charge 0..100; -1: not known (USB)
+    power.on_usb, power.low, power.critical
+    power.cap                       # the display's power cap for what feeds the LEDs now
+    power.warning(now)              # True while the low battery is announced on the grid
+
+Idle: ``dim_ms`` after the last button the grid dims, ``sleep_ms`` after it the device
+sleeps (0: never). A dimmed grid stays dim until a button, however long.
+
+The battery: no gauge (``vsys_mv`` -1) is a board on USB. USB power (``usb_power`` 1,
+or a supply above 4.4 V, which only USB reaches) charges the cell: the USB cap, never
+low. On the cell, the charge follows a LiPo's discharge curve (volts at a light load),
+smoothed over some 8 s so that a bright frame's dip is no alarm. At 15 % the battery is
+low: announced on the grid for 3 s, again every 5 minutes, and the LEDs' cap is halved
+(a nearly empty cell sags under a big current). At 3 % it is critical: announced, then
+the device saves the game and sleeps (update gives SLEEP), again 3 s after each wake.
+"""
+
+from ..compat import const, ticks_diff
+from .config import power_budget
+
+AWAKE = const(0)
+DIM = const(1)
+SLEEP = const(2)
+
+_READ_MS = const(1000)  # the gauge is read once a second
+_ANNOUNCE_MS = const(3000)  # a low battery is shown this long
+_REPEAT_MS = const(300000)  # and again every 5 minutes while low
+_LOW = const(15)  # percent: low at or below, until _LOW_CLEARED
+_LOW_CLEARED = const(20)
+_CRITICAL = const(3)  # percent: critical at or below, until _CRITICAL_CLEARED
+_CRITICAL_CLEARED = const(8)
+_USB_MV = const(4400)  # a supply above this is USB (a LiPo stops at 4.2 V)
+# A LiPo cell's voltage at 0, 10, ... 100 % charge under a light load, as (mV - 3000) / 5.
+_CURVE = const(b"\x3c\x88\x94\x9a\x9e\xa4\xae\xb8\xc4\xd4\xf0")
+
+
+def percent_of(mv):
+    """A LiPo cell's charge (0..100) at ``mv`` millivolts: the curve, linear between its
+    points."""
+    x = mv - 3000
+    curve = _CURVE
+    if x <= curve[0] * 5:
+        return 0
+    for k in range(1, 11):
+        hi = curve[k] * 5
+        if x < hi:
+            lo = curve[k - 1] * 5
+            return 10 * (k - 1) + 10 * (x - lo) // (hi - lo)
+    return 100
+
+
+class Power:
+    """The battery's state and the idle timer (see the module docstring)."""
+
+    def __init__(self, config, hw, now=0):
+        self.hw = hw
+        leds = config["led_count"]
+        self._usb_cap = config["brightness_cap"]
+        self._cell_cap = power_budget(leds, config["battery_ma"])
+        self._low_cap = power_budget(leds, config["battery_ma"] // 2)
+        self.mv = -1  # the smoothed supply voltage; -1: no gauge
+        self.percent = -1
+        self.on_usb = True
+        self.low = False
+        self.critical = False
+        self.cap = self._usb_cap
+        self.dimmed = False
+        self._touched = now
+        self._read_at = now
+        self._announced = now
+        self._critical_at = now
+        self.read(now)
+
+    def touch(self, now):
+        """A button was pressed: awake, bright; a critical battery warns again first."""
+        self._touched = now
+        self.dimmed = False
+        if self.critical:
+            self._critical_at = now
+
+    def read(self, now):
+        """Read the gauge now (update does once a second)."""
+        self._read_at = now
+        mv = self.hw.vsys_mv()
+        usb = self.hw.usb_power()
+        self.on_usb = usb == 1 or usb < 0 and (mv < 0 or mv > _USB_MV)
+        if mv < 0 or self.on_usb:
+            self.mv = mv
+            self.percent = -1
+            self.low = self.critical = False
+            self.cap = self._usb_cap if self.on_usb else self._cell_cap
+            return
+        self.mv = mv if self.mv < 0 or self.mv > _USB_MV else self.mv + (mv - self.mv) // 8
+        self.percent = p = percent_of(self.mv)
+        was_low, was_critical = self.low, self.critical
+        self.low = p <= _LOW or was_low and p < _LOW_CLEARED
+        self.critical = p <= _CRITICAL or was_critical and p < _CRITICAL_CLEARED
+        if self.low and not was_low:
+            self._announced = now
+        if self.critical and not was_critical:
+            self._critical_at = now
+        self.cap = self._low_cap if self.low else self._cell_cap
+
+    def warning(self, now):
+        """True while the grid announces a low battery (always, when it is critical)."""
+        if self.critical:
+            return True
+        if not self.low:
+            return False
+        t = ticks_diff(now, self._announced)
+        if t >= _REPEAT_MS:
+            self._announced = now
+            t = 0
+        return 0 <= t < _ANNOUNCE_MS
+
+    def update(self, now, dim_ms, sleep_ms):
+        """AWAKE, DIM or SLEEP at ``now``, the gauge read when due."""
+        if ticks_diff(now, self._read_at) >= _READ_MS:
+            self.read(now)
+        if self.critical and ticks_diff(now, self._critical_at) >= _ANNOUNCE_MS:
+            return SLEEP
+        idle = ticks_diff(now, self._touched)
+        if sleep_ms and idle >= sleep_ms:
+            return SLEEP
+        if dim_ms and idle >= dim_ms:
+            self.dimmed = True
+        return DIM if self.dimmed else AWAKE
