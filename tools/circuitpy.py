@@ -105,7 +105,7 @@ def boot_py():
 
     name = WRITABLE_BUTTON
     return (BOOT_PY % {"name": name, "upper": name.upper(),
-                       "default": config.DEFAULTS["buttons"][name]}).encode()
+                       "default": config.defaults()["buttons"][name]}).encode()
 
 
 def drive_tree():

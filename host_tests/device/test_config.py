@@ -12,7 +12,7 @@ from microrobots.device.config import ConfigError, load, load_file
 # config_mpy.py (beside this file): the same loads inside MicroPython
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "config_mpy.py")
 
-# The contract with the hardware docs (wiring diagram and pin table come from DEFAULTS).
+# The contract with the hardware docs (wiring diagram and pin table come from defaults()).
 SPEC = {
     "led_pin": 2, "matrix": "strip", "led_count": 36, "order": "serpentine",
     "origin": "top-left", "rotation": 0, "window": [1, 1], "color_order": "GRB",
@@ -23,7 +23,7 @@ SPEC = {
 
 
 def test_defaults_are_the_documented_ones():
-    assert config.DEFAULTS == SPEC
+    assert config.defaults() == SPEC
     assert load("{}") == SPEC
 
 
@@ -42,7 +42,7 @@ def test_file_overrides_key_by_key(tmp_path):
 
 def test_results_do_not_share_nested_defaults():
     first = load('{"buttons": {"a": 20}, "window": [0, 2], "matrix": "panel8x8"}')
-    assert config.DEFAULTS["buttons"]["a"] == 14 and config.DEFAULTS["window"] == [1, 1]
+    assert config.defaults()["buttons"]["a"] == 14 and config.defaults()["window"] == [1, 1]
     first["buttons"]["b"] = 3
     assert load("{}")["buttons"]["b"] == 15
 
@@ -152,7 +152,7 @@ def test_micropython_names_a_json_syntax_error_in_one_line():
 
 
 def test_power_budget_arithmetic_gives_the_default_caps():
-    assert config.power_budget(36) == 5900 == config.DEFAULTS["brightness_cap"]
+    assert config.power_budget(36) == 5900 == config.defaults()["brightness_cap"]
     assert config.power_budget(64) == 5550
     # In milliamps: idle draw plus 20 mA per full channel stays within USB's 500 mA.
     for leds in (36, 64):

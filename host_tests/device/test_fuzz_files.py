@@ -82,7 +82,7 @@ def test_config_load_raises_one_line_or_gives_a_config(kind, data):
     except config.ConfigError as error:
         assert one_line(str(error)) and str(error).startswith("config.json: ")
     else:
-        assert set(got) == set(config.DEFAULTS)
+        assert set(got) == set(config.defaults())
 
 
 @BY_KIND

@@ -72,7 +72,7 @@ def test_readme_pin_table_is_the_generated_one():
 
 def test_pin_table_agrees_with_the_config_defaults():
     rows = table_rows(read(README))
-    for key, gp in expected_gpios(config.DEFAULTS).items():
+    for key, gp in expected_gpios(config.defaults()).items():
         pin, signal = rows[key]
         assert signal == "GP%d" % gp, key
         assert wiring.PICO_PINS[pin] == signal, key
@@ -132,13 +132,13 @@ def test_diagram_agrees_with_the_config_defaults():
     texts = svg_texts(read(SVG))
     words = {t[0] for t in texts}
     labels = pico_pin_labels(texts)
-    for key, gp in expected_gpios(config.DEFAULTS).items():
+    for key, gp in expected_gpios(config.defaults()).items():
         pin = DATASHEET.get("GP%d" % gp) or wiring.GP_TO_PIN["GP%d" % gp]
         assert labels[pin] == "GP%d" % gp, key
-    for name, gp in config.DEFAULTS["buttons"].items():
+    for name, gp in config.defaults()["buttons"].items():
         assert "%s (GP%d)" % (name, gp) in words
-    assert "data GP%d" % config.DEFAULTS["led_pin"] in words
-    assert "piezo (GP%d)" % config.DEFAULTS["buzzer_pin"] in words
+    assert "data GP%d" % config.defaults()["led_pin"] in words
+    assert "piezo (GP%d)" % config.defaults()["buzzer_pin"] in words
     assert labels[40] == "VBUS"
     assert {"R1 330 ohm", "C1 1000 uF", "DIN", "+5V"} <= words
     # every pin in the pin table is drawn, with the same signal
@@ -196,11 +196,11 @@ def cap_for(leds):
 
 def test_power_budget_explains_the_firmware_cap():
     text = read(README)
-    assert cap_for(config.DEFAULTS["led_count"]) == config.DEFAULTS["brightness_cap"]
-    assert "= %d  (brightness_cap)" % config.DEFAULTS["brightness_cap"] in text
+    assert cap_for(config.defaults()["led_count"]) == config.defaults()["brightness_cap"]
+    assert "= %d  (brightness_cap)" % config.defaults()["brightness_cap"] in text
     assert "= %d" % int((500 - 36) / 20 * 255) in text  # 5916
     # the cap keeps the LEDs within 500 mA, idle current included
-    cap = config.DEFAULTS["brightness_cap"]
+    cap = config.defaults()["brightness_cap"]
     assert 36 + cap / 255 * 20 <= 500
     # the panel's cap: computed the same way, stated, and what the firmware applies
     assert cap_for(64) == config.power_budget(64) == 5550

@@ -1,7 +1,7 @@
 """The wiring diagram and the pin table, generated from the firmware's default configuration.
 
     python -m tools.draw.wiring            # rewrite hardware/wiring.svg and the pin table in
-                                      # hardware/README.md from microrobots.device.config.DEFAULTS
+                                      # hardware/README.md from microrobots.device.config.defaults()
     python -m tools.draw.wiring --check    # exit 1 if either is out of date (nothing written)
     python -m tools.draw.wiring --config my.json --svg my-wiring.svg --table
                                       # your own wiring: diagram to a file, table on stdout

@@ -25,9 +25,10 @@ from .pico import Pico
 # Leaves first, so that a module's figure is its own.
 MODULES = ("compat", "rules.kernels", "rules.board", "rules.rng", "rules.solver",
            "rules.decisions", "rules.rolls", "rules.game", "rules.notation", "rules.walk",
-           "device.input", "device.config", "device.display", "device.store", "device.sound",
-           "device.hw", "device.hw.rp2", "palette", "frame", "animations", "keys", "saving",
-           "preferences", "modes", "app", "handheld")  # each mode's own module: with the mode
+           "device.input", "device.store", "device.display", "device.sound",
+           "device.hw", "device.hw.rp2", "device.power", "palette", "frame", "animations", "keys", "saving",
+           "preferences", "modes", "app", "handheld")  # a mode's own module: with the mode;
+# device.config: read at boot by Device, then forgotten (handheld.read_config)
 MODES = ("solo", "referee", "classroom", "settings")
 
 SOURCE = r'''

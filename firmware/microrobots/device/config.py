@@ -2,67 +2,35 @@
 
 An optional ``config.json`` at the root of the device's filesystem overrides the
 defaults below, key by key; without the file the defaults apply. ``load_file`` reads it,
-``load`` validates text, and both return a plain dict with every key of ``DEFAULTS``::
+``load`` validates text, and both return a plain dict with every key of ``defaults()``::
 
     {"matrix": "panel8x8", "window": [1, 1], "rotation": 90}
 
 A bad file raises ``ConfigError`` with one line naming the key and the problem, e.g.
 ``config.json: buttons.left: pin 31 is out of range 0-29``. ``main.py`` shows it on the
 serial console and a red X on the grid. The wiring diagram and the pin table in the
-hardware docs are generated from ``DEFAULTS``: change a default here, not there.
+hardware docs are generated from ``defaults()``: change a default here, not there.
+
+The defaults and the tables below are built when called, not kept in the module: the
+device reads its configuration once, at boot, and a module's dicts would stay in the
+heap for good (0.5 KB, issue 23's heap goal; emulated RP2040).
 """
 
 import json
 
 from ..compat import const
+from .power import power_budget
 from .store import missing, parse, read_all
 
 BUTTON_NAMES = ("up", "down", "left", "right", "a", "b")  # the order of input.BUTTON_NAMES
-# The LEDs' power budget from USB: 500 mA, of which each WS2812B takes 1 mA idle; a
-# channel at full value (255) draws about 20 mA more. On battery: ``battery_ma``.
-_USB_MA = const(500)
-_IDLE_MA = const(1)
-_CHANNEL_MA = const(20)
-
 _PIN_MAX = const(29)  # RP2040: GP0..GP29
 _ADC_PINS = const((26, 27, 28, 29))  # ADC0..ADC3: the pins battery_pin may name
-# GPIOs the Pico uses on the board itself (on a Pico W: the radio): not on its header.
-INTERNAL_PINS = {23: "power supply mode", 24: "VBUS sensing", 25: "the on-board LED",
-                 29: "VSYS measurement"}
-MATRIX_LEDS = {"strip": 36, "panel8x8": 64}
+_MATRICES = const(("strip", "panel8x8"))  # and their LEDs: 36, 64
 _ORDERS = const(("serpentine", "progressive"))
 _ORIGINS = const(("top-left", "top-right", "bottom-left", "bottom-right"))
 _ROTATIONS = const((0, 90, 180, 270))
 _PANEL_SIZE = const(8)
 _GRID_SIZE = const(6)
-
-DEFAULTS = {
-    "led_pin": 2,  # GP2: NeoPixel data
-    "matrix": "strip",  # "strip": 36 LEDs in six rows of six; "panel8x8": a 6x6 window on an 8x8 panel
-    "led_count": 36,  # 36 for strip, 64 for panel8x8 (validated against matrix)
-    "order": "serpentine",  # "serpentine" or "progressive" (row by row, same direction)
-    "origin": "top-left",  # corner of the first LED: top-left top-right bottom-left bottom-right
-    "rotation": 0,  # 0 90 180 270, clockwise, applied to the grid
-    "window": [1, 1],  # panel8x8 only: column, row of the window's top-left LED
-    "color_order": "GRB",  # WS2812B byte order
-    "buttons": {"up": 10, "down": 11, "left": 12, "right": 13, "a": 14, "b": 15},  # GP pins, active low, pull-ups
-    "buzzer_pin": 16,  # GP16 piezo (PWM); null = no buzzer
-    "brightness_cap": 5900,  # max sum of all channel values written in one frame (power budget)
-    "battery_pin": 29,  # ADC pin reading a third of VSYS (the Pico's own GP29); null = no gauge
-    "usb_pin": 24,  # high while USB powers the board (the Pico's GP24); null = not known
-    "led_power_pin": None,  # the LED supply's switch (MOSFET gate, high = on); null = none
-    "battery_ma": 1000,  # the most the battery gives the LEDs: their cap on battery
-}
-
-
-def power_budget(led_count, milliamps=_USB_MA):
-    """The largest sum of channel values within USB's 500 mA (or ``milliamps``), rounded
-    down to 50.
-
-    36 LEDs: (500 - 36) mA / 20 mA * 255 = 5916 -> 5900 (the default brightness_cap);
-    64 LEDs: (500 - 64) / 20 * 255 = 5559 -> 5550 (the panel8x8 default).
-    """
-    return max(milliamps - led_count * _IDLE_MA, 0) * 255 // _CHANNEL_MA // 50 * 50
 
 
 class ConfigError(ValueError):
@@ -70,11 +38,24 @@ class ConfigError(ValueError):
 
 
 def defaults():
-    """A fresh copy of ``DEFAULTS`` (the nested dict and list are copied too)."""
-    config = dict(DEFAULTS)
-    config["buttons"] = dict(DEFAULTS["buttons"])
-    config["window"] = list(DEFAULTS["window"])
-    return config
+    """The configuration without a config.json: a new dict each call."""
+    return {
+        "led_pin": 2,  # GP2: NeoPixel data
+        "matrix": "strip",  # "strip": 36 LEDs in six rows of six; "panel8x8": a 6x6 window on an 8x8 panel
+        "led_count": 36,  # 36 for strip, 64 for panel8x8 (validated against matrix)
+        "order": "serpentine",  # "serpentine" or "progressive" (row by row, same direction)
+        "origin": "top-left",  # corner of the first LED: top-left top-right bottom-left bottom-right
+        "rotation": 0,  # 0 90 180 270, clockwise, applied to the grid
+        "window": [1, 1],  # panel8x8 only: column, row of the window's top-left LED
+        "color_order": "GRB",  # WS2812B byte order
+        "buttons": {"up": 10, "down": 11, "left": 12, "right": 13, "a": 14, "b": 15},  # GP pins, active low, pull-ups
+        "buzzer_pin": 16,  # GP16 piezo (PWM); null = no buzzer
+        "brightness_cap": 5900,  # max sum of all channel values written in one frame (power budget)
+        "battery_pin": 29,  # ADC pin reading a third of VSYS (the Pico's own GP29); null = no gauge
+        "usb_pin": 24,  # high while USB powers the board (the Pico's GP24); null = not known
+        "led_power_pin": None,  # the LED supply's switch (MOSFET gate, high = on); null = none
+        "battery_ma": 1000,  # the most the battery gives the LEDs: their cap on battery
+    }
 
 
 def load_file(path="config.json"):
@@ -115,8 +96,8 @@ def load(text, source="config.json"):
 def _validate(given):
     config = defaults()
     for key in given:
-        if key not in DEFAULTS:
-            raise ConfigError("unknown key %s%s" % (_named(key), _suggest(key, DEFAULTS)))
+        if key not in config:
+            raise ConfigError("unknown key %s%s" % (_named(key), _suggest(key, config)))
     for key in given:
         value = given[key]
         if key == "buttons":
@@ -125,8 +106,8 @@ def _validate(given):
             config[key] = value
 
     _pin(config["led_pin"], "led_pin")
-    _choice(config["matrix"], "matrix", tuple(MATRIX_LEDS))
-    leds = MATRIX_LEDS[config["matrix"]]
+    _choice(config["matrix"], "matrix", _MATRICES)
+    leds = 36 if config["matrix"] == "strip" else 64
     if "led_count" not in given:  # follow the matrix unless told otherwise
         config["led_count"] = leds
     count = _int(config["led_count"], "led_count")
@@ -177,6 +158,20 @@ def _power_pins(config):
         raise ConfigError("battery_ma: must be 100..5000 (mA), not %d" % ma)
 
 
+def internal_use(pin):
+    """What a GPIO the Pico uses on the board itself is for (on a Pico W: the radio), or
+    None for a pin on its header."""
+    if pin == 23:
+        return "power supply mode"
+    if pin == 24:
+        return "VBUS sensing"
+    if pin == 25:
+        return "the on-board LED"
+    if pin == 29:
+        return "VSYS measurement"
+    return None
+
+
 def _int(value, key):
     # JSON true/false are bools, and bool is an int in Python: refuse them explicitly.
     if isinstance(value, bool) or not isinstance(value, int):
@@ -188,9 +183,10 @@ def _pin(value, key):
     _int(value, key)
     if not 0 <= value <= _PIN_MAX:
         raise ConfigError("%s: pin %d is out of range 0-%d" % (key, value, _PIN_MAX))
-    if value in INTERNAL_PINS:
+    use = internal_use(value)
+    if use is not None:
         raise ConfigError("%s: pin %d is not on the Pico's header (it is used for %s)"
-                          % (key, value, INTERNAL_PINS[value]))
+                          % (key, value, use))
     return value
 
 

@@ -21,7 +21,6 @@ the device saves the game and sleeps (update gives SLEEP), again 3 s after each 
 """
 
 from ..compat import const, ticks_diff
-from .config import power_budget
 
 AWAKE = const(0)
 DIM = const(1)
@@ -37,6 +36,23 @@ _CRITICAL_CLEARED = const(8)
 _USB_MV = const(4400)  # a supply above this is USB (a LiPo stops at 4.2 V)
 # A LiPo cell's voltage at 0, 10, ... 100 % charge under a light load, as (mV - 3000) / 5.
 _CURVE = const(b"\x3c\x88\x94\x9a\x9e\xa4\xae\xb8\xc4\xd4\xf0")
+
+
+# The LEDs' power budget from USB: 500 mA, of which each WS2812B takes 1 mA idle; a
+# channel at full value (255) draws about 20 mA more. On battery: ``battery_ma``.
+_USB_MA = const(500)
+_IDLE_MA = const(1)
+_CHANNEL_MA = const(20)
+
+
+def power_budget(led_count, milliamps=_USB_MA):
+    """The largest sum of channel values within USB's 500 mA (or ``milliamps``), rounded
+    down to 50.
+
+    36 LEDs: (500 - 36) mA / 20 mA * 255 = 5916 -> 5900 (the default brightness_cap);
+    64 LEDs: (500 - 64) / 20 * 255 = 5559 -> 5550 (the panel8x8 default).
+    """
+    return max(milliamps - led_count * _IDLE_MA, 0) * 255 // _CHANNEL_MA // 50 * 50
 
 
 def percent_of(mv):

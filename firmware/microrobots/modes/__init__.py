@@ -29,7 +29,7 @@ import sys
 from .. import frame as F
 from .. import palette as P
 from ..keys import LEFT, RIGHT, UP
-from ..compat import const
+from ..compat import const, forget
 
 _ANIMATIONS = const(("slide", "flash", "party", "replay"))  # frame.py objects with running(now)
 
@@ -44,8 +44,7 @@ def load(name):
 def release(name):
     """Forget mode ``name``'s module: once its last object goes, so do its functions and
     globals (the next ``load`` imports it again)."""
-    sys.modules.pop(__name__ + "." + name, None)
-    globals().pop(name, None)
+    forget(__name__ + "." + name)
 
 
 class Base:
