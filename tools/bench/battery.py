@@ -19,11 +19,10 @@ models neither current nor the LEDs' draw.
 
 import os
 import shutil
-import sys
 import tempfile
 import time
 
-from tools.cli import ROOT
+from tools import cli  # noqa: F401 - puts firmware/ on sys.path
 
 CELL_MAH = 2000
 LED_IDLE_MA = 1  # per WS2812B, dark
@@ -96,7 +95,6 @@ def milliamps(mean_sum):
 def report():
     print("== Battery life (tools/bench/battery.py): dev machine CPython, fake pins; "
           "a model, not a measurement ==")
-    sys.path.insert(0, os.path.join(ROOT, "firmware"))
     folder = tempfile.mkdtemp(prefix="bench-battery-")
     started = time.perf_counter()
     try:

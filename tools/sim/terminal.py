@@ -103,14 +103,15 @@ def power_text(msg):
 
 
 def millivolts(percent):
-    """The cell voltage the firmware's gauge reads as ``percent`` (power.py's curve)."""
-    from microrobots.device import power
+    """The lowest cell voltage the firmware's gauge reads as ``percent`` (power.py's
+    curve, through its public percent_of)."""
+    from microrobots.device.power import percent_of
 
-    curve = power._CURVE
     k = min(max(percent, 0), 100)
-    lo = curve[k // 10]
-    hi = curve[min(k // 10 + 1, 10)]
-    return 3000 + 5 * lo + (5 * (hi - lo) * (k % 10) + 9) // 10
+    for mv in range(3000, 4400):
+        if percent_of(mv) >= k:
+            return mv
+    return 4400
 
 
 def parse_keys(text, final=False):

@@ -87,14 +87,23 @@ const board = {
 };
 globalThis.microrobotsBoard = board;
 
-// A LiPo's voltage at 0, 10, ... 100 % charge: the firmware's gauge curve
-// (firmware/microrobots/device/power.py, _CURVE), so the slider's percent is the gauge's.
+// The firmware's gauge (firmware/microrobots/device/power.py, percent_of): a LiPo's
+// voltage at 0, 10, ... 100 % charge, linear between.
 const CELL_MV = [3300, 3680, 3740, 3770, 3790, 3820, 3870, 3920, 3980, 4060, 4200];
+function percentOf(mv) {
+  if (mv <= CELL_MV[0]) return 0;
+  for (let k = 1; k <= 10; k++) {
+    if (mv < CELL_MV[k]) {
+      return 10 * (k - 1) + Math.floor(10 * (mv - CELL_MV[k - 1]) / (CELL_MV[k] - CELL_MV[k - 1]));
+    }
+  }
+  return 100;
+}
+// The lowest cell voltage the gauge reads as ``percent`` (tools/sim/terminal.py's millivolts).
 function cellMillivolts(percent) {
   const p = Math.min(Math.max(Math.round(percent), 0), 100);
-  const k = Math.floor(p / 10);
-  const lo = CELL_MV[k], hi = CELL_MV[Math.min(k + 1, 10)];
-  return lo + Math.floor(((hi - lo) * (p % 10) + 9) / 10);
+  for (let mv = 3000; mv < 4400; mv++) if (percentOf(mv) >= p) return mv;
+  return 4400;
 }
 // null: on USB; else the simulated cell's charge in percent
 function setBattery(percent) {
