@@ -327,9 +327,8 @@ class App:
 
     def _put_away(self, name):
         """Drop a mode left for another, so that the heap holds one mode's state and code
-        at a time (modes.release): its game is on flash, or held by the saver until
-        written, and resumes when it is chosen again (a mode whose game could not be
-        saved stays)."""
+        at a time (modes.release): its game is on flash or held by the saver, and
+        resumes when chosen again (a mode whose game could not be saved stays)."""
         if name in self.modes and self.saver.stored(name):
             del self.modes[name]
             M.release(name)
