@@ -17,7 +17,8 @@ the older ``game.json`` of the same form, the mode's save alone, or ``game.to_di
 
 import json
 
-from tools import cli
+from tools import cli, i18n
+from tools.i18n import _, console, ngettext
 from tools.cli import UsageError
 
 from microrobots.rules import notation
@@ -36,6 +37,7 @@ def build_parser():
                    help="a saved game: the device's solo.json or referee.json, or "
                         "game.to_dict() as JSON")
     p.add_argument("--json", action="store_true", help="one JSON object")
+    i18n.add_lang_option(p)
     return p
 
 
@@ -113,44 +115,52 @@ def rounds(final):
 
 
 def describe(final, rows, moves=None):
-    mode = "%d player%s%s, seed %d, layout %s" % (
-        final.players, "" if final.players == 1 else "s", ", expert" if final.expert else "",
-        final.seed, final.layout.name or "custom")
+    """The game told round by round, in the language installed (tools.i18n)."""
+    n = final.players
+    mode = ngettext("%d player", "%d players", n) % n
+    if final.expert:
+        mode = _("%s, expert") % mode
+    mode = _("%s, seed %d, layout %s") % (mode, final.seed, final.layout.name or _("custom"))
     if final.difficulty:
-        mode += ", difficulty %d" % final.difficulty
-    lines = ["game: " + mode]
+        mode = _("%s, difficulty %d") % (mode, final.difficulty)
+    lines = [_("game: %s") % mode]
     for r in rows:
-        where = "%s to %s" % (r["start"], r["target"])
         if r["waypoint"]:
-            where += " via " + r["waypoint"]
-        if r["player"] is None:
-            what = "given up; a route: " + " ".join(r["route"])
+            where = _("%s to %s via %s") % (r["start"], r["target"], r["waypoint"])
         else:
-            what = "%s claims %d: %s" % (r["player"], r["claim"], r["outcome"])
+            where = _("%s to %s") % (r["start"], r["target"])
+        if r["player"] is None:
+            what = _("given up; a route: %s") % " ".join(r["route"])
+        else:
+            what = _("%s claims %d: %s") % (r["player"], r["claim"],
+                                            console.translate_line(r["outcome"]))
             if r["penalty_to"]:
-                what += "; %s gives a token to %s" % (r["player"], r["penalty_to"])
-        lines.append("round %d: %s, optimum %d - %s; tokens %s, pool %d" % (
+                what = _("%s; %s gives a token to %s") % (what, r["player"], r["penalty_to"])
+        lines.append(_("round %d: %s, optimum %d - %s; tokens %s, pool %d") % (
             r["round"], where, r["optimum"], what, " ".join(map(str, r["tokens"])), r["pool"]))
     if final.over:
-        lines.append("over: %s win%s" % (" and ".join(player_name(p) for p in final.winners),
-                                         "s" if len(final.winners) == 1 else ""))
+        names = _(" and ").join(player_name(p) for p in final.winners)
+        lines.append(ngettext("over: %s wins", "over: %s win", len(final.winners)) % names)
     else:
         tok = final.layout.token
-        where = "%s to %s" % (tok(final.start), tok(final.target))
         if final.waypoint is not None:
-            where += " via " + tok(final.waypoint)
-        playing = "being played"
+            where = _("%s to %s via %s") % (tok(final.start), tok(final.target),
+                                             tok(final.waypoint))
+        else:
+            where = _("%s to %s") % (tok(final.start), tok(final.target))
+        playing = _("being played")
         if moves:
-            playing += "; moves so far: " + " ".join(
+            playing = _("being played; moves so far: %s") % " ".join(
                 "..." if c is None else tok(c) for c in [final.start] + moves)
-        lines.append("round %d: %s, optimum %d - %s" % (final.round, where, final.optimum(),
-                                                         playing))
+        lines.append(_("round %d: %s, optimum %d - %s") % (final.round, where, final.optimum(),
+                                                            playing))
     return "\n".join(lines)
 
 
 def main(argv=None):
     try:
         args = build_parser().parse_args(argv)
+        i18n.install_from(args, "tools.replay")
         final, mode, moves = load(args)
     except (UsageError, GameStateError) as e:
         return cli.fail(PROG, e)

@@ -13,7 +13,8 @@ handheld's. Bad input: exit code 2 and one line on stderr.
 import json
 import sys
 
-from tools import cli
+from tools import cli, i18n
+from tools.i18n import _, ngettext
 from tools.cli import UsageError, cell, plural
 
 from microrobots.rules.solver import UNREACHABLE, Solver
@@ -30,6 +31,7 @@ def build_parser():
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.add_argument("--jsonl", action="store_true", help="queries from stdin, JSON lines out")
     p.add_argument("--stats", action="store_true", help="distance histogram of the layout")
+    i18n.add_lang_option(p)
     return p
 
 
@@ -59,19 +61,22 @@ def query(layout, solver, start, target, via=None, claim=None):
 
 def describe(answer):
     """The human-readable form of a query's answer."""
-    head = "%s -> %s" % (answer["from"], answer["to"])
     if answer["via"]:
-        head += " via %s" % answer["via"]
-    lines = []
-    if answer["distance"] is None:
-        lines.append("%s: unreachable" % head)
+        head = _("%s -> %s via %s") % (answer["from"], answer["to"], answer["via"])
     else:
-        lines.append("%s: %s" % (head, plural(answer["distance"], "move")))
-        lines.append("route: " + " ".join(answer["path"]))
-    if answer["claim"] is not None:
-        lines.append("claim %d: %s" % (answer["claim"], "possible — a route of exactly %s "
-                                       "exists" % plural(answer["claim"], "move")
-                                       if answer["claim_possible"] else "impossible"))
+        head = "%s -> %s" % (answer["from"], answer["to"])
+    lines = []
+    d = answer["distance"]
+    if d is None:
+        lines.append(_("%s: unreachable") % head)
+    else:
+        lines.append(ngettext("%s: %d move", "%s: %d moves", d) % (head, d))
+        lines.append(_("route: %s") % " ".join(answer["path"]))
+    n = answer["claim"]
+    if n is not None:
+        lines.append(ngettext("claim %d: possible — a route of exactly %d move exists",
+                              "claim %d: possible — a route of exactly %d moves exists", n)
+                     % (n, n) if answer["claim_possible"] else _("claim %d: impossible") % n)
     return "\n".join(lines)
 
 
@@ -132,6 +137,7 @@ def main(argv=None, stdin=None, stdout=None):
     out = stdout or sys.stdout
     try:
         args = build_parser().parse_args(argv)
+        i18n.install_from(args, "tools.solve")
         layout = cli.layout_from_args(args)
         solver = Solver(layout)
         if args.jsonl:
@@ -143,11 +149,12 @@ def main(argv=None, stdin=None, stdout=None):
             if args.json:
                 out.write(json.dumps(result) + "\n")
             else:
-                out.write("%s\n" % (layout.name or "custom layout"))
+                out.write("%s\n" % (layout.name or _("custom layout")))
                 for d, n in result["histogram"].items():
-                    out.write("  %2s %-6s %s\n" % (d, "move:" if d == "1" else "moves:",
-                                                    plural(n, "pair")))
-                out.write("unreachable pairs: %d%s\n" % (
+                    out.write("  %2s %-6s %s\n" % (
+                        d, ngettext("move:", "moves:", int(d)),
+                        ngettext("%d pair", "%d pairs", n) % n))
+                out.write(_("unreachable pairs: %d%s\n") % (
                     len(result["unreachable"]),
                     "".join("\n  %s -> %s" % tuple(p) for p in result["unreachable"])))
             return 0

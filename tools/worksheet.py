@@ -4,6 +4,7 @@
     python -m tools.worksheet --seed 7 --puzzle 2 -o s.pdf   # the page's ?seed=7, 2nd puzzle
     python -m tools.worksheet --robot Y4 --target R1 -o s.pdf   # a handheld's rolled puzzle
     python -m tools.worksheet --sheets warmup,distances -o s.pdf
+    python -m tools.worksheet --seed 7 --lang ko -o s.pdf    # in Korean (en, de, es, ko)
 
 The same seed gives the same puzzle as a handheld whose setting ``lesson`` is N (its
 classroom's puzzle k is the sheet's puzzle k), and as the web page opened with
@@ -31,11 +32,11 @@ from tools import cli
 from tools.draw.colour import FILM_RGB
 from tools.draw.dice import PIPS
 from tools.draw.overlay import PdfCanvas, SvgCanvas
-from tools import lesson
+from tools import i18n, lesson
+from tools.i18n import N_, _, ngettext
 
 from microrobots.modes.classroom import lesson_game
 from microrobots.preferences import RANGES
-from microrobots.rules.board import COLOUR_NAMES
 from microrobots.rules.game import GameError
 from microrobots.rules.solver import UNREACHABLE, Solver
 
@@ -188,33 +189,71 @@ def _die(canvas, x, y, colour, number, token, i):
     for px, py in PIPS[number]:
         canvas.circle(px0 + px * span, py0 + py * span, 0.055 * PITCH, fill=PIP_RGB, cls="pip")
     # the colour's name for a black-and-white printer
-    canvas.text(x + 0.09 * PITCH, y + 0.9 * PITCH, COLOUR_NAMES[colour], 2.3, fill=GREY,
+    canvas.text(x + 0.09 * PITCH, y + 0.9 * PITCH, _(COLOUR_WORDS[colour]), 2.3, fill=GREY,
                 cls="colour")
     canvas.end()
 
 
-def _lines(canvas, y, lines, size=4.0, bold_first=False):
-    for k, line in enumerate(lines):
-        canvas.text(MARGIN, y, line, size, bold=bold_first and k == 0)
-        y += size * 1.45
+def _width(text, size, bold, fonts):
+    """The printed width of ``text`` in mm at ``size`` (reportlab's metrics of the font
+    the PDF uses; the SVG is laid out the same)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    return stringWidth(text, fonts[1] if bold else fonts[0], size) * 25.4 / 72
+
+
+def wrap(text, size, width, bold=False, fonts=("Helvetica", "Helvetica-Bold")):
+    """``text`` broken at spaces into lines no wider than ``width`` mm (a word wider than
+    the line stays whole on its own line)."""
+    lines, line = [], ""
+    for word in text.split(" "):
+        trial = word if not line else line + " " + word
+        if line and _width(trial, size, bold, fonts) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    if line:
+        lines.append(line)
+    return lines
+
+
+def _lines(canvas, y, paragraphs, size=4.0, bold_first=False):
+    """Each paragraph wrapped to the page's width, one after the other; the y below."""
+    fonts = getattr(canvas, "fonts", ("Helvetica", "Helvetica-Bold"))
+    for k, paragraph in enumerate(paragraphs):
+        for line in wrap(paragraph, size, PAGE[0] - 2 * MARGIN, bold_first and k == 0, fonts):
+            canvas.text(MARGIN, y, line, size, bold=bold_first and k == 0)
+            y += size * 1.45
     return y
 
 
 def _header(canvas, title, data, info):
     canvas.text(MARGIN, MARGIN + 4, title, 7.0, bold=True)
-    canvas.text(PAGE[0] - MARGIN - 58, MARGIN + 4, "name: ____________________", 4.0)
+    canvas.text(PAGE[0] - MARGIN - 58, MARGIN + 4, _("name: ____________________"), 4.0)
     canvas.text(MARGIN, MARGIN + 11, info, 3.0, fill=GREY)
 
 
 def _footer(canvas, data, info):
-    canvas.text(MARGIN, PAGE[1] - MARGIN - 2, "R robot, T target, W waypoint. A move: along the "
-                "row or the column, any distance,", 2.8, fill=GREY)
-    canvas.text(MARGIN, PAGE[1] - MARGIN + 2, "onto a die of the same colour or the same number. "
-                "(Micro Robots, python -m tools.worksheet)", 2.8, fill=GREY)
+    _lines(canvas, PAGE[1] - MARGIN - 2, [
+        _("R robot, T target, W waypoint. A move: along the row or the column, any distance, "
+          "onto a die of the same colour or the same number. (Micro Robots, python -m "
+          "tools.worksheet)")], 2.8)
+
+
+# The dice's colours as the sheets print them (beside each die, for a black-and-white
+# printer), in board.COLOUR_NAMES' order.
+COLOUR_WORDS = (N_("blue"), N_("yellow"), N_("green"), N_("red"), N_("pink"), N_("white"))
+
+
+def _colour(data, i):
+    word = COLOUR_WORDS[data["colours"][i]]
+    return _(word)
 
 
 def _name(data, i):
-    return "%s %d" % (COLOUR_NAMES[data["colours"][i]], data["numbers"][i])
+    """A die as the sheets name it: colour and number ("yellow 4", "gelb 4")."""
+    return _("%s %d") % (_colour(data, i), data["numbers"][i])
 
 
 def _route_text(data, route):
@@ -227,61 +266,66 @@ def draw_sheet(canvas, sheet, data, info):
     below = BOARD_TOP + 6 * PITCH + 9
     canvas.begin("sheet", name=sheet)
     if sheet == "warmup":
-        _header(canvas, "Warm-up: one move", data, info)
+        _header(canvas, _("Warm-up: one move"), data, info)
         _lines(canvas, MARGIN + 22, [
-            "The robot (R) moves along its row or its column, as far as it likes, and must land",
-            "on a die of the same colour or the same number as the die it stands on.",
-            "Circle every die the robot can reach in ONE move."], 4.2)
+            _("The robot (R) moves along its row or its column, as far as it likes, and must "
+              "land on a die of the same colour or the same number as the die it stands on."),
+            _("Circle every die the robot can reach in ONE move.")], 4.2)
         _board(canvas, data, {s: "robot"})
         _lines(canvas, below, [
-            "How many dice did you circle? ______",
-            "Which dice in the robot's own row or column can it NOT reach? Why not?",
-            "_____________________________________________________________________",
-            "Pick one circled die. Where could the robot go from there in one more move?"], 4.2)
+            _("How many dice did you circle? ______"),
+            _("Which dice in the robot's own row or column can it NOT reach? Why not?"),
+            "_" * 69,
+            _("Pick one circled die. Where could the robot go from there in one more move?")],
+            4.2)
     elif sheet == "distances":
-        _header(canvas, "How far is every die?", data, info)
+        _header(canvas, _("How far is every die?"), data, info)
         _lines(canvas, MARGIN + 22, [
-            "Write 0 in the robot's corner box. Then 1 in the box of every die it reaches in",
-            "one move. Then, from each die marked 1, write 2 in every EMPTY box one move",
-            "away - and so on, layer by layer, until nothing new gets a number."], 4.2)
+            _("Write 0 in the robot's corner box. Then 1 in the box of every die it reaches in "
+              "one move. Then, from each die marked 1, write 2 in every EMPTY box one move "
+              "away - and so on, layer by layer, until nothing new gets a number.")], 4.2)
         _board(canvas, data, {s: "robot", t: "target"})
         _lines(canvas, below, [
-            "Fewest moves from R to T: ______      Dice that never got a number: ______",
-            "Write one shortest route (start at R): ______________________________________",
-            "Why can no route be shorter than the number in T's box?",
-            "_____________________________________________________________________"], 4.2)
+            _("Fewest moves from R to T: ______      Dice that never got a number: ______"),
+            _("Write one shortest route (start at R): ______________________________"),
+            _("Why can no route be shorter than the number in T's box?"),
+            "_" * 69], 4.2)
     elif sheet == "challenge":
-        _header(canvas, "Challenge: visit the waypoint", data, info)
+        _header(canvas, _("Challenge: visit the waypoint"), data, info)
         _lines(canvas, MARGIN + 22, [
-            "The robot must first stop on the waypoint (W), then reach the target (T).",
-            "Find the fewest moves. Hint: how far is W from R? And how far is T from W?"], 4.2)
+            _("The robot must first stop on the waypoint (W), then reach the target (T)."),
+            _("Find the fewest moves. Hint: how far is W from R? And how far is T from W?")],
+            4.2)
         _board(canvas, data, {s: "robot", t: "target", w: "waypoint"})
         _lines(canvas, below, [
-            "R to W: ______ moves     W to T: ______ moves     in all: ______ moves",
-            "Your route: __________________________________________________________",
-            "Is the fewest via W ever fewer than straight from R to T? Why not?"], 4.2)
+            _("R to W: ______ moves     W to T: ______ moves     in all: ______ moves"),
+            _("Your route: ____________________________________________________"),
+            _("Is the fewest via W ever fewer than straight from R to T? Why not?")], 4.2)
     elif sheet == "answers":
-        _header(canvas, "Answers (for the teacher)", data, info)
+        _header(canvas, _("Answers (for the teacher)"), data, info)
         bfs, dfs = data["bfs"], data["dfs"]
         _lines(canvas, MARGIN + 20, [
-            "Distances from the robot in the boxes ('-': never reached); a shortest route drawn.",
-            "Fewest moves R to T: %d.   Route: %s" % (data["optimum"],
-                                                      _route_text(data, data["route"])),
+            _("Distances from the robot in the boxes ('-': never reached); a shortest route "
+              "drawn."),
+            _("Fewest moves R to T: %d.   Route: %s") % (data["optimum"],
+                                                         _route_text(data, data["route"])),
         ], 3.6)
         _board(canvas, data, {s: "robot", t: "target"}, numbers=data["distances"],
                circled=data["one_move"], route=data["route"])
+        never = sum(1 for d in data["distances"] if d < 0)
         lines = [
-            "Warm-up: %d dice in one move (circled): %s." % (
-                len(data["one_move"]), ", ".join(_name(data, c) for c in data["one_move"])),
-            "Never reached: %d dice." % sum(1 for d in data["distances"] if d < 0),
-            "Breadth-first search (a queue) saw T after visiting %d dice: %d moves, the fewest."
-            % (bfs["visited"], bfs["length"]),
-            "Depth-first search (a stack) saw T after visiting %d dice: a route of %d moves."
-            % (dfs["visited"], dfs["length"]),
+            ngettext("Warm-up: %d die in one move (circled): %s.",
+                     "Warm-up: %d dice in one move (circled): %s.", len(data["one_move"]))
+            % (len(data["one_move"]), ", ".join(_name(data, c) for c in data["one_move"])),
+            ngettext("Never reached: %d die.", "Never reached: %d dice.", never) % never,
+            _("Breadth-first search (a queue) saw T after visiting %d dice: %d moves, the "
+              "fewest.") % (bfs["visited"], bfs["length"]),
+            _("Depth-first search (a stack) saw T after visiting %d dice: a route of %d "
+              "moves.") % (dfs["visited"], dfs["length"]),
         ]
         if "challenge" in data:
             c = data["challenge"]
-            lines += ["Challenge via W (%s): %d + %d = %d moves: %s." % (
+            lines += [_("Challenge via W (%s): %d + %d = %d moves: %s.") % (
                 _name(data, w), c["first"], c["second"], c["optimum"],
                 _route_text(data, c["route"]))]
         _lines(canvas, below - 2, lines, 3.4)
@@ -292,30 +336,57 @@ def draw_sheet(canvas, sheet, data, info):
 
 
 def _info(data, seed, puzzle):
-    where = "layout %s" % data["layout"]
+    where = _("layout %s") % data["layout"]
     if seed is None:
-        return "%s - robot %s, target %s" % (where, _name(data, data["start"]),
-                                             _name(data, data["target"]))
+        return _("%s - robot %s, target %s") % (where, _name(data, data["start"]),
+                                                _name(data, data["target"]))
     if not 1 <= seed <= RANGES["lesson"][1]:  # no handheld's lesson (0: none)
-        return ("%s - seed %d, puzzle %d: the web page with ?seed=%d, classroom, puzzle %d"
+        return (_("%s - seed %d, puzzle %d: the web page with ?seed=%d, classroom, puzzle %d")
                 % (where, seed, puzzle, seed, puzzle))
-    return ("%s - seed %d, classroom puzzle %d (handheld: lesson %d; web page: ?seed=%d)"
+    return (_("%s - seed %d, classroom puzzle %d (handheld: lesson %d; web page: ?seed=%d)")
             % (where, seed, puzzle, seed, seed))
 
 
+# Fonts beyond Latin: Korean's Hangul from Debian's fonts-nanum (Makefile: system-deps),
+# embedded in the PDF as a subset (reportlab keeps only the glyphs used).
+CJK_FONTS = ("/usr/share/fonts/truetype/nanum/NanumGothic.ttf",
+             "/usr/share/fonts/truetype/nanum/NanumGothicBold.ttf")
+
+
+def pdf_fonts(lang):
+    """``(regular, bold)`` font names for ``lang``'s sheets, registered with reportlab."""
+    if lang != "ko":
+        return ("Helvetica", "Helvetica-Bold")
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    names = ("NanumGothic", "NanumGothicBold")
+    for name, path in zip(names, CJK_FONTS):
+        if name in pdfmetrics.getRegisteredFontNames():
+            continue
+        try:
+            pdfmetrics.registerFont(TTFont(name, path))
+        except Exception as e:  # noqa: BLE001 - reportlab raises its own kinds for a bad TTF
+            raise WorksheetError("Korean sheets need the font %s (Debian: apt-get install "
+                                 "fonts-nanum): %s" % (path, e))
+    return names
+
+
 def render_pdf(data, sheets=SHEETS, seed=None, puzzle=1):
-    """The sheets as PDF bytes (A4, one page each; deterministic, no timestamps)."""
+    """The sheets as PDF bytes (A4, one page each; deterministic, no timestamps), in the
+    language installed (tools.i18n.install)."""
     import io
 
     from reportlab.lib.units import mm
     from reportlab.pdfgen.canvas import Canvas
 
+    fonts = pdf_fonts(i18n.current())
     out = io.BytesIO()
     pdf = Canvas(out, pagesize=(PAGE[0] * mm, PAGE[1] * mm), invariant=1)
-    pdf.setTitle("Micro Robots classroom worksheets")
+    pdf.setTitle(_("Micro Robots classroom worksheets"))
     info = _info(data, seed, puzzle)
     for sheet in sheets:
-        draw_sheet(PdfCanvas(pdf, PAGE), sheet, data, info)
+        draw_sheet(PdfCanvas(pdf, PAGE, fonts), sheet, data, info)
         pdf.showPage()
     pdf.save()
     return out.getvalue()
@@ -355,8 +426,10 @@ def main(argv=None):
     p.add_argument("--format", choices=("pdf", "svg"), default="pdf",
                    help="pdf (every sheet) or svg (one sheet; default pdf)")
     p.add_argument("-o", "--output", metavar="FILE", required=True, help="where to write")
+    i18n.add_lang_option(p)
     try:
         args = p.parse_args(argv)
+        i18n.install_from(args, "worksheet")
         layout = cli.layout_from_args(args)
         solver = Solver(layout)
         sheets = [s.strip() for s in args.sheets.split(",") if s.strip()]
@@ -397,7 +470,7 @@ def main(argv=None):
         return cli.fail("worksheet", e)
     except OSError as e:
         return cli.fail("worksheet", "%s: cannot write (%s)" % (args.output, e.strerror or e))
-    print("%s: %s - robot %s, target %s, fewest moves %d"
+    print(_("%s: %s - robot %s, target %s, fewest moves %d")
           % (args.output, ", ".join(sheets), _name(data, start), _name(data, target),
              data["optimum"]))
     return 0

@@ -256,8 +256,8 @@ class SvgCanvas:
 
     def text(self, x, y, text, size, fill=(0, 0, 0), bold=False, anchor="start", cls=None):
         weight = ' font-weight="bold"' if bold else ""
-        self._add('<text%s x="%s" y="%s" font-size="%s" font-family="DejaVu Sans, Helvetica, '
-                  'Arial, sans-serif"%s text-anchor="%s">%s</text>'
+        self._add('<text%s x="%s" y="%s" font-size="%s" font-family="DejaVu Sans, Helvetica, NanumGothic, '
+                  'Noto Sans CJK KR, Arial, sans-serif"%s text-anchor="%s">%s</text>'
                   % (self._paint(fill, None, 0, cls), _num(x), _num(y), _num(size), weight,
                      anchor, _esc(text)))
 
@@ -274,12 +274,13 @@ class SvgCanvas:
 class PdfCanvas:
     """Draws the same calls with reportlab; y grows downwards as in SVG, units mm."""
 
-    def __init__(self, pdf, size):
+    def __init__(self, pdf, size, fonts=("Helvetica", "Helvetica-Bold")):
         from reportlab.lib.units import mm
 
         self.pdf = pdf
         self.size = size
         self.mm = mm
+        self.fonts = fonts  # (regular, bold): registered TTF names for scripts beyond Latin
 
     def _xy(self, x, y):
         return x * self.mm, (self.size[1] - y) * self.mm
@@ -327,7 +328,7 @@ class PdfCanvas:
     def text(self, x, y, text, size, fill=(0, 0, 0), bold=False, anchor="start", cls=None):
         self._colours(fill, None, 0)
         # SVG font-size is the em size; 1 mm = 72/25.4 pt
-        self.pdf.setFont("Helvetica-Bold" if bold else "Helvetica", size * self.mm)
+        self.pdf.setFont(self.fonts[1] if bold else self.fonts[0], size * self.mm)
         px, py = self._xy(x, y)
         if anchor == "middle":
             self.pdf.drawCentredString(px, py, text)

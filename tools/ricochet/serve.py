@@ -29,7 +29,8 @@ WEB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "web")
 STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
           "/index.html": ("index.html", "text/html; charset=utf-8"),
           "/table.js": ("table.js", "text/javascript; charset=utf-8"),
-          "/table.css": ("table.css", "text/css; charset=utf-8")}
+          "/table.css": ("table.css", "text/css; charset=utf-8"),
+          "/lang.js": (os.path.join("..", "..", "i18n", "lang.js"), "text/javascript; charset=utf-8")}
 MAX_BODY = 64 * 1024
 
 
@@ -57,6 +58,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             name, kind = STATIC[path]
             with open(os.path.join(WEB, name), "rb") as f:
                 return self._send(200, f.read(), kind)
+        if path == "/catalogs.js":  # the page's words (tools/i18n), compiled from locale/
+            from tools import i18n
+
+            return self._send(200, i18n.catalogs_js().encode(), "text/javascript; charset=utf-8")
         if path == "/api/faces":
             return self._send(200, table.faces())
         self._send(404, {"error": "no such page: %s" % path[:80]})

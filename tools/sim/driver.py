@@ -11,7 +11,8 @@ optional config.json live there; without it nothing is saved), ``--until MS`` (a
 keep running until this time), ``--tones`` (also report the buzzer), ``--clock MS`` (the
 tick the device's clock starts from, 0..2**30-1: e.g. a few seconds before the ticks
 wrap, as on a Pico after 12.4 days; times in the input and output count from the start
-either way).
+either way), ``--words FILE`` (the guide's words: a language's table compiled by tools/i18n,
+build/i18n/<lang>.json; English without it).
 
 Protocol — input, one line each, read as they come (a live front end can stream):
 
@@ -51,7 +52,8 @@ import sys
 
 FRAME_MS = 20
 _NOWHERE = "/nonexistent-microrobots-sim/"  # the flash without --state
-_HELP = "usage: driver.py [--seed N] [--state DIR] [--until MS] [--tones] [--clock MS]"
+_HELP = ("usage: driver.py [--seed N] [--state DIR] [--until MS] [--tones] [--clock MS] "
+         "[--words FILE]")
 
 
 def _firmware_path():
@@ -251,7 +253,8 @@ class Driver:
 
 
 def parse_args(argv):
-    opts = {"seed": 1234, "state": None, "until": -1, "tones": False, "clock": 0}
+    opts = {"seed": 1234, "state": None, "until": -1, "tones": False, "clock": 0,
+            "words": None}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -259,11 +262,12 @@ def parse_args(argv):
             opts["tones"] = True
             i += 1
             continue
-        if a not in ("--seed", "--state", "--until", "--clock") or i + 1 >= len(argv):
+        if a not in ("--seed", "--state", "--until", "--clock", "--words") \
+                or i + 1 >= len(argv):
             raise UsageError("bad option %r; %s" % (a, _HELP))
         v = argv[i + 1]
-        if a == "--state":
-            opts["state"] = v
+        if a == "--state" or a == "--words":
+            opts[a[2:]] = v
         elif not v.isdigit():
             raise UsageError("%s needs a whole number, not %r" % (a, v))
         else:
@@ -276,10 +280,27 @@ def parse_args(argv):
     return opts
 
 
+def install_words(path):
+    """The guide in another language: the table at ``path`` (tools/i18n's JSON) into the
+    firmware's i18n module (which only the guide reads)."""
+    import json
+
+    from microrobots import i18n
+
+    try:
+        with open(path) as f:
+            table = json.load(f)
+    except (OSError, ValueError) as e:
+        raise UsageError("--words %s: cannot read it (%s)" % (path, e))
+    i18n.install(table)
+
+
 def run(argv, lines, out):
     """The whole driver: options, then input ``lines`` (an iterable); returns the exit code."""
     try:
         opts = parse_args(argv)
+        if opts["words"]:
+            install_words(opts["words"])
         drv = Driver(out, opts["seed"], opts["state"], opts["tones"], opts["clock"])
         for line in lines:
             if not drv.feed(line):

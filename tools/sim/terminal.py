@@ -41,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import unicodedata
 import time
 
 from tools import cli  # also puts firmware/ on sys.path
@@ -48,6 +49,8 @@ from tools.cli import ROOT, UsageError, micropython_main
 from microrobots import palette  # noqa: E402 - firmware/ is on sys.path now
 from tools.draw.colour import XTERM_256, lit_film, rgb_to_256, text_ink  # noqa: F401
 from tools.draw.dice import PIPS
+from tools import i18n
+from tools.i18n import N_, _, console as console_words
 from tools.sim import help as onscreen
 
 DRIVER = os.path.join(ROOT, "tools", "sim", "driver.py")
@@ -76,9 +79,9 @@ SINGLE = {
     "u": ("usb", None), "U": ("usb", None),
 }
 
-HELP = ("arrows D-pad · Enter/Space A · Backspace/Esc B · Shift+A, Shift+B, "
-        "Shift+arrow hold (long press) · -/+ battery, u USB · q quit")
-HELP_SHORT = "Enter A · Esc B · Shift hold · q quit"  # beside the compact grid
+HELP = N_("arrows D-pad · Enter/Space A · Backspace/Esc B · Shift+A, Shift+B, "
+          "Shift+arrow hold (long press) · -/+ battery, u USB · q quit")
+HELP_SHORT = N_("Enter A · Esc B · Shift hold · q quit")  # beside the compact grid
 # Counts on the grid are tallies (firmware frame.count): a label cell, then these.
 LEGEND = onscreen.LEGEND
 TALLY_RGB = tuple(palette.TALLY)
@@ -91,15 +94,40 @@ GAP_RGB = (12, 12, 14)  # the window between the cells
 def power_text(msg):
     """The power line under the grid, from a driver "power" line."""
     if msg.get("usb"):
-        supply = "on USB"
+        supply = _("on USB")
     elif msg.get("percent", -1) >= 0:
-        supply = "battery %d %%%s" % (msg["percent"], " LOW" if msg.get("low") else "")
+        supply = (_("battery %d %% LOW") if msg.get("low") else _("battery %d %%")) % msg["percent"]
     else:
-        supply = "on battery"
+        supply = _("on battery")
     state = msg.get("power")
     if state == "asleep":
-        return "%s · asleep: any key wakes it" % supply
-    return "%s · dimmed (no key for a while)" % supply if state == "dimmed" else supply
+        return _("%s · asleep: any key wakes it") % supply
+    return _("%s · dimmed (no key for a while)") % supply if state == "dimmed" else supply
+
+
+def width(text):
+    """Columns ``text`` takes in a terminal: East Asian wide characters (Hangul) two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def fit(text, cols):
+    """``text`` cut to ``cols`` columns."""
+    if width(text) <= cols:
+        return text
+    out, used = [], 0
+    for c in text:
+        used += width(c)
+        if used > cols:
+            break
+        out.append(c)
+    return "".join(out)
+
+
+def center(text, cols):
+    """``text`` centred in ``cols`` columns (str.center counts characters, not columns)."""
+    text = fit(text, cols)
+    room = cols - width(text)
+    return " " * (room // 2) + text + " " * (room - room // 2)
 
 
 def millivolts(percent):
@@ -231,14 +259,15 @@ class Buttons:
 
 # -- the firmware in a child process ---------------------------------------------------------
 
-def driver_command(runtime, seed, state):
+def driver_command(runtime, seed, state, lang="en"):
     if runtime == "micropython":
         from tools.sim import soak
 
         cmd = micropython_main(DRIVER, firmware=soak.staged())  # run from cwd=ROOT
     else:
         cmd = [sys.executable, DRIVER]
-    return cmd + ["--seed", str(seed), "--state", state]
+    words = ["--words", i18n.compiled(lang)] if lang != "en" else []
+    return cmd + ["--seed", str(seed), "--state", state] + words
 
 
 class Driver:
@@ -301,29 +330,33 @@ def grid_size(style):
     return 6 * w + 5 * gx, 6 * h + 5 * gy
 
 
-def wrap(text, width):
+def wrap(text, cols):
     lines, line = [], ""
     for word in text.split(" "):
-        if line and len(line) + 1 + len(word) > width:
+        if line and width(line) + 1 + width(word) > cols:
             lines.append(line)
             line = word
         else:
             line = (line + " " + word) if line else word
     lines.append(line)
-    return [x[:width] for x in lines]
+    return [fit(x, cols) for x in lines]
 
 
 def help_lines(style, cols):
     """The key help (wrapped) and, beside the full-size grid, the counts' legend."""
-    lines = wrap(HELP if style is FULL else HELP_SHORT, max(1, cols - 2))
-    if style is FULL and cols - 2 >= len(LEGEND):
-        lines.append(LEGEND)
+    lines = wrap(_(HELP) if style is FULL else _(HELP_SHORT), max(1, cols - 2))
+    if style is FULL and cols - 2 >= width(_(LEGEND)):
+        lines.append(Legend(_(LEGEND)))
     return lines
+
+
+class Legend(str):
+    """The legend's line among the help lines (drawn with its swatches)."""
 
 
 def legend(line, cols, truecolor):
     """The legend line centred, each # a swatch of its tally symbol's colour."""
-    text = line.center(cols)[:cols]
+    text = center(line, cols)
     out = []
     k = 0
     for ch in text:
@@ -361,7 +394,7 @@ def draw(state, cols, rows, truecolor, pip="\u25cf"):
     out = ["\x1b[H\x1b[0m"]
     style = pick_style(cols, rows)
     if style is None:
-        msg = "terminal too small (%dx%d): make it at least %dx%d, or press q" % (
+        msg = _("terminal too small (%dx%d): make it at least %dx%d, or press q") % (
             (cols, rows) + smallest(COMPACT))
         out.append("\x1b[2J\x1b[H")
         for line in wrap(msg, max(1, cols))[:max(1, rows)]:
@@ -370,11 +403,11 @@ def draw(state, cols, rows, truecolor, pip="\u25cf"):
     w, h, gx, gy, pips = style
     gw, gh = grid_size(style)
     left = max(0, (cols - gw) // 2)
-    title = "Micro Robots — %s" % state.mode
+    title = _("Micro Robots — %s") % _(state.mode)
     if state.runtime != "cpython":
         title += "  (%s)" % state.runtime
     row = 1
-    out.append("\x1b[%d;1H\x1b[0m\x1b[1m%s\x1b[0m\x1b[K" % (row, title.center(cols)[:cols]))
+    out.append("\x1b[%d;1H\x1b[0m\x1b[1m%s\x1b[0m\x1b[K" % (row, center(title, cols)))
     row += 1
     pad = " " * left
     gap = sgr(GAP_RGB, GAP_RGB, truecolor)
@@ -395,13 +428,13 @@ def draw(state, cols, rows, truecolor, pip="\u25cf"):
             out.append("".join(parts))
             row += 1
     for line in help_lines(style, cols):
-        text = legend(line, cols, truecolor) if line is LEGEND else line.center(cols)[:cols]
+        text = legend(line, cols, truecolor) if isinstance(line, Legend) else center(line, cols)
         out.append("\x1b[%d;1H\x1b[0m\x1b[2m%s\x1b[0m\x1b[K" % (row, text))
         row += 1
     # The rows left: what to do now (the mode's own words), the mode's keys if they fit,
     # and the status line (the firmware's console: a verdict and why, a notice).
     spare = rows - row + 1
-    status = wrap(state.status, cols) if state.status else []
+    status = wrap(console_words.translate_line(state.status), cols) if state.status else []
     if state.power:
         status = wrap(state.power, cols) + status
     now = wrap("» " + state.guide, cols) if state.guide else []
@@ -409,7 +442,7 @@ def draw(state, cols, rows, truecolor, pip="\u25cf"):
     if len(now) + len(keys) + max(1, len(status)) > spare:
         keys = []
     for line in keys:
-        out.append("\x1b[%d;1H\x1b[0m%s\x1b[K" % (row, line.center(cols)[:cols]))
+        out.append("\x1b[%d;1H\x1b[0m%s\x1b[K" % (row, center(line, cols)))
         row += 1
     spare -= len(keys)
     if len(now) + max(1, len(status)) > spare:
@@ -616,8 +649,9 @@ def play(args, stdin_fd, out):
     driver = None
     try:
         prepare_state(state_dir, args.side, args.tiles)
-        cmd = driver_command(args.runtime, args.seed, state_dir)
+        cmd = driver_command(args.runtime, args.seed, state_dir, i18n.current())
         state = State(layout_numbers(state_dir), args.runtime)
+        state.status = getattr(args, "lang_notice", None) or ""  # said once
         settings_path = os.path.join(state_dir, "settings.json")
         settings_mtime = _mtime(settings_path)
         truecolor = truecolor_wanted(args.color)
@@ -729,6 +763,7 @@ def build_parser():
         prog="python -m tools.sim",
         description="Play the handheld in a terminal: the same firmware as on the Pico.",
         epilog="Keys: " + HELP + ". Scripted runs: python -m tools.sim --headless --help.")
+    i18n.add_lang_option(p)
     p.add_argument("--seed", type=int, default=None,
                    help="the hardware's random seed (default: from the clock)")
     cli.add_layout_options(p, files=False)
@@ -749,6 +784,8 @@ def main(argv=None):
         args = build_parser().parse_args(argv)
     except UsageError as e:
         return cli.fail("sim", "%s (see --help)" % e)
+    lang, args.lang_notice = i18n.choose(args.lang)
+    i18n.install(lang)
     if args.seed is None:
         args.seed = int(time.time()) & 0x3FFFFFFF
     elif not 0 <= args.seed <= 0x3FFFFFFF:

@@ -2,11 +2,29 @@
 // The rules live on the host (python -m tools.ricochet serve): this page draws, takes
 // taps and drags, keeps the round (bids, timer, chips) and asks the host to judge each
 // demonstration move and to solve. URL: ?clock=manual (tests: time moves only through
-// window.ricochet.advance(ms)), ?faces=1A,4A,3B,2B to start from those faces.
+// window.ricochet.advance(ms)), ?faces=1A,4A,3B,2B to start from those faces,
+// ?lang=en|de|es|ko (the page's words, as the handheld's page chooses them: lang.js).
+
+import { N_, _, chooseLanguage, format, language, ngettext, remember, setLanguage, translateLine, translatePage } from "./lang.js";
 
 const $ = (id) => document.getElementById(id);
+const chosen = chooseLanguage();
+setLanguage(chosen.lang);
+translatePage();
+// The host names robots and targets in English (red, red circle): said in the page's words.
+const said = (name) => translateLine(name);
+// The language picker: the page's words again in the new language (the board stays).
+$("lang").value = language();
+$("lang").addEventListener("change", () => {
+  remember($("lang").value);
+  setLanguage($("lang").value);
+  translatePage();
+  if (FACES) { drawBoard(); drawSetup(); drawPlayers(); }
+  $("lang").blur();
+});
+window.ricochetLanguage = () => language();
 const SVG = "http://www.w3.org/2000/svg";
-const QUADRANTS = ["NW", "NE", "SE", "SW"];
+const QUADRANTS = [N_("NW"), N_("NE"), N_("SE"), N_("SW")]; // compass corners, as the board lies
 const ORIGIN = [[0, 0], [8, 0], [8, 8], [0, 8]];
 const COLOURS = { red: "#d62828", green: "#2a9d3f", blue: "#1d4ed8", yellow: "#e9b200", silver: "#9ca3af", clear: "#d9f0ff" };
 const DIRS = "NESW";
@@ -70,7 +88,7 @@ let timerEvent = null;
 let animation = []; // scheduled events of the running animation
 
 function status(text, bad) {
-  $("status").textContent = text;
+  $("status").textContent = translateLine(text); // the host's reasons in the page's words
   $("status").classList.toggle("bad", !!bad);
 }
 
@@ -79,7 +97,7 @@ async function ask(route, body) {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   });
   const answer = await res.json();
-  if (!res.ok) throw new Error(answer.error || "the host answered " + res.status);
+  if (!res.ok) throw new Error(answer.error || format(_("the host answered %s"), res.status));
   return answer;
 }
 
@@ -149,7 +167,7 @@ function drawRobot(parent, name, c) {
   el("circle", { cx: 0.5, cy: 0.5, r: 0.36, fill: COLOURS[name], class: name === "clear" ? "body clear" : "body" }, g);
   el("circle", { cx: 0.5, cy: 0.32, r: 0.1, class: "eye" }, g);
   const title = el("title", {}, g);
-  title.textContent = name;
+  title.textContent = said(name);
   return g;
 }
 
@@ -200,7 +218,7 @@ function drawSetup() {
     b.className = "quadrant" + (q === S.quadrant ? " chosen" : "");
     b.setAttribute("aria-pressed", q === S.quadrant);
     const face = S.faces[q];
-    b.append(face ? facePicture(face, q, 44) : "", `${name}: ${face || "?"}`);
+    b.append(face ? facePicture(face, q, 44) : "", `${_(name)}: ${face || "?"}`);
     quads.appendChild(b);
   });
   const faces = $("faces");
@@ -210,7 +228,7 @@ function drawSetup() {
     b.type = "button";
     b.dataset.face = name;
     b.className = "face" + (S.faces[S.quadrant] === name ? " chosen" : "");
-    b.title = `face ${name}, as it lies in the ${QUADRANTS[S.quadrant]} quarter`;
+    b.title = format(_("face %s, as it lies in the %s quarter"), name, _(QUADRANTS[S.quadrant]));
     b.append(facePicture(name, S.quadrant, 72), name);
     faces.appendChild(b);
   }
@@ -222,7 +240,7 @@ function drawSetup() {
     b.dataset.robot = name;
     b.className = "tray-robot" + (S.selected === name ? " selected" : "") + (name in S.robots ? " placed" : "");
     b.style.setProperty("--robot", COLOURS[name]);
-    b.textContent = name;
+    b.textContent = said(name);
     tray.appendChild(b);
   }
   const chips = $("chips");
@@ -232,7 +250,7 @@ function drawSetup() {
     b.type = "button";
     b.dataset.target = t;
     b.className = "chip-button" + (S.target === t ? " chosen" : "") + (S.played.includes(t) ? " played" : "");
-    b.title = S.board ? S.board.names[t] : "";
+    b.title = S.board ? said(S.board.names[t]) : "";
     const svg = el("svg", { viewBox: "0 0 1 1", width: 28, height: 28 }, b);
     symbol(svg, t, 0, 0, 0.3);
     chips.appendChild(b);
@@ -247,12 +265,12 @@ function drawSetup() {
 async function setFaces() {
   stopAnimation();
   if (!S.faces.every(Boolean)) {
-    status(`Choose a face for ${QUADRANTS[S.faces.indexOf(null)]}.`);
+    status(format(_("Choose a face for %s."), _(QUADRANTS[S.faces.indexOf(null)])));
     S.board = null;
   } else {
     S.board = await ask("board", { faces: S.faces.join(",") });
     for (const [name, c] of Object.entries(S.robots)) if (isCentre(c)) delete S.robots[name];
-    status(`Board ${S.faces.join(", ")} (NW, NE, SE, SW).`);
+    status(format(_("Board %s (NW, NE, SE, SW)."), S.faces.join(", ")));
   }
   drawBoard();
   drawSetup();
@@ -270,8 +288,8 @@ function chooseFace(name) {
 
 function place(name, c) {
   stopAnimation();
-  if (isCentre(c)) return status("No robot may stand in the centre.", true);
-  for (const [other, at] of Object.entries(S.robots)) if (at === c && other !== name) return status(`The ${other} robot stands there.`, true);
+  if (isCentre(c)) return status(_("No robot may stand in the centre."), true);
+  for (const [other, at] of Object.entries(S.robots)) if (at === c && other !== name) return status(format(_("The %s robot stands there."), said(other)), true);
   S.robots[name] = c;
   S.selected = null;
   const [x, y] = xy(c);
@@ -316,7 +334,7 @@ document.addEventListener("pointerup", (e) => {
   if (!d.moved && d.from !== null && S.selected && S.selected !== d.name) return place(S.selected, d.from);
   if (!d.moved) { // a tap: pick it (or put it down again)
     S.selected = S.selected === d.name ? null : d.name;
-    status(S.selected ? `Tap the cell where the ${d.name} robot stands.` : "");
+    status(S.selected ? format(_("Tap the cell where the %s robot stands."), said(d.name)) : "");
     drawBoard();
     return drawSetup();
   }
@@ -325,7 +343,7 @@ document.addEventListener("pointerup", (e) => {
   if (d.from !== null && ["silver", "clear"].includes(d.name)) { // off the board: taken away
     delete S.robots[d.name];
     status(`${d.name} robot taken off the board.`);
-  } else if (d.from !== null) status(`The ${d.name} robot always plays: drop it on a cell.`, true);
+  } else if (d.from !== null) status(format(_("The %s robot always plays: drop it on a cell."), said(d.name)), true);
   drawBoard();
   drawSetup();
 });
@@ -362,7 +380,7 @@ $("chips").addEventListener("click", (e) => {
   if (!b) return;
   stopAnimation();
   S.target = Number(b.dataset.target);
-  status(`Target: the ${S.board.names[S.target]}.`);
+  status(format(_("Target: the %s."), said(S.board.names[S.target])));
   drawBoard();
   drawSetup();
 });
@@ -382,7 +400,7 @@ function listMoves(moves, current) {
   list.textContent = "";
   moves.forEach((m, i) => {
     const li = document.createElement("li");
-    li.textContent = m.text + (m.passes ? ` (through ${m.passes === 1 ? "a wall" : m.passes + " walls"})` : "");
+    li.textContent = m.text + (m.passes ? " " + format(ngettext("(through a wall)", "(through %d walls)", m.passes), m.passes) : "");
     if (i === current) li.className = "current";
     if (i < current) li.className = "done";
     list.appendChild(li);
@@ -408,15 +426,17 @@ function playSolution(answer, start) {
   S.robots = { ...start };
   drawBoard();
   const moves = answer.moves;
-  const rule = answer.ricochet ? "ricochet rule" : "no ricochet rule";
-  const summary = `Optimum: ${answer.count} moves, ${rule} (${answer.nodes} positions in ${answer.seconds.toFixed(3)} s).`;
+  const summary = format(answer.ricochet
+    ? ngettext("Optimum: %d move, ricochet rule (%d positions in %s s).", "Optimum: %d moves, ricochet rule (%d positions in %s s).", answer.count)
+    : ngettext("Optimum: %d move, no ricochet rule (%d positions in %s s).", "Optimum: %d moves, no ricochet rule (%d positions in %s s).", answer.count),
+  answer.count, answer.nodes, answer.seconds.toFixed(3));
   status(summary);
   S.animating = true;
   const next = (i) => {
     listMoves(moves, i);
     if (i === moves.length) {
       S.animating = false;
-      return status(summary + " Shown.");
+      return status(format(_("%s Shown."), summary));
     }
     // only drawn: the robots on the table have not moved (a redraw puts them back)
     animateMove(moves[i], () => animation.push(later(PAUSE_MS, () => next(i + 1))));
@@ -426,10 +446,10 @@ function playSolution(answer, start) {
 
 async function showOptimum() {
   const start = S.phase === "setup" ? { ...S.robots } : { ...S.start };
-  status("Searching…");
+  status(_("Searching…"));
   try {
     const answer = await ask("solve", { faces: S.faces.join(","), robots: start, target: S.target, ricochet: S.ricochet });
-    if (answer.count === null) return status(`No solution within 30 moves (${answer.nodes} positions searched).`);
+    if (answer.count === null) return status(format(_("No solution within 30 moves (%d positions searched)."), answer.nodes));
     playSolution(answer, start);
   } catch (err) {
     status(err.message, true);
@@ -446,11 +466,14 @@ function drawPlayers() {
     const tr = document.createElement("tr");
     tr.dataset.player = i;
     const open = S.phase === "thinking" || S.phase === "bidding";
-    tr.innerHTML = `<th scope="row"></th><td class="chips-won" title="chips won"></td>
-      <td><input type="number" min="1" max="40" aria-label="bid" ${open ? "" : "disabled"}>
-      <button type="button" class="bid" ${open ? "" : "disabled"}>Bid</button></td>`;
+    tr.innerHTML = `<th scope="row"></th><td class="chips-won"></td>
+      <td><input type="number" min="1" max="40" ${open ? "" : "disabled"}>
+      <button type="button" class="bid" ${open ? "" : "disabled"}></button></td>`;
     tr.querySelector("th").textContent = p.name;
-    tr.querySelector(".chips-won").textContent = `${p.chips} chip${p.chips === 1 ? "" : "s"}`;
+    tr.querySelector(".chips-won").title = _("chips won");
+    tr.querySelector("input").setAttribute("aria-label", _("bid"));
+    tr.querySelector("button.bid").textContent = _("Bid");
+    tr.querySelector(".chips-won").textContent = format(ngettext("%d chip", "%d chips", p.chips), p.chips);
     t.appendChild(tr);
   });
   const bids = $("bids");
@@ -458,7 +481,7 @@ function drawPlayers() {
   const shown = S.phase === "thinking" || S.phase === "bidding" ? ordered() : S.order;
   shown.forEach((b, i) => {
     const li = document.createElement("li");
-    li.textContent = `${S.players[b.player].name}: ${b.moves} moves`;
+    li.textContent = format(ngettext("%s: %d move", "%s: %d moves", b.moves), S.players[b.player].name, b.moves);
     if (S.phase === "demonstrating" && i === S.turn) li.className = "current";
     if (b.failed) li.className = "failed";
     if (b.won) li.className = "won";
@@ -474,18 +497,18 @@ function ordered() {
 }
 
 function bid(player, moves) {
-  if (S.phase !== "thinking" && S.phase !== "bidding") return status("Bids are closed.", true);
-  if (!Number.isInteger(moves) || moves < 1 || moves > 40) return status("A bid is a number of moves, 1 to 40.", true);
+  if (S.phase !== "thinking" && S.phase !== "bidding") return status(_("Bids are closed."), true);
+  if (!Number.isInteger(moves) || moves < 1 || moves > 40) return status(_("A bid is a number of moves, 1 to 40."), true);
   const mine = S.bids.filter((b) => b.player === player);
   const name = S.players[player].name;
-  if (mine.length && moves >= Math.min(...mine.map((b) => b.moves))) return status(`${name} has bid ${Math.min(...mine.map((b) => b.moves))} already: a new bid must be lower.`, true);
+  if (mine.length && moves >= Math.min(...mine.map((b) => b.moves))) return status(format(_("%s has bid %d already: a new bid must be lower."), name, Math.min(...mine.map((b) => b.moves))), true);
   S.bids.push({ player, moves, t: clock.now, seq: S.bidSeq++ });
   if (S.phase === "thinking") {
     S.phase = "bidding";
     S.bidStart = clock.now;
     timerEvent = later(BID_MS, closeBids);
   }
-  status(`${name} bids ${moves}.`);
+  status(format(_("%s bids %d."), name, moves));
   drawPlayers();
 }
 
@@ -534,13 +557,14 @@ function startDemonstration() {
   $("pad").hidden = false;
   $("passes").value = 0;
   $("passes-box").hidden = true;
-  status(`Time! ${S.players[b.player].name} shows ${b.moves} moves: tap a robot, then a direction.`);
+  status(format(ngettext("Time! %s shows %d move: tap a robot, then a direction.",
+    "Time! %s shows %d moves: tap a robot, then a direction.", b.moves), S.players[b.player].name, b.moves));
   drawPlayers();
 }
 
 async function demoMove(screenDir) {
   if (S.phase !== "demonstrating" || S.busy || S.animating) return;
-  if (!S.selected) return status("Tap the robot to move first.", true);
+  if (!S.selected) return status(_("Tap the robot to move first."), true);
   const d = DIRS[(screenDir - S.turns + 4) & 3];
   const passes = S.selected === "clear" ? Math.max(0, Math.min(15, Number($("passes").value) || 0)) : 0;
   const b = S.order[S.turn];
@@ -569,31 +593,31 @@ async function demoMove(screenDir) {
 function judged(answer) {
   const b = S.order[S.turn];
   const name = S.players[b.player].name;
-  if (answer.state === "going") return status(`${name}: ${answer.reason}.`);
+  if (answer.state === "going") return status(format(_("%s: %s."), name, translateLine(answer.reason)));
   $("pad").hidden = true;
   if (answer.state === "won") {
     b.won = true;
     S.players[b.player].chips += 1;
     S.played.push(S.target);
     S.phase = "over";
-    $("verdict").textContent = `${name} wins the ${S.board.names[S.target]} chip: ${answer.reason}.`;
-    status(`${name} wins the chip. The robots stay where they are for the next chip.`);
+    $("verdict").textContent = format(_("%s wins the %s chip: %s."), name, said(S.board.names[S.target]), translateLine(answer.reason));
+    status(format(_("%s wins the chip. The robots stay where they are for the next chip."), name));
     S.after = { ...answer.robots }; // where the next chip starts
     endRound();
   } else {
     b.failed = true;
-    $("verdict").textContent = `${name} fails: ${answer.reason}.`;
+    $("verdict").textContent = format(_("%s fails: %s."), name, translateLine(answer.reason));
     if (S.turn + 1 < S.order.length) {
       const n = S.order[S.turn + 1];
       $("next-bidder").hidden = false;
-      $("next-bidder").textContent = `Next: ${S.players[n.player].name} (${n.moves} moves)`;
-      status(`${name} fails. The robots go back; ${S.players[n.player].name} shows next.`);
+      $("next-bidder").textContent = format(ngettext("Next: %s (%d move)", "Next: %s (%d moves)", n.moves), S.players[n.player].name, n.moves);
+      status(format(_("%s fails. The robots go back; %s shows next."), name, S.players[n.player].name));
     } else {
       S.phase = "over";
       S.played.push(S.target);
       S.robots = { ...S.start };
       drawBoard();
-      status("Nobody showed a solution: nobody wins this chip.");
+      status(_("Nobody showed a solution: nobody wins this chip."));
       endRound();
     }
   }
@@ -607,7 +631,7 @@ function endRound() {
 }
 
 function startRound() {
-  if (!S.players.length) S.players = [{ name: "Player 1", chips: 0, madeUp: true }, { name: "Player 2", chips: 0, madeUp: true }];
+  if (!S.players.length) S.players = [{ name: format(_("Player %d"), 1), chips: 0, madeUp: true }, { name: format(_("Player %d"), 2), chips: 0, madeUp: true }];
   stopAnimation();
   S.start = { ...S.robots };
   S.after = null;
@@ -624,7 +648,7 @@ function startRound() {
   listMoves([], 0);
   drawBoard();
   drawPlayers();
-  status(`The ${S.board.names[S.target]}: the first bid turns the timer.`);
+  status(format(_("The %s: the first bid turns the timer."), said(S.board.names[S.target])));
 }
 
 function backToSetup() {
@@ -642,7 +666,7 @@ function backToSetup() {
   listMoves([], 0);
   drawBoard();
   drawSetup();
-  status("Set up: tap the next target chip.");
+  status(_("Set up: tap the next target chip."));
 }
 
 $("start").addEventListener("click", startRound);
@@ -665,8 +689,8 @@ $("players").addEventListener("keydown", (e) => { // Enter in a bid box bids
 $("add-player").addEventListener("submit", (e) => {
   e.preventDefault();
   const name = $("player-name").value.trim();
-  if (!name) return status("Type the player's name first.", true);
-  if (S.players.some((p) => p.name === name)) return status(`${name} plays already.`, true);
+  if (!name) return status(_("Type the player's name first."), true);
+  if (S.players.some((p) => p.name === name)) return status(format(_("%s plays already."), name), true);
   if (!S.bids.length && S.players.every((p) => p.madeUp && !p.chips)) S.players = []; // the first real name replaces them
   S.players.push({ name, chips: 0 });
   $("player-name").value = "";
@@ -699,25 +723,26 @@ window.ricochet = {
 async function main() {
   try {
     FACES = await ask("faces");
-    const known = ["clock", "faces"];
+    const known = ["clock", "faces", "lang"];
     const unknown = [...params.keys()].filter((k) => !known.includes(k));
-    if (unknown.length) status(`URL: unknown parameter ${unknown[0].slice(0, 20)} (known: ${known.join(", ")}); ignored`, true);
-    if (params.has("clock") && !manual) status(`URL clock=${params.get("clock").slice(0, 20)}: only clock=manual (for tests); the real clock instead`, true);
+    if (unknown.length) status(format(_("URL: unknown parameter %s (known: %s); ignored"), unknown[0].slice(0, 20), known.join(", ")), true);
+    if (params.has("clock") && !manual) status(format(_("URL clock=%s: only clock=manual (for tests); the real clock instead"), params.get("clock").slice(0, 20)), true);
     const wanted = params.get("faces");
     if (wanted) {
       const parts = wanted.toUpperCase().split(",");
       const boards = new Set(parts.map((p) => p[0]));
       if (parts.length === 4 && boards.size === 4 && parts.every((p) => p in FACES.faces)) S.faces = parts;
-      else status(`URL faces=${wanted.slice(0, 20)}: four faces like 1A,4A,3B,2B; the default board instead`, true);
+      else status(format(_("URL faces=%s: four faces like 1A,4A,3B,2B; the default board instead"), wanted.slice(0, 20)), true);
     }
     const note = $("status").classList.contains("bad") ? $("status").textContent : null;
     await setFaces();
     if (note) status(note, true);
-    else status("Set up the board as it lies: faces, robots, the target chip.");
+    else if (chosen.notice) status(chosen.notice, true);
+    else status(_("Set up the board as it lies: faces, robots, the target chip."));
     $("pad").hidden = true;
     window.ricochet.ready = true;
   } catch (err) {
-    status("The page cannot reach its host: " + err.message, true);
+    status(format(_("The page cannot reach its host: %s"), err.message), true);
   }
 }
 main();

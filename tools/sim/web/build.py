@@ -8,6 +8,8 @@ The site (no CDN, no network at run time, no server code; any static host will d
     index.html, page.css, page.js   the page (copied from tools/sim/web/)
     tables.js                       colours and pips, generated from tools/draw/, and
                                     the on-screen help (tools/sim/help.py)
+    lang.js, catalogs.js            the page's words in en, de, es, ko: tools/i18n/lang.js
+                                    and the catalogues (locale/*.po) compiled to JSON
     micropython.mjs, .wasm          MicroPython's WebAssembly port (npm, pinned in
                                     tools/sim/web/package-lock.json; `npm ci` fetches it)
     firmware.bin                    firmware/ compiled with mpy-cross (as make flash does
@@ -27,6 +29,7 @@ import subprocess
 import tempfile
 
 from tools import cli, flash
+from tools import i18n
 from tools.cli import ROOT
 from tools.draw import colour, dice
 from tools.sim import help as onscreen
@@ -108,6 +111,10 @@ def build(out=OUT):
         shutil.copyfile(os.path.join(port, name), os.path.join(staging, name))
     with open(os.path.join(staging, "tables.js"), "w") as f:
         f.write(tables_js())
+    shutil.copyfile(os.path.join(ROOT, "tools", "i18n", "lang.js"),
+                    os.path.join(staging, "lang.js"))
+    with open(os.path.join(staging, "catalogs.js"), "w", encoding="utf-8") as f:
+        f.write(i18n.catalogs_js())
     with open(os.path.join(staging, "firmware.bin"), "wb") as f:
         f.write(bundle)
     shutil.rmtree(out, ignore_errors=True)

@@ -6,11 +6,13 @@
 // URL parameters: seed=N (a fresh device whose new games start from N), game=MR2...
 // (a fresh device resuming that share string's game), fresh (a fresh device: nothing
 // saved, your own device's flash untouched), view=big (projector view), contrast=high,
-// clock=manual (tests: the clock moves only through window.microrobots.replay).
+// clock=manual (tests: the clock moves only through window.microrobots.replay),
+// lang=en|de|es|ko (the page's words; remembered: tools/i18n/lang.js).
 // A bad parameter or a corrupt stored flash: the device's one-line notice, then defaults.
 
 import { loadMicroPython } from "./micropython.mjs";
 import { FILM_OFF, HELP, LEGEND, PIPS, TALLY, litFilm, pipInk, screenRgb } from "./tables.js";
+import { N_, _, catalogue, chooseLanguage, format, language, ngettext, remember, setLanguage, translateLine, translatePage } from "./lang.js";
 
 const FRAME_MS = 20; // the firmware's frame: the page steps the device once per 20 ms
 const TAP_MS = 60; // a click or key shorter than this holds its button this long
@@ -18,7 +20,7 @@ const MAX_SEED = 0x3fffffff;
 const STORAGE_KEY = "microrobots.flash.v1"; // {name: text} of every file on the flash
 const FLASH = "/flash";
 const HEAP = 512 * 1024;
-const KNOWN = ["seed", "game", "fresh", "view", "contrast", "clock"];
+const KNOWN = ["seed", "game", "fresh", "view", "contrast", "clock", "lang"];
 const KEYS = {
   ArrowUp: 0, ArrowDown: 1, ArrowLeft: 2, ArrowRight: 3,
   Enter: 4, " ": 4, a: 4, Backspace: 5, Escape: 5, b: 5,
@@ -31,21 +33,24 @@ window.microrobots = hook;
 
 // -- the URL ----------------------------------------------------------------------------
 const params = new URLSearchParams(location.search);
+const chosen = chooseLanguage();
+setLanguage(chosen.lang);
+if (chosen.notice) problems.push(chosen.notice);
 const clip = (text) => JSON.stringify(text.length > 24 ? text.slice(0, 24) + "…" : text);
 for (const key of params.keys()) {
-  if (!KNOWN.includes(key)) problems.push(`URL: unknown parameter ${clip(key)} (known: ${KNOWN.join(", ")}); ignored`);
+  if (!KNOWN.includes(key)) problems.push(format(_("URL: unknown parameter %s (known: %s); ignored"), clip(key), KNOWN.join(", ")));
 }
 function choice(name, allowed) {
   const value = params.get(name);
   if (value === null || allowed.includes(value)) return value;
-  problems.push(`URL ${name}=${clip(value)}: use ${allowed.join(" or ")}; ignored`);
+  problems.push(format(_("URL %s=%s: use %s; ignored"), name, clip(value), allowed.join(_(" or "))));
   return null;
 }
 let seed = null;
 if (params.has("seed")) {
   const text = params.get("seed");
   if (/^\d{1,10}$/.test(text) && Number(text) <= MAX_SEED) seed = Number(text);
-  else problems.push(`URL seed=${clip(text)}: not a whole number 0..${MAX_SEED}; a random seed instead`);
+  else problems.push(format(_("URL seed=%s: not a whole number 0..%d; a random seed instead"), clip(text), MAX_SEED));
 }
 const game = params.get("game");
 const manual = choice("clock", ["manual"]) === "manual";
@@ -111,7 +116,7 @@ function setBattery(percent) {
   board.millivolts = percent === null ? -1 : cellMillivolts(percent);
   $("usb").checked = percent === null;
   if (percent !== null) $("battery").value = String(percent);
-  $("battery-value").textContent = percent === null ? "USB" : `${percent} %`;
+  $("battery-value").textContent = percent === null ? _("USB") : format(_("%d %%"), percent);
 }
 hook.setBattery = setBattery;
 hook.cellMillivolts = cellMillivolts;
@@ -184,7 +189,7 @@ function restoreFlash(mp) {
     savedFlash = storage.getItem(STORAGE_KEY);
   } catch (e) {
     storage = null;
-    problems.push(`page storage: unavailable (${e.name}); nothing will be kept after this page`);
+    problems.push(format(_("page storage: unavailable (%s); nothing will be kept after this page"), e.name));
     return;
   }
   const stored = savedFlash;
@@ -199,7 +204,7 @@ function restoreFlash(mp) {
     }
   } catch (e) {
     // as the device does with a corrupt file: defaults now, replaced at the next save
-    problems.push(`page storage: corrupt or cut short (${e.message}); using defaults`);
+    problems.push(format(_("page storage: corrupt or cut short (%s); using defaults"), e.message));
     return;
   }
   for (const [name, text] of Object.entries(files)) mp.FS.writeFile(`${FLASH}/${name}`, text);
@@ -211,7 +216,7 @@ function restoreFlash(mp) {
 window.addEventListener("storage", (e) => {
   if (!storage || (e.key !== STORAGE_KEY && e.key !== null) || e.newValue === savedFlash) return;
   storage = null;
-  setStatus("page storage: another tab of this page saved its games; this tab no longer saves (reload it to go on from there)");
+  setStatus(_("page storage: another tab of this page saved its games; this tab no longer saves (reload it to go on from there)"));
 });
 
 function flashText(mp) {
@@ -237,7 +242,7 @@ function syncFlash(mp, page) {
   if (!storage) return;
   try { storage.setItem(STORAGE_KEY, text); } catch (e) {
     storage = null;
-    setStatus(`page storage: full or refused (${e.name}); nothing more will be kept`);
+    setStatus(format(_("page storage: full or refused (%s); nothing more will be kept"), e.name));
   }
 }
 
@@ -320,10 +325,10 @@ function distance(x, y, cell, d, rim = null) {
 // (a queue for breadth-first, a stack for depth-first), what was visited, each cell's count.
 // Until the teacher steps here, it follows the device's layer; a step here pauses the device.
 const SEARCHES = {
-  bfs: { title: "Breadth-first search", line: "Queue (the next cell first)",
-    rule: "Take the OLDEST waiting cell, give every new neighbour its count + 1, put them at the back." },
-  dfs: { title: "Depth-first search", line: "Stack (the next cell first)",
-    rule: "Take the NEWEST waiting cell, give every new neighbour its count + 1, put them on top." },
+  bfs: { title: N_("Breadth-first search"), line: N_("Queue (the next cell first)"),
+    rule: N_("Take the OLDEST waiting cell, give every new neighbour its count + 1, put them at the back.") },
+  dfs: { title: N_("Depth-first search"), line: N_("Stack (the next cell first)"),
+    rule: N_("Take the NEWEST waiting cell, give every new neighbour its count + 1, put them on top.") },
 };
 const lesson = {
   key: "", // the puzzle on show, "start-target"
@@ -465,15 +470,16 @@ function showLesson() {
   const { run, now } = lessonShown();
   const words = SEARCHES[lesson.search];
   const tokens = lesson.runs.tokens;
-  $("lesson-title").textContent = words.title;
-  $("lesson-rule").textContent = words.rule;
-  $("lesson-unit").textContent = lesson.unit === "layer" ? "Steps: one layer" : "Steps: one cell";
-  $("lesson-search").textContent = lesson.search === "bfs" ? "Try depth-first" : "Back to breadth-first";
+  $("lesson-title").textContent = _(words.title);
+  $("lesson-rule").textContent = _(words.rule);
+  $("lesson-unit").textContent = lesson.unit === "layer" ? _("Steps: one layer") : _("Steps: one cell");
+  $("lesson-search").textContent = lesson.search === "bfs" ? _("Try depth-first") : _("Back to breadth-first");
   $("lesson-graph").setAttribute("aria-pressed", String(lesson.graph));
-  $("lesson-counts").textContent = `step ${now.step} of ${run.order.length} · visited ${now.visited.length} · seen ${now.moves.filter((m) => m >= 0).length}`;
-  $("lesson-now").textContent = now.current < 0 ? `Start: the robot on ${tokens[run.start]} (0 moves) waits alone.`
-    : `Took ${lessonName(now.current)}; new: ${now.fresh.length ? now.fresh.map(lessonName).join(", ") : "none"}.`;
-  $("lesson-line-label").textContent = `${words.line}: ${now.waiting.length} waiting`;
+  $("lesson-counts").textContent = format(_("step %d of %d · visited %d · seen %d"), now.step, run.order.length,
+    now.visited.length, now.moves.filter((m) => m >= 0).length);
+  $("lesson-now").textContent = now.current < 0 ? format(_("Start: the robot on %s (0 moves) waits alone."), tokens[run.start])
+    : format(_("Took %s; new: %s."), lessonName(now.current), now.fresh.length ? now.fresh.map(lessonName).join(", ") : _("none"));
+  $("lesson-line-label").textContent = format(_("%s: %d waiting"), _(words.line), now.waiting.length);
   $("lesson-queue").replaceChildren(...now.waiting.map((c) => {
     const li = document.createElement("li");
     li.textContent = lessonName(c);
@@ -482,12 +488,13 @@ function showLesson() {
   }));
   if (now.found) lesson.compared[lesson.search] = true;
   $("lesson-found").textContent = now.found
-    ? `Target ${tokens[run.target]} found after visiting ${run.found} cells: a route of ${run.length} moves.`
-    : `Target ${tokens[run.target]}: not found yet.`;
+    ? format(ngettext("Target %s found after visiting %d cells: a route of %d move.",
+      "Target %s found after visiting %d cells: a route of %d moves.", run.length), tokens[run.target], run.found, run.length)
+    : format(_("Target %s: not found yet."), tokens[run.target]);
   for (const kind of ["bfs", "dfs"]) {
     const r = lesson.runs[kind], cells = $(`compare-${kind}`).querySelectorAll("td");
     const known = lesson.compared[kind];
-    cells[0].textContent = known ? (r.length >= 0 ? `${r.length} moves` : "none") : "?";
+    cells[0].textContent = known ? (r.length >= 0 ? format(ngettext("%d move", "%d moves", r.length), r.length) : _("none")) : "?";
     cells[1].textContent = known ? String(r.found >= 0 ? r.found : r.order.length) : "?";
   }
   hook.lessonState = {
@@ -501,16 +508,17 @@ function showLesson() {
 function makeLessonControls() {
   const make = (id, text, title, act) => {
     const b = document.createElement("button");
-    b.type = "button"; b.id = id; b.textContent = text; b.title = title;
+    b.type = "button"; b.id = id; b.textContent = _(text); b.title = _(title);
+    b.dataset.words = JSON.stringify([text, title]); // the English: another language later
     b.addEventListener("click", () => { act(); b.blur(); });
     return b;
   };
   $("lesson-controls").append(
-    make("lesson-back", "◀ Back", "One step back (PageUp or ,)", () => lessonKey("back")),
-    make("lesson-next", "Step ▶", "One step on (PageDown or .)", () => lessonKey("next")),
-    make("lesson-unit", "", "Step one cell or one whole layer (L)", () => lessonKey("unit")),
-    make("lesson-search", "", "Breadth-first or depth-first (D)", () => lessonKey("search")),
-    make("lesson-graph", "Whole graph", "Every cell and every move (G)", () => lessonKey("graph")));
+    make("lesson-back", N_("◀ Back"), N_("One step back (PageUp or ,)"), () => lessonKey("back")),
+    make("lesson-next", N_("Step ▶"), N_("One step on (PageDown or .)"), () => lessonKey("next")),
+    make("lesson-unit", "", N_("Step one cell or one whole layer (L)"), () => lessonKey("unit")),
+    make("lesson-search", "", N_("Breadth-first or depth-first (D)"), () => lessonKey("search")),
+    make("lesson-graph", N_("Whole graph"), N_("Every cell and every move (G)"), () => lessonKey("graph")));
 }
 
 // A teacher's key or click: false if there is no lesson on show.
@@ -584,19 +592,21 @@ function setGuide(text) {
 function showNow() {
   const stepping = lessonActive() && lesson.step !== null;
   $("now").textContent = stepping
-    ? "By hand: PageDown on, PageUp back, Enter: the device"
+    ? _("By hand: PageDown on, PageUp back, Enter: the device")
     : hook.guide;
 }
 
+// hook.status keeps the line as the firmware said it (English); the page shows it in
+// the reader's language (tools/i18n/lang.js: the console's templates).
 function setStatus(text) {
   hook.status = text;
-  $("status").textContent = text;
+  $("status").textContent = translateLine(text);
 }
 
 // What the buttons do in the mode shown (tools/sim/help.py, as make play says it).
 function showHelp() {
   const el = $("help");
-  el.replaceChildren(...(HELP[mode] || "").split(" · ").filter(Boolean).map((item) => {
+  el.replaceChildren(...(HELP[mode] ? _(HELP[mode]) : "").split(" · ").filter(Boolean).map((item) => {
     const span = document.createElement("span");
     span.textContent = item;
     return span;
@@ -606,7 +616,7 @@ function showHelp() {
 // The counts' legend: each # a swatch in its tally colour.
 function showLegend() {
   const el = $("legend");
-  const parts = LEGEND.split("#");
+  const parts = _(LEGEND).split("#");
   el.textContent = parts[0];
   parts.slice(1).forEach((text, k) => {
     const swatch = document.createElement("span");
@@ -623,7 +633,7 @@ function applyOptions() {
   $("big").setAttribute("aria-pressed", String(options.big));
   $("contrast").setAttribute("aria-pressed", String(options.contrast));
   $("mute").setAttribute("aria-pressed", String(sound.muted));
-  $("mute").textContent = sound.muted ? "Sound off" : "Sound on";
+  $("mute").textContent = sound.muted ? _("Sound off") : _("Sound on");
   painted = false;
   showLesson();
 }
@@ -679,12 +689,12 @@ function bindControls() {
 
 // -- power: the battery line and the dark grid of a sleeping device ----------------------------
 function showPower(p) {
-  const supply = p.usb ? "on USB" : p.percent >= 0
-    ? `battery ${p.percent} %${p.critical ? " — critical: saving and sleeping" : p.low ? " — low" : ""}`
-    : "on battery";
-  const state = p.state === "asleep" ? " · asleep: any button wakes it (and is no move)"
-    : p.state === "dimmed" ? " · dimmed: no button for a while" : "";
-  const text = supply + state;
+  const supply = p.usb ? _("on USB") : p.percent < 0 ? _("on battery")
+    : format(p.critical ? _("battery %d %% — critical: saving and sleeping") : p.low ? _("battery %d %% — low")
+      : _("battery %d %%"), p.percent);
+  const state = p.state === "asleep" ? _("asleep: any button wakes it (and is no move)")
+    : p.state === "dimmed" ? _("dimmed: no button for a while") : "";
+  const text = state ? `${supply} · ${state}` : supply;
   if ($("power-state").textContent !== text) $("power-state").textContent = text;
   $("screen").dataset.power = p.state;
 }
@@ -709,7 +719,7 @@ async function loadBundle() {
 
 function onConsole(line) {
   hook.console = (hook.console || []).concat([line]).slice(-50);
-  if (line.trim()) setStatus(line);
+  if (line.trim()) setStatus(line.replace(/\s+$/, ""));
 }
 
 async function boot() {
@@ -725,6 +735,7 @@ async function boot() {
   mp.runPython('import sys\nsys.path[:0] = ["/firmware", "/page"]\nimport page');
   const page = mp.pyimport("page");
   pageApi = page;
+  page.language(JSON.stringify(catalogue()));
   if (game !== null) {
     const problem = page.prepare(game);
     if (problem) problems.push(problem);
@@ -748,7 +759,7 @@ async function boot() {
       followClassroom(page);
       if (page.mode() !== mode) {
         mode = page.mode();
-        $("title").textContent = `Micro Robots — ${mode}`;
+        showTitle();
         showHelp();
         if (!hook.status.startsWith("notice:")) setStatus(""); // the last mode's verdict
       }
@@ -792,22 +803,61 @@ async function boot() {
   $("loading").hidden = true;
 }
 
+// The modes' names as the title and the greeting say them.
+const MODE_NAMES = [N_("menu"), N_("solo"), N_("referee"), N_("classroom"), N_("settings"), N_("halted"), N_("starting")];
+hook.modeNames = MODE_NAMES;
+function showTitle() {
+  $("title").textContent = mode === "starting" ? "Micro Robots" : format(_("Micro Robots — %s"), _(mode));
+}
+
+// The language picker: the page's words change at once (the firmware's guide too, through
+// page.py), and the choice is remembered as ?lang= would.
+function useLanguage(lang) {
+  setLanguage(lang);
+  $("lang").value = lang;
+  translatePage();
+  for (const b of document.querySelectorAll("#lesson-controls button")) {
+    const [text, title] = JSON.parse(b.dataset.words);
+    if (text) b.textContent = _(text);
+    b.title = _(title);
+  }
+  if (pageApi) {
+    pageApi.language(JSON.stringify(catalogue()));
+    hook.guide = page_guide();
+  }
+  hook.lang = lang;
+  showTitle();
+  showHelp();
+  showLegend();
+  applyOptions();
+  showNow();
+  $("status").textContent = translateLine(hook.status);
+  if (pageApi) showPower(JSON.parse(pageApi.power()));
+}
+function page_guide() { return pageApi ? pageApi.guide() : ""; }
+hook.useLanguage = useLanguage;
+hook.lang = language();
+hook.translate = (text) => translateLine(text);
+$("lang").value = language();
+$("lang").addEventListener("change", () => { remember($("lang").value); useLanguage($("lang").value); $("lang").blur(); });
+translatePage();
+
 applyOptions();
 showLegend();
 bindControls();
 bindPower();
 requestAnimationFrame(frameLoop);
-setStatus("Starting the firmware…");
+setStatus(_("Starting the firmware…"));
 hook.ready = boot().then(() => {
-  if (!hook.status || hook.status.startsWith("Starting")) {
-    greeting = mode === "menu" ? "Ready: the menu. Arrows choose a quadrant, A (Enter) opens it."
-      : `Resumed where it was left: the ${mode}. Hold B (Backspace or Esc) for the menu.`;
+  if (!hook.status || hook.status === _("Starting the firmware…")) {
+    greeting = mode === "menu" ? _("Ready: the menu. Arrows choose a quadrant, A (Enter) opens it.")
+      : format(_("Resumed where it was left: the %s. Hold B (Backspace or Esc) for the menu."), _(mode));
     setStatus(greeting);
   }
   return true;
 }, (error) => {
-  $("loading").textContent = `The firmware could not start: ${error.message}`;
-  setStatus(`error: the page could not start the firmware (${error.message})`);
+  $("loading").textContent = format(_("The firmware could not start: %s"), error.message);
+  setStatus(format(_("error: the page could not start the firmware (%s)"), error.message));
   console.error(error);
   return false;
 });

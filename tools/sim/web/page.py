@@ -13,6 +13,7 @@ firmware/microrobots/device/hw/web.py, this module only boots the device and ans
     page.classroom()              # its puzzle, layer and pause (the projector's lesson)
     page.searches(start, target)  # breadth- and depth-first runs, the graph (tools/lesson.py)
     page.hold()                   # pause the classroom's automatic steps (as its UP does)
+    page.language(table_json)     # the guide's words from now on (tools/i18n's table)
     page.masks(events_text)       # an events file as [[ms, mask], ...] (JSON), to replay
 
 The flash is ``FLASH`` in the port's in-memory filesystem; the page restores it from
@@ -95,6 +96,16 @@ def guide():
     if mode is None or app.switching or not hasattr(mode, "guide"):
         return ""
     return mode.guide() or ""
+
+
+def language(table_json):
+    """The guide's words in the page's language: ``table_json`` is the language's table
+    (tools/i18n, compiled from its catalogue; English: no entries). Only the simulators'
+    guide reads it (firmware/microrobots/i18n.py): a Pico never installs one."""
+    from microrobots import i18n
+
+    table = json.loads(table_json)
+    i18n.install(table if len(table) > 1 else None)
 
 
 def reached():
