@@ -25,9 +25,14 @@ $(VENV)/.installed-%-$(REQSUM): requirements/%.txt
 # Optional Debian tools some tests use (tmux for the terminal simulator, openscad for the
 # enclosure, chromium for the web page, mtools for CircuitPython's drive image). Installed
 # where we are root and apt works; the tests skip cleanly otherwise.
+# Also what the translations need (docs/translating.md): Korean's font for the worksheets
+# (fonts-nanum) and pdftotext to check their text (poppler-utils); a path or a command each.
 SYSTEM_TOOLS := tmux openscad chromium mtools
+SYSTEM_FILES := /usr/share/fonts/truetype/nanum/NanumGothic.ttf:fonts-nanum pdftotext:poppler-utils
 system-deps:
 	@missing=""; for t in $(SYSTEM_TOOLS); do command -v $$t >/dev/null || missing="$$missing $$t"; done; \
+	for f in $(SYSTEM_FILES); do what=$${f%%:*}; deb=$${f##*:}; \
+	  { test -e "$$what" || command -v "$$what" >/dev/null; } || missing="$$missing $$deb"; done; \
 	if [ -n "$$missing" ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  echo "installing$$missing (apt)"; \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing) >/dev/null 2>&1 \

@@ -218,20 +218,29 @@ def wrap(text, size, width, bold=False, fonts=("Helvetica", "Helvetica-Bold")):
     return lines
 
 
-def _lines(canvas, y, paragraphs, size=4.0, bold_first=False):
+def _lines(canvas, y, paragraphs, size=4.0, bold_first=False, fill=INK):
     """Each paragraph wrapped to the page's width, one after the other; the y below."""
     fonts = getattr(canvas, "fonts", ("Helvetica", "Helvetica-Bold"))
     for k, paragraph in enumerate(paragraphs):
         for line in wrap(paragraph, size, PAGE[0] - 2 * MARGIN, bold_first and k == 0, fonts):
-            canvas.text(MARGIN, y, line, size, bold=bold_first and k == 0)
+            canvas.text(MARGIN, y, line, size, fill=fill, bold=bold_first and k == 0)
             y += size * 1.45
     return y
 
 
+NAME_FIELD = 58.0  # mm at the top right for the pupil's name
+
+
 def _header(canvas, title, data, info):
-    canvas.text(MARGIN, MARGIN + 4, title, 7.0, bold=True)
-    canvas.text(PAGE[0] - MARGIN - 58, MARGIN + 4, _("name: ____________________"), 4.0)
-    canvas.text(MARGIN, MARGIN + 11, info, 3.0, fill=GREY)
+    """The sheet's title (smaller when a language's words are longer: it never runs into
+    the name field), the name field and the puzzle's line."""
+    fonts = getattr(canvas, "fonts", ("Helvetica", "Helvetica-Bold"))
+    size = 7.0
+    while size > 4.0 and _width(title, size, True, fonts) > PAGE[0] - 2 * MARGIN - NAME_FIELD - 3:
+        size -= 0.25
+    canvas.text(MARGIN, MARGIN + 4, title, size, bold=True)
+    canvas.text(PAGE[0] - MARGIN - NAME_FIELD, MARGIN + 4, _("name: ____________________"), 4.0)
+    _lines(canvas, MARGIN + 11, [info], 3.0, fill=GREY)
 
 
 def _footer(canvas, data, info):

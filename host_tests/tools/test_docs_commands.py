@@ -31,7 +31,9 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DOCS = ["README.md", "hardware/README.md"] + sorted(
-    "docs/" + f for f in os.listdir(os.path.join(ROOT, "docs")) if f.endswith(".md"))
+    "docs/" + f for f in os.listdir(os.path.join(ROOT, "docs")) if f.endswith(".md")) + sorted(
+    "docs/%s/%s" % (lang, f) for lang in ("de", "es", "ko")  # the translated docs
+    for f in os.listdir(os.path.join(ROOT, "docs", lang)) if f.endswith(".md"))
 
 # Documented lines that cannot run here, by prefix, and why. `make -n` still checks a make line.
 NOT_RUN = {

@@ -288,7 +288,7 @@ def test_the_optimum_with_and_without_the_ricochet_rule(page):
     page.uncheck("#rule")
     page.click("#solve")
     page.wait_for_function("document.querySelectorAll('#moves li').length === 1", timeout=20000)
-    assert status(page).startswith("Optimum: 1 moves, no ricochet rule")
+    assert status(page).startswith("Optimum: 1 move, no ricochet rule")
 
 
 def test_the_view_turns_and_the_arrows_turn_with_it(page):

@@ -37,7 +37,7 @@ def update():
         if not os.path.exists(i18n.po_path(lang)):
             _babel(["init", "-i", POT, "-d", i18n.LOCALE, "-D", i18n.DOMAIN, "-l", lang])
     _babel(["update", "-i", POT, "-d", i18n.LOCALE, "-D", i18n.DOMAIN, "--no-fuzzy-matching",
-            "--ignore-obsolete", "--omit-header"])
+            "--ignore-obsolete"])
 
 
 def main(argv=None):

@@ -1,0 +1,277 @@
+"""The translations (tools/i18n, locale/*.po): every message the code marks is in every
+language with the English's placeholders (checked by Babel, as `python -m tools.i18n
+check`), the stdlib reader the runtimes use agrees with Babel's, the language is chosen
+as each place chooses it, the referee's console lines come out whole in each language,
+and the worksheets print every language, Hangul included, inside their margins."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from tools import i18n
+from tools.i18n import check, console
+from tools.sim import terminal
+from tools.sim.script import Session
+
+ROOT = i18n.ROOT
+OTHERS = ("de", "es", "ko")
+
+
+# -- the catalogues -------------------------------------------------------------------------
+
+def test_no_message_is_missing_in_any_language():
+    problems = check.problems()
+    assert not problems, problems[0]  # the first one, by name
+
+
+def _broken_copy(tmp_path, lang, old, new):
+    src = i18n.po_path(lang)
+    with open(src, encoding="utf-8") as f:
+        text = f.read()
+    assert old in text, old
+    dest = tmp_path / lang / "LC_MESSAGES"
+    dest.mkdir(parents=True)
+    (dest / "microrobots.po").write_text(text.replace(old, new, 1), encoding="utf-8")
+    return str(tmp_path)
+
+
+def test_the_check_fails_on_a_missing_message(tmp_path, monkeypatch):
+    locale = _broken_copy(tmp_path, "de", 'msgid "Sound on"\nmsgstr "Ton an"\n', "")
+    monkeypatch.setattr(i18n, "LOCALE", locale)
+    assert check.problems(("de",)) == ["de: missing 'Sound on'"]
+
+
+def test_the_check_fails_on_a_placeholder_that_differs(tmp_path, monkeypatch):
+    locale = _broken_copy(tmp_path, "ko", 'msgstr "플레이어 %d"', 'msgstr "플레이어 %s"')
+    monkeypatch.setattr(i18n, "LOCALE", locale)
+    problems = check.problems(("ko",))
+    assert len(problems) == 1 and "placeholders ['%s']" in problems[0], problems
+
+
+def test_the_check_fails_on_an_empty_translation(tmp_path, monkeypatch):
+    locale = _broken_copy(tmp_path, "es", 'msgstr "Idioma"', 'msgstr ""')
+    monkeypatch.setattr(i18n, "LOCALE", locale)
+    assert check.problems(("es",)) == ["es: untranslated 'Language'"]
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_the_runtimes_table_says_what_babel_reads(lang):
+    """The stdlib reader (what make play and the build use, no Babel) against Babel's."""
+    babel, _raw = check.catalogue(lang)
+    table = i18n.table(lang)
+    assert table[""] == {"lang": lang, "plural": i18n.PLURALS[lang]}
+    for msgid, (plural, strs, _fuzzy) in babel.items():
+        if plural is None:
+            assert table.get(msgid, msgid) == strs[0], msgid
+        else:
+            assert len(strs) == (1 if lang == "ko" else 2), msgid
+            if lang != "en":
+                assert table[msgid + "\x00" + plural] == strs, msgid
+
+
+def test_korean_has_one_plural_form_and_the_others_two():
+    tr, ntr = i18n.gettext_for("de")
+    assert [ntr("%d move", "%d moves", n) % n for n in (1, 2)] == ["1 Zug", "2 Züge"]
+    tr, ntr = i18n.gettext_for("ko")
+    assert [ntr("%d move", "%d moves", n) % n for n in (1, 2)] == ["1번 이동", "2번 이동"]
+    tr, ntr = i18n.gettext_for("en")
+    assert [ntr("%d move", "%d moves", n) % n for n in (1, 2)] == ["1 move", "2 moves"]
+
+
+# -- choosing ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("env, asked, want", [
+    ({"LANG": "de_DE.UTF-8"}, None, "de"),
+    ({"LANG": "en_US.UTF-8", "LC_ALL": "es_ES.UTF-8"}, None, "es"),
+    ({"LANG": "ko_KR.UTF-8"}, "es", "es"),  # --lang wins
+    ({"LANG": "C.UTF-8"}, None, "en"),
+    ({}, "KO", "ko"),
+    ({}, None, "en"),
+])
+def test_the_language_from_lang_or_the_option(env, asked, want):
+    assert i18n.choose(asked, env) == (want, None)
+
+
+def test_an_unknown_language_is_english_and_said():
+    lang, notice = i18n.choose(None, {"LANG": "fr_FR.UTF-8"})
+    assert lang == "en"
+    assert notice == ("LANG=fr_FR.UTF-8: no catalogue for 'fr' (there are en, de, es, ko); "
+                      "English instead")
+
+
+# -- the referee's console lines ---------------------------------------------------------------
+
+def _referee_lines():
+    """The console lines of a correct claim, then a wrong one (one move more than shown)."""
+    s = Session(seed=11)
+    s.tap("right")
+    s.tap("a")
+    s.settle()
+    route = s.app.current.game.route()
+    s.claim(0, len(route) - 1, route[1:])
+    s.wait(4000)
+    s.tap("a")
+    s.settle()
+    route = s.app.current.game.route()
+    s.claim(1, len(route), route[1:])
+    s.wait(3000)
+    return [json.loads(x)["console"] for x in s.lines if '"console"' in x]
+
+
+ENGLISH = re.compile(r"\b(wrong|correct|player|claims|gives|takes|shown|round|pool|move|moves)\b")
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_the_referees_verdicts_come_out_whole_in_each_language(lang):
+    lines = _referee_lines()
+    assert len(lines) == 2 and "correct" in lines[0] and "wrong" in lines[1], lines
+    tr, _ntr = i18n.gettext_for(lang)
+    for line in lines:
+        said = console.translate_line(line, tr)
+        assert said != line
+        left = ENGLISH.findall(said) if lang != "ko" else re.findall(r"[A-Za-z]{3,}", said)
+        assert not left, (line, said)
+        assert re.findall(r"\d+", said) == re.findall(r"\d+", line)  # the same numbers
+
+
+def test_a_line_no_template_knows_is_left_alone():
+    tr, _ntr = i18n.gettext_for("de")
+    assert console.translate_line("bogus 12: nothing", tr) == "bogus 12: nothing"
+    assert console.translate_line("notice: bogus", tr) == "Hinweis: bogus"
+
+
+# -- the terminal's columns --------------------------------------------------------------------
+
+def test_hangul_takes_two_columns_in_the_terminal():
+    assert terminal.width("한국어 ok") == 9
+    lines = terminal.wrap("방향 패드: 사분면 선택 – 솔로 (왼쪽 위), 심판 (오른쪽 위)", 20)
+    assert all(terminal.width(x) <= 20 for x in lines) and len(lines) > 1
+    assert terminal.width(terminal.center("교실", 9)) == 9
+
+
+# -- the commands ------------------------------------------------------------------------------
+
+def run(*args, env=None):
+    e = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "firmware")]))
+    e.pop("LC_ALL", None)
+    e.update(env or {})
+    return subprocess.run([sys.executable, "-m"] + list(args), capture_output=True, text=True,
+                          cwd=ROOT, env=e)
+
+
+def test_solve_speaks_the_language_asked():
+    out = run("tools.solve", "G3", "W5", "--claim", "4", "--lang", "de")
+    assert out.returncode == 0, out.stderr
+    assert "Weg: " in out.stdout and "Ansage 4: " in out.stdout, out.stdout
+    out = run("tools.solve", "G3", "W5", env={"LANG": "es_ES.UTF-8"})
+    assert "camino: " in out.stdout, out.stdout
+
+
+def test_an_unknown_language_is_said_once_on_stderr():
+    out = run("tools.solve", "G3", "W5", "--lang", "fr")
+    assert out.returncode == 0
+    assert out.stderr.count("no catalogue for 'fr'") == 1, out.stderr
+    assert "route: " in out.stdout
+
+
+# -- the worksheets ----------------------------------------------------------------------------
+
+class Recorder:
+    """A canvas that keeps what is written, to measure it as the PDF prints it."""
+
+    def __init__(self, fonts):
+        self.fonts = fonts
+        self.texts = []
+
+    def text(self, x, y, text, size, fill=(0, 0, 0), bold=False, anchor="start", cls=None):
+        self.texts.append((x, y, text, size, bold, anchor, cls))
+
+    def __getattr__(self, name):  # begin, end, rect, circle, line, polygon
+        return lambda *a, **k: None
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_every_sheet_keeps_its_words_inside_the_page(lang, monkeypatch):
+    from microrobots.rules.board import Layout
+    from tools import worksheet as ws
+
+    layout = Layout.named("black:ABCD0000")
+    start, target, waypoint = ws.classroom_puzzle(layout, 7, 1)
+    data = ws.puzzle_data(layout, start, target, waypoint)
+    i18n.install(lang)
+    try:
+        fonts = ws.pdf_fonts(lang)
+        for sheet in ws.SHEETS:
+            canvas = Recorder(fonts)
+            ws.draw_sheet(canvas, sheet, data, ws._info(data, 7, 1))
+            title = canvas.texts[0]
+            for x, _y, text, size, bold, anchor, cls in canvas.texts:
+                w = ws._width(text, size, bold, fonts)
+                left = x - w / 2 if anchor == "middle" else x
+                assert left >= ws.MARGIN - 0.01 or cls in ("colour", "mark", "distance"), text
+                assert left + w <= ws.PAGE[0] - ws.MARGIN + 0.01, (sheet, text, w)
+                if cls == "colour":  # the colour's word stays on its die
+                    assert w <= 0.85 * ws.PITCH, text
+            name_x = ws.PAGE[0] - ws.MARGIN - ws.NAME_FIELD
+            assert title[0] + ws._width(title[2], title[3], True, fonts) < name_x, title[2]
+    finally:
+        i18n.install("en")
+
+
+needs_pdftotext = pytest.mark.skipif(shutil.which("pdftotext") is None or not os.path.exists(
+    "/usr/share/fonts/truetype/nanum/NanumGothic.ttf"),
+    reason="pdftotext (poppler-utils) or the Korean font (fonts-nanum) is missing")
+
+
+@needs_pdftotext
+@pytest.mark.parametrize("lang, words", [
+    ("en", ["Warm-up: one move", "How far is every die?", "Answers (for the teacher)", "pink"]),
+    ("de", ["Aufwärmen: ein Zug", "Wie weit ist jeder Würfel entfernt?", "Lösungen", "grün"]),
+    ("es", ["Calentamiento: un movimiento", "¿A qué distancia está cada dado?", "amarillo"]),
+    ("ko", ["준비 운동: 한 번의 이동", "주사위마다 얼마나 먼가요?", "정답 (교사용)", "초록"]),
+])
+def test_the_seed_7_sheets_text_is_extractable(tmp_path, lang, words):
+    pdf = tmp_path / ("sheets-%s.pdf" % lang)
+    out = run("tools.worksheet", "--seed", "7", "--lang", lang, "-o", str(pdf))
+    assert out.returncode == 0, out.stderr
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    flat = re.sub(r"\s+", " ", text)
+    for w in words:
+        assert w in flat, (w, flat[:400])
+    if lang == "ko":
+        assert len(re.findall("[\uac00-\ud7a3]", text)) > 300  # Hangul syllables
+        fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True).stdout
+        nanum = [x for x in fonts.splitlines() if "NanumGothic" in x]
+        assert nanum and all("+NanumGothic" in x.split()[0] for x in nanum), fonts  # a subset
+        assert all(" yes yes " in x for x in nanum), fonts  # embedded, subset
+
+
+# -- the glossary ------------------------------------------------------------------------------
+
+# docs/glossary.md's terms (English word -> what each translation of a message with it
+# contains), for the game's things whose word never changes with the sentence.
+TERMS = [
+    (r"\btokens?\b", {"de": "Siegmarke", "es": "token", "ko": "토큰"}),
+    (r"\bwaypoint\b", {"de": "Zwischenziel", "es": "intermedio", "ko": "경유지"}),
+    (r"\bvortex\b", {"de": "Strudel", "es": "vórtice", "ko": "소용돌이"}),
+    (r"\b(clear|transparent) robot\b", {"de": "transparente", "es": "transparente", "ko": "투명"}),
+    (r"\b(die|dice)\b", {"de": "Würfel", "es": "dado", "ko": "주사위"}),
+    (r"\btarget\b", {"de": "Ziel", "es": "objetivo", "ko": "목표"}),
+    (r"\bclaim\b", {"de": "Ansage", "es": "reclam", "ko": "선언"}),
+    (r"\bD-pad\b", {"de": "Steuerkreuz", "es": "cruceta", "ko": "방향 패드"}),
+]
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_the_translations_follow_the_glossary(lang):
+    babel, _raw = check.catalogue(lang)
+    for msgid, (_plural, strs, _fuzzy) in sorted(babel.items()):
+        for pattern, words in TERMS:
+            if re.search(pattern, msgid):
+                assert all(words[lang].lower() in s.lower() for s in strs), (msgid, strs, words[lang])
