@@ -18,7 +18,7 @@ def install(table):
 
 
 def _(text):
-    if _table is None:
+    if _table is None or not text:  # ("": the table's header, never a message)
         return text
     return _table.get(text, text)
 

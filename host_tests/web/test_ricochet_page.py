@@ -305,7 +305,7 @@ def test_the_view_turns_and_the_arrows_turn_with_it(page):
 
 
 @pytest.mark.parametrize("query, message", [
-    ("?colour=red", "URL: unknown parameter colour (known: clock, faces); ignored"),
+    ("?colour=red", "URL: unknown parameter colour (known: clock, faces, lang); ignored"),
     ("?clock=fast", "URL clock=fast: only clock=manual (for tests); the real clock instead"),
 ])
 def test_a_bad_url_is_told_in_one_line(page, query, message):

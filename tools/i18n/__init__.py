@@ -213,7 +213,7 @@ def current():
 
 
 def _(message):
-    return _current.get(message, message)
+    return _current.get(message, message) if message else message  # "": the header
 
 
 def N_(message):
@@ -233,7 +233,7 @@ def gettext_for(lang):
     t = load(lang) if lang != "en" else {}
 
     def tr(message):
-        return t.get(message, message)
+        return t.get(message, message) if message else message
 
     def ntr(one, many, n):
         forms = t.get(one + "\x00" + many)

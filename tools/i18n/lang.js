@@ -51,7 +51,8 @@ export function language() { return table[""].lang; }
 export function catalogue() { return table; }
 
 export function _(message) {
-  return Object.prototype.hasOwnProperty.call(table, message) ? table[message] : message;
+  // ("" is the table's header, never a message)
+  return message && Object.prototype.hasOwnProperty.call(table, message) ? table[message] : message;
 }
 
 export function N_(message) { return message; }
@@ -86,7 +87,7 @@ const patterns = CONSOLE.map((template) => {
 });
 
 export function translateLine(line, depth = 0) {
-  if (table[""].lang === "en" || depth > 4) return line;
+  if (!line || table[""].lang === "en" || depth > 4) return line;
   if (Object.prototype.hasOwnProperty.call(table, line)) return table[line];
   for (const p of patterns) {
     const m = p.re.exec(line);

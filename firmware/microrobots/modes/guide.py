@@ -8,7 +8,16 @@ that mode's state; the state numbers are the modes' own (their ``_ROLL``... cons
 MicroPython folds into the code: host_tests/test_guide.py checks they agree).
 """
 
+from ..i18n import _, ngettext
 from ..preferences import MODES
+from ..rules.solver import BELOW_OPTIMUM, ILLEGAL_MOVE, TARGET_MISSED, WAYPOINT_MISSED, \
+    WRONG_COUNT
+
+
+def N_(text):
+    """A word marked for the catalogues, translated where it is shown."""
+    return text
+
 
 # The modes' states, as each mode numbers them.
 ROLL = 0  # every game mode's dice
@@ -19,17 +28,22 @@ ROOM_WAVE = 1
 SET_SHUFFLE, SET_MATCH = 1, 2
 TARGETS = MODES[1:]  # the menu's quadrants
 # The settings' items as the guide names them (settings._ITEMS, in order).
-NAMES = ("side", "arrangement", "brightness", "players", "expert (waypoint)", "sound",
-         "difficulty", "colour aid", "lesson", "dim after", "sleep after", "battery")
+NAMES = (N_("side"), N_("arrangement"), N_("brightness"), N_("players"),
+         N_("expert (waypoint)"), N_("sound"), N_("difficulty"), N_("colour aid"),
+         N_("lesson"), N_("dim after"), N_("sleep after"), N_("battery"))
 ITEMS = ("side", "tiles", "brightness", "players", "expert", "sound", "difficulty", "aid",
          "lesson", "dim", "sleep", "battery")
+SIDES = {"black": N_("black"), "copper": N_("copper")}  # the boards' two sides
+AIDS = (N_("off"), N_("high contrast"), N_("blink the robot's colour"), N_("both"))
+# Every line is a whole sentence in the catalogues (firmware/microrobots/i18n.py: the
+# identity until a simulator installs a language), so each language orders its words.
 
 
 def menu(m):
     """The quadrant chosen; on a first start, a welcome."""
-    text = "%s: A opens it · D-pad: another mode" % TARGETS[m.choice]
+    text = _("%s: A opens it · D-pad: another mode") % _(TARGETS[m.choice])
     if m.app.welcome:  # a first start
-        return "welcome to Micro Robots! the menu: " + text
+        return _("welcome to Micro Robots! the menu: %s") % text
     return text
 
 
@@ -40,26 +54,53 @@ def solo(m):
     if g is None:
         return None
     if st == ROLL:
-        return "the dice roll a new target · A: skip"
+        return _("the dice roll a new target · A: skip")
     if st == SOLO_PLAY:
         if m.stats:
-            return "solved %d, in a row %d, moves beyond the optimum %d" % (
+            return _("solved %d, in a row %d, moves beyond the optimum %d") % (
                 g.score, g.streak, g.extra)
         if m.hint:
-            return "the lit cells: where the robot can go · hold A again: give up"
+            return _("the lit cells: where the robot can go · hold A again: give up")
         n = m.walk.count
-        first = g.waypoint is not None and not m.walk.seen
-        return "%s: %d move%s so far · D-pad the cursor, A: there · B: a move back · " \
-            "hold A: a hint" % ("the waypoint first, then the target" if first else
-                                "to the target", n, "" if n == 1 else "s")
+        if g.waypoint is not None and not m.walk.seen:
+            return ngettext("the waypoint first, then the target: %d move so far · D-pad the "
+                            "cursor, A: there · B: a move back · hold A: a hint",
+                            "the waypoint first, then the target: %d moves so far · D-pad the "
+                            "cursor, A: there · B: a move back · hold A: a hint", n) % n
+        return ngettext("to the target: %d move so far · D-pad the cursor, A: there · B: a "
+                        "move back · hold A: a hint",
+                        "to the target: %d moves so far · D-pad the cursor, A: there · B: a "
+                        "move back · hold A: a hint", n) % n
     if st == SOLO_SOLVED:
-        return "solved in %d move%s · A: on" % (m.count, "" if m.count == 1 else "s")
+        return ngettext("solved in %d move · A: on", "solved in %d moves · A: on",
+                        m.count) % m.count
     if st == SOLO_SCORE:
-        return "you %d, optimum %d%s · A: an optimal route" % (
-            m.count, m.optimum, ": perfect" if m.count == m.optimum else "")
-    first = "given up: " if m.gave_up else ""
-    return "%san optimal route, %d moves · A: the next target" % (
-        first, len(m.route) - 1)
+        if m.count == m.optimum:
+            return _("you %d, optimum %d: perfect · A: an optimal route") % (m.count,
+                                                                            m.optimum)
+        return _("you %d, optimum %d · A: an optimal route") % (m.count, m.optimum)
+    n = len(m.route) - 1
+    if m.gave_up:
+        return ngettext("given up: an optimal route, %d move · A: the next target",
+                        "given up: an optimal route, %d moves · A: the next target", n) % n
+    return ngettext("an optimal route, %d move · A: the next target",
+                    "an optimal route, %d moves · A: the next target", n) % n
+
+
+def reason(m):
+    """The referee's verdict in words (as rules/solver.py's Verdict.reason says it)."""
+    code = m.code
+    if code == ILLEGAL_MOVE:
+        return _("move %d is not legal") % m.bad if m.bad else _("a move is not legal")
+    if code == WRONG_COUNT:
+        return _("the number of moves differs from the claim")
+    if code == TARGET_MISSED:
+        return _("the robot does not end on the target")
+    if code == WAYPOINT_MISSED:
+        return _("the robot did not visit the waypoint first")
+    if code == BELOW_OPTIMUM:
+        return _("the claim is below the optimum")
+    return _(m.verdict)
 
 
 def referee(m):
@@ -70,122 +111,138 @@ def referee(m):
         return None
     who = m.player + 1
     if st == ROLL:
-        return "the dice roll a new target · A: skip"
+        return _("the dice roll a new target · A: skip")
     if st == REF_BOARD:
-        return ("round %d: find a route · A: who claims? · hold A: nobody found one · "
-                "up: the scores" % g.round)
+        return _("round %d: find a route · A: who claims? · hold A: nobody found one · "
+                 "up: the scores") % g.round
     if st == REF_PLAYER:
         if who == 0:
-            return "who claims? D-pad: the player · B: back"
-        return "player %d claims? A: yes, then the count · D-pad: another · B: back" % who
+            return _("who claims? D-pad: the player · B: back")
+        return _("player %d claims? A: yes, then the count · D-pad: another · B: back") % who
     if st == REF_COUNT:
-        return ("player %d claims %d move%s? up/down 1, left/right 5 · A: yes, then "
-                "the moves · B: back" % (who, m.count, "" if m.count == 1 else "s"))
+        return ngettext("player %d claims %d move? up/down 1, left/right 5 · A: yes, then "
+                        "the moves · B: back",
+                        "player %d claims %d moves? up/down 1, left/right 5 · A: yes, then "
+                        "the moves · B: back", m.count) % (who, m.count)
     if st == REF_DEMO:
-        return ("player %d shows move %d of %d: D-pad the cursor, A: there · B: a "
-                "move back · hold A: done" % (who, min(len(m.moves) + 1, m.count),
-                                             m.count))
+        return _("player %d shows move %d of %d: D-pad the cursor, A: there · B: a move "
+                 "back · hold A: done") % (who, min(len(m.moves) + 1, m.count), m.count)
     if st == REF_RESULT or st == REF_WHY:
         if m.ok:
-            return "correct: player %d takes a token · A: the next roll" % who
+            return _("correct: player %d takes a token · A: the next roll") % who
         if m.receiver < 0:
-            return "wrong: %s · no token moves · A: on" % m.verdict
-        return "wrong: %s · player %d gives player %d a token · A: on" % (
-            m.verdict, who, m.receiver + 1)
+            return _("wrong: %s · no token moves · A: on") % reason(m)
+        return _("wrong: %s · player %d gives player %d a token · A: on") % (
+            reason(m), who, m.receiver + 1)
     if st == REF_REVEAL:
-        return ("nobody found it: an optimal route, %d moves · D-pad: again · A: the "
-                "next roll" % (m.replay.n - 1))
+        n = m.replay.n - 1
+        return ngettext("nobody found it: an optimal route, %d move · D-pad: again · A: the "
+                        "next roll",
+                        "nobody found it: an optimal route, %d moves · D-pad: again · A: the "
+                        "next roll", n) % n
     if st == REF_SCORES:
-        return ("the scores: a row per player, gold = tokens; the pool: %d · any key: "
-                "back" % g.pool)
+        return _("the scores: a row per player, gold = tokens; the pool: %d · any key: "
+                 "back") % g.pool
     if st == REF_UNDO:
-        return "undo the last decision? B: yes · any other key: no"
+        return _("undo the last decision? B: yes · any other key: no")
     winners = g.winners
     if len(winners) == 1:
-        text = "player %d wins" % (winners[0] + 1)
-    else:
-        text = "players %s win" % " and ".join(str(p + 1) for p in winners)
-    return text + " · A: a new game · B: undo the last decision"
+        return _("player %d wins · A: a new game · B: undo the last decision") % (
+            winners[0] + 1)
+    return _("players %s win · A: a new game · B: undo the last decision") % _(
+        " and ").join(str(p + 1) for p in winners)
 
 
-def lesson(s):
-    """"lesson N, puzzle K: " when the classroom plays a lesson (the worksheets'
-    --seed N --puzzle K, the page's ?seed=N), else ""."""
+def lesson(s, text):
+    """``text`` after "lesson N, puzzle K: " when the classroom plays a lesson (the
+    worksheets' --seed N --puzzle K, the page's ?seed=N)."""
     if not s["lesson"]:
-        return ""
-    return "lesson %d, puzzle %d: " % (s["lesson"], s["puzzle"])
+        return text
+    return _("lesson %d, puzzle %d: %s") % (s["lesson"], s["puzzle"], text)
 
 
 def classroom(m):
     """The lesson's puzzle, the wave's layer."""
     st = m.state
     if st == ROLL:
-        text = "the dice roll a robot and a target · A: search"
+        text = _("the dice roll a robot and a target · A: search")
     elif st == ROOM_WAVE:
         layer = m.wave.layer
         if layer == 0:
-            text = "layer 0: the robot · A: layer 1, every cell one move away"
+            text = _("layer 0: the robot · A: layer 1, every cell one move away")
         elif layer < m.reach:
-            text = "layer %d: every cell %d move%s away · A: the next · B: back" % (
-                layer, layer, "" if layer == 1 else "s")
+            text = ngettext("layer %d: every cell %d move away · A: the next · B: back",
+                            "layer %d: every cell %d moves away · A: the next · B: back",
+                            layer) % (layer, layer)
         else:
-            text = "layer %d reaches the target: the shortest route, %d moves · A: " \
-                "show it" % (layer, m.reach)
+            text = ngettext("layer %d reaches the target: the shortest route, %d move · A: "
+                            "show it",
+                            "layer %d reaches the target: the shortest route, %d moves · A: "
+                            "show it", m.reach) % (layer, m.reach)
+    elif m.app.settings["lesson"]:
+        text = ngettext("the shortest route: %d move · A: the next puzzle",
+                        "the shortest route: %d moves · A: the next puzzle", m.reach) % m.reach
     else:
-        text = "the shortest route: %d moves · A: %s puzzle" % (
-            m.reach, "the next" if m.app.settings["lesson"] else "a new")
-    return lesson(m.app.settings) + text + (
-        " · up: go on (paused)" if m.paused else " · up: pause")
+        text = ngettext("the shortest route: %d move · A: a new puzzle",
+                        "the shortest route: %d moves · A: a new puzzle", m.reach) % m.reach
+    text = lesson(m.app.settings, text)
+    if m.paused:
+        return _("%s · up: go on (paused)") % text
+    return _("%s · up: pause") % text
 
 
 def settings(m):
     """The item's number, name and value; a shuffle's or a match's quadrant."""
     if m.state == SET_SHUFFLE:
-        return "shuffle: lay board %s turned as shown in quadrant %d of 4 (white: its " \
-            "top-left) · A: next · LEFT: back · B: cancel" % (
-                chr(m.code[m.quadrant]), m.quadrant + 1)
+        return _("shuffle: lay board %s turned as shown in quadrant %d of 4 (white: its "
+                 "top-left) · A: next · LEFT: back · B: cancel") % (
+                     chr(m.code[m.quadrant]), m.quadrant + 1)
     if m.state == SET_MATCH:
-        return "match the table, quadrant %d of 4: up/down the board (%s), left/right " \
-            "turn it · A: next · B: back" % (m.quadrant + 1,
-                                              chr(m.code[m.quadrant]))
+        return _("match the table, quadrant %d of 4: up/down the board (%s), left/right "
+                 "turn it · A: next · B: back") % (m.quadrant + 1, chr(m.code[m.quadrant]))
     name = ITEMS[m.item]
     s = m.app.settings
     value = s[name] if name in s else None
     if name == "tiles":
-        value = ("keep", "shuffle: A deals one", "match a table: A")[m.arrange - 1]
+        value = (_("keep"), _("shuffle: A deals one"), _("match a table: A"))[m.arrange - 1]
+    elif name == "side":
+        value = _(SIDES[value]) if value in SIDES else value
     elif name == "expert" or name == "sound":
-        value = "on" if value else "off"
+        value = _("on") if value else _("off")
     elif name == "difficulty" and value == 0:
-        value = "any"
+        value = _("any")
     elif name == "aid":
-        value = ("off", "high contrast", "blink the robot's colour", "both")[value]
+        value = _(AIDS[value])
     elif name == "lesson":
         if not value:
-            return "%d of %d, lesson: off, the classroom rolls new puzzles · left/right: " \
-                "a lesson's number (the worksheets' --seed) · up/down: another · B: back" % (
-                    m.item + 1, len(ITEMS))
-        return "%d of %d, lesson %d (the worksheets' --seed %d, the page's ?seed=%d), the " \
-            "classroom at puzzle %d · left/right: change · A: its first puzzle again · " \
-            "up/down: another · B: back" % (m.item + 1, len(ITEMS), value, value, value,
-                                            s["puzzle"])
+            return _("%d of %d, lesson: off, the classroom rolls new puzzles · left/right: "
+                     "a lesson's number (the worksheets' --seed) · up/down: another · B: "
+                     "back") % (m.item + 1, len(ITEMS))
+        return _("%d of %d, lesson %d (the worksheets' --seed %d, the page's ?seed=%d), the "
+                 "classroom at puzzle %d · left/right: change · A: its first puzzle again · "
+                 "up/down: another · B: back") % (m.item + 1, len(ITEMS), value, value,
+                                                  value, s["puzzle"])
     elif name == "dim" or name == "sleep":
-        value = "%d min" % value if value else "never"
+        value = _("%d min") % value if value else _("never")
     elif name == "battery":
-        return "%d of %d, battery: %s · up/down: another · B: back" % (
+        return _("%d of %d, battery: %s · up/down: another · B: back") % (
             m.item + 1, len(ITEMS), _battery(getattr(m.app, "power", None)))
-    return "%d of %d, %s: %s · left/right: change · up/down: another · B: back" % (
-        m.item + 1, len(ITEMS), NAMES[m.item], value)
+    return _("%d of %d, %s: %s · left/right: change · up/down: another · B: back") % (
+        m.item + 1, len(ITEMS), _(NAMES[m.item]), value)
 
 
 def _battery(power):
     if power is None or power.on_usb and power.mv < 0:
-        return "no gauge (on USB)"
+        return _("no gauge (on USB)")
     if power.on_usb:
-        return "on USB (charging)"
+        return _("on USB (charging)")
     if power.percent < 0:
-        return "on battery (no gauge)"
-    state = " CRITICAL" if power.critical else " low" if power.low else ""
-    return "%d%%%s (%.2f V)" % (power.percent, state, power.mv / 1000)
+        return _("on battery (no gauge)")
+    if power.critical:
+        return _("%d%% CRITICAL (%.2f V)") % (power.percent, power.mv / 1000)
+    if power.low:
+        return _("%d%% low (%.2f V)") % (power.percent, power.mv / 1000)
+    return _("%d%% (%.2f V)") % (power.percent, power.mv / 1000)
 
 
 def reached(m):
