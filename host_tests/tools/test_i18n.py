@@ -275,3 +275,74 @@ def test_the_translations_follow_the_glossary(lang):
         for pattern, words in TERMS:
             if re.search(pattern, msgid):
                 assert all(words[lang].lower() in s.lower() for s in strs), (msgid, strs, words[lang])
+
+
+# -- the firmware's guide, as the simulators run it ---------------------------------------------
+
+def _guides(out):
+    return [json.loads(x)["guide"] for x in out if x.startswith("{") and '"guide"' in x]
+
+
+EVENTS = ["300 8", "360 0", "700 16", "760 0"]  # right (referee), A: the dice roll
+
+
+@pytest.mark.parametrize("runtime", ["cpython", "micropython"])
+def test_the_drivers_guide_speaks_the_table_it_is_given(runtime, tmp_path):
+    from tools.cli import ROOT as CHECKOUT
+
+    if runtime == "micropython":
+        if shutil.which("micropython", path=os.path.join(CHECKOUT, ".venv", "bin")) is None:
+            pytest.skip("no micropython in .venv (make venv)")
+        cmd = terminal.driver_command("micropython", 5, str(tmp_path) + "/", "ko")
+        proc = subprocess.run(cmd + ["--until", "3000"], input="\n".join(EVENTS) + "\n",
+                              capture_output=True, text=True, cwd=CHECKOUT)
+        out = proc.stdout.splitlines()
+        assert proc.returncode == 0, out[-3:]
+    else:
+        from microrobots import i18n as words
+        from tools.sim import driver as simdriver
+
+        out = []
+        argv = ["--seed", "5", "--until", "3000", "--words", i18n.compiled("ko", i18n.FIRMWARE)]
+        try:
+            simdriver.run(argv, EVENTS, out.append)
+        finally:
+            words.install(None)  # English again for the other tests in this process
+    guides = _guides(out)
+    assert guides[0].startswith("마이크로 로봇에 오신 것을 환영합니다! 메뉴: 솔로") or \
+        guides[0] == "솔로: A로 열기 · 방향 패드: 다른 모드", guides
+    assert any(g.startswith("심판: A로 열기") for g in guides), guides
+    assert any("주사위가 새 목표를 굴림" in g for g in guides), guides
+
+
+def test_the_driver_names_a_table_it_cannot_read():
+    from tools.sim import driver as simdriver
+
+    out = []
+    assert simdriver.run(["--words", "/nonexistent/ko.json"], [], out.append) == 2
+    assert "--words /nonexistent/ko.json: cannot read it" in out[0]
+
+
+def test_the_terminal_gives_the_driver_its_language():
+    assert terminal.build_parser().parse_args(["--lang", "ko"]).lang == "ko"
+    cmd = terminal.driver_command("cpython", 3, "/tmp/x/", "ko")
+    assert cmd[-2:] == ["--words", i18n.compiled("ko", i18n.FIRMWARE)]
+    assert "--words" not in terminal.driver_command("cpython", 3, "/tmp/x/", "en")
+
+
+def test_no_firmware_module_but_the_guide_imports_the_words():
+    """A Pico never asks for the guide (its picture says it), so it never loads the words:
+    modes/guide.py alone imports i18n, and only Base.guide imports the guide, when called."""
+    firmware = os.path.join(ROOT, "firmware", "microrobots")
+    users = []
+    for folder, _dirs, files in os.walk(firmware):
+        for name in files:
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                with open(path, encoding="utf-8") as f:
+                    text = f.read()
+                if re.search(r"^\s*from \.+(\w+\.)*i18n import|^\s*import .*i18n", text, re.M):
+                    users.append(os.path.relpath(path, firmware))
+                if re.search(r"^from \.+ import guide|^from \.+modes import guide", text, re.M):
+                    users.append(os.path.relpath(path, firmware) + " (guide at import)")
+    assert users == [os.path.join("modes", "guide.py")], users

@@ -206,3 +206,37 @@ def test_the_ricochet_table_fits_every_screen_in_each_language(ricochet, lang, s
     every_size("verdict")
     assert page.problems == []
     context.close()
+
+
+def test_the_page_takes_the_browsers_language_then_the_url_then_remembers(handheld):
+    """No ?lang=: the browser's language (here es-ES); ?lang=ko wins and is remembered;
+    the picker changes every word at once, the firmware's guide too; ?lang=fr: English,
+    said once as the device's notice."""
+    browser, url = handheld
+    context = browser.new_context(locale="es-ES", viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    problems = web.watch(page)
+
+    def start(query):
+        page.goto(url + query)
+        assert page.evaluate("window.microrobots.ready")
+        page.wait_for_function("window.microrobots.guide !== ''", timeout=20000)
+        return page.evaluate("document.documentElement.lang")
+
+    assert start("?fresh") == "es"
+    assert page.inner_text("#big") == "Vista de proyector"
+    assert start("?fresh&lang=ko") == "ko"
+    assert start("?fresh") == "ko"  # remembered
+    assert "솔로: A로 열기" in page.inner_text("#now")
+    page.select_option("#lang", "de")
+    assert page.evaluate("document.documentElement.lang") == "de"
+    assert page.inner_text("#big") == "Projektoransicht"
+    assert "Solo: A öffnet" in page.inner_text("#now")  # the firmware's words
+    assert page.inner_text("#help").startswith("Steuerkreuz: einen Quadranten wählen")
+    assert start("?fresh") == "de"  # the picker's choice is remembered too
+    assert start("?fresh&lang=fr") == "en"
+    assert page.evaluate("window.microrobots.status") == (
+        'notice: URL lang="fr": no catalogue for it (there are en, de, es, ko); English instead')
+    assert "solo: A opens it" in page.inner_text("#now")
+    assert problems == []
+    context.close()

@@ -97,18 +97,21 @@ def _unquote(text, where):
 
 def read_po(path):
     """The messages of a .po file (a small reader for the subset Babel writes: no
-    msgctxt): ``[(msgid, msgid_plural or None, [msgstr...], fuzzy)]``, the header first.
-    ValueError names the file and line of anything it cannot read."""
+    msgctxt): ``[(msgid, msgid_plural or None, [msgstr...], fuzzy, files)]``, the header
+    first; ``files`` the source files its ``#:`` lines name. ValueError names the file
+    and line of anything it cannot read."""
     entries = []
     cur = None
     key = None
     fuzzy = False
+    files = []
 
     def close():
         nonlocal cur
         if cur is not None:
             strs = [cur["msgstr"][k] for k in sorted(cur["msgstr"])]
-            entries.append((cur["msgid"], cur.get("msgid_plural"), strs, cur["fuzzy"]))
+            entries.append((cur["msgid"], cur.get("msgid_plural"), strs, cur["fuzzy"],
+                            cur["files"]))
         cur = None
 
     with open(path, encoding="utf-8") as f:
@@ -118,11 +121,13 @@ def read_po(path):
             if not line:
                 continue
             if line.startswith("#"):
+                if cur is not None and key is not None and key != "msgid":
+                    close()
                 if line.startswith("#,") and "fuzzy" in line:
-                    close()
                     fuzzy = True
-                elif cur is not None and key is not None and key != "msgid":
-                    close()
+                elif line.startswith("#:"):
+                    files.extend(ref.rsplit(":", 1)[0] if ref[-1:].isdigit() and ":" in ref
+                                 else ref for ref in line[2:].split())
                 continue
             m = re.match(r"(msgid_plural|msgid|msgstr(?:\[(\d+)\])?|msgctxt)\s+(.*)", line)
             if m:
@@ -131,8 +136,9 @@ def read_po(path):
                     raise ValueError("%s: msgctxt is not used in this project" % where)
                 if word == "msgid":
                     close()
-                    cur = {"msgid": "", "msgstr": {}, "fuzzy": fuzzy}
+                    cur = {"msgid": "", "msgstr": {}, "fuzzy": fuzzy, "files": files}
                     fuzzy = False
+                    files = []
                     key = "msgid"
                 elif cur is None:
                     raise ValueError("%s: %s before any msgid" % (where, word))
@@ -155,11 +161,19 @@ def read_po(path):
     return entries
 
 
-def table(lang, path=None):
-    """``lang``'s catalogue as the runtimes' table (see the module's docstring)."""
+# The firmware's share of a table: only the messages its own files mark (the guide's
+# lines), small enough for the simulators' MicroPython heap (a Pico's 190 KB).
+FIRMWARE = "firmware/"
+
+
+def table(lang, path=None, part=None):
+    """``lang``'s catalogue as the runtimes' table (see the module's docstring); with
+    ``part`` (a folder such as FIRMWARE) only the messages found in files under it."""
     out = {"": {"lang": lang, "plural": PLURALS[lang]}}
-    for msgid, plural, strs, fuzzy in read_po(path or po_path(lang)):
+    for msgid, plural, strs, fuzzy, files in read_po(path or po_path(lang)):
         if not msgid or fuzzy:
+            continue
+        if part is not None and not any(f.startswith(part) for f in files):
             continue
         if plural is None:
             if strs and strs[0] and strs[0] != msgid:
@@ -171,18 +185,19 @@ def table(lang, path=None):
     return out
 
 
-def compiled(lang):
-    """The path of ``lang``'s compiled table (build/i18n/<lang>.json), written when it is
-    missing or older than the .po (atomically: a reader never sees half of it)."""
+def compiled(lang, part=None):
+    """The path of ``lang``'s compiled table (build/i18n/<lang>.json; the firmware's
+    share: <lang>.firmware.json), written when it is missing or older than the .po
+    (atomically: a reader never sees half of it)."""
     src = po_path(lang)
-    out = os.path.join(BUILD, lang + ".json")
+    out = os.path.join(BUILD, lang + (".firmware" if part == FIRMWARE else "") + ".json")
     try:
         fresh = os.path.getmtime(out) >= os.path.getmtime(src)
     except OSError:
         fresh = False
     if not fresh:
         os.makedirs(BUILD, exist_ok=True)
-        data = json.dumps(table(lang), ensure_ascii=False, separators=(",", ":"))
+        data = json.dumps(table(lang, part=part), ensure_ascii=False, separators=(",", ":"))
         tmp = out + ".%d.tmp" % os.getpid()
         with open(tmp, "w", encoding="utf-8") as f:
             f.write(data)
@@ -190,9 +205,9 @@ def compiled(lang):
     return out
 
 
-def load(lang):
+def load(lang, part=None):
     """``lang``'s table (compiled first if needed)."""
-    with open(compiled(lang), encoding="utf-8") as f:
+    with open(compiled(lang, part), encoding="utf-8") as f:
         return json.load(f)
 
 
@@ -251,9 +266,11 @@ def catalogs_js():
     from tools.i18n import console
 
     tables = {lang: load(lang) for lang in LANGUAGES if lang != "en"}
+    firmware = {lang: load(lang, FIRMWARE) for lang in LANGUAGES if lang != "en"}
     return ("export const LANGUAGES = %s;\nexport const CATALOGS = %s;\n"
-            "export const CONSOLE = %s;\n"
+            "export const FIRMWARE = %s;\nexport const CONSOLE = %s;\n"
             % (json.dumps(list(LANGUAGES)), json.dumps(tables, ensure_ascii=False),
+               json.dumps(firmware, ensure_ascii=False),
                json.dumps(console.TEMPLATES + console.RICOCHET)))
 
 

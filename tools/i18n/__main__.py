@@ -27,8 +27,13 @@ def _babel(args):
 
 def extract():
     os.makedirs(i18n.LOCALE, exist_ok=True)
-    _babel(["extract", "-F", os.path.join(i18n.ROOT, "babel.cfg")] + KEYWORDS
-           + ["--no-location", "--sort-output", "--omit-header", "-o", POT, i18n.ROOT])
+    here = os.getcwd()
+    os.chdir(i18n.ROOT)  # the #: lines name files from the top of the checkout
+    try:
+        _babel(["extract", "-F", "babel.cfg"] + KEYWORDS + [
+            "--add-location=file", "--sort-output", "--omit-header", "-o", POT, "."])
+    finally:
+        os.chdir(here)
     return POT
 
 

@@ -6,7 +6,7 @@
 // remembered, else the browser's first language that has a catalogue, else English.
 // An unknown ?lang=: English, and a one-line notice (said once: the caller shows it).
 
-import { CATALOGS, CONSOLE, LANGUAGES } from "./catalogs.js";
+import { CATALOGS, CONSOLE, FIRMWARE, LANGUAGES } from "./catalogs.js";
 
 const KEY = "microrobots.lang";
 let table = { "": { lang: "en", plural: "n != 1" } };
@@ -49,6 +49,8 @@ export function setLanguage(lang) {
 
 export function language() { return table[""].lang; }
 export function catalogue() { return table; }
+// The firmware's share (its guide's lines only: what MicroPython keeps on its heap).
+export function firmwareCatalogue() { return FIRMWARE[table[""].lang] || { "": table[""] }; }
 
 export function _(message) {
   // ("" is the table's header, never a message)

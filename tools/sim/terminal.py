@@ -259,14 +259,21 @@ class Buttons:
 
 # -- the firmware in a child process ---------------------------------------------------------
 
+# The MicroPython runtime's heap with another language's words: a Pico's, plus the room
+# their table takes (about 21 KB for Korean, measured with the unix port), which a Pico
+# never holds (it never shows words): the firmware keeps exactly a Pico's room.
+WORDS_HEAP = "222k"
+
+
 def driver_command(runtime, seed, state, lang="en"):
     if runtime == "micropython":
         from tools.sim import soak
 
-        cmd = micropython_main(DRIVER, firmware=soak.staged())  # run from cwd=ROOT
+        heap = {} if lang == "en" else {"heap": WORDS_HEAP}
+        cmd = micropython_main(DRIVER, firmware=soak.staged(), **heap)  # run from cwd=ROOT
     else:
         cmd = [sys.executable, DRIVER]
-    words = ["--words", i18n.compiled(lang)] if lang != "en" else []
+    words = ["--words", i18n.compiled(lang, i18n.FIRMWARE)] if lang != "en" else []
     return cmd + ["--seed", str(seed), "--state", state] + words
 
 

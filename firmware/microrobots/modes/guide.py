@@ -27,6 +27,8 @@ REF_REVEAL, REF_SCORES, REF_UNDO, REF_WHY = 6, 7, 9, 10
 ROOM_WAVE = 1
 SET_SHUFFLE, SET_MATCH = 1, 2
 TARGETS = MODES[1:]  # the menu's quadrants
+MODE_WORDS = (N_("solo"), N_("referee"), N_("classroom"), N_("settings"))  # (their names)
+AND = N_(" and ")  # between the winners' numbers
 # The settings' items as the guide names them (settings._ITEMS, in order).
 NAMES = (N_("side"), N_("arrangement"), N_("brightness"), N_("players"),
          N_("expert (waypoint)"), N_("sound"), N_("difficulty"), N_("colour aid"),
@@ -149,8 +151,8 @@ def referee(m):
     if len(winners) == 1:
         return _("player %d wins · A: a new game · B: undo the last decision") % (
             winners[0] + 1)
-    return _("players %s win · A: a new game · B: undo the last decision") % _(
-        " and ").join(str(p + 1) for p in winners)
+    return _("players %s win · A: a new game · B: undo the last decision") % _(AND).join(
+        str(p + 1) for p in winners)
 
 
 def lesson(s, text):

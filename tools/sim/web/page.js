@@ -12,7 +12,7 @@
 
 import { loadMicroPython } from "./micropython.mjs";
 import { FILM_OFF, HELP, LEGEND, PIPS, TALLY, litFilm, pipInk, screenRgb } from "./tables.js";
-import { N_, _, catalogue, chooseLanguage, format, language, ngettext, remember, setLanguage, translateLine, translatePage } from "./lang.js";
+import { N_, _, chooseLanguage, firmwareCatalogue, format, language, ngettext, remember, setLanguage, translateLine, translatePage } from "./lang.js";
 
 const FRAME_MS = 20; // the firmware's frame: the page steps the device once per 20 ms
 const TAP_MS = 60; // a click or key shorter than this holds its button this long
@@ -735,7 +735,7 @@ async function boot() {
   mp.runPython('import sys\nsys.path[:0] = ["/firmware", "/page"]\nimport page');
   const page = mp.pyimport("page");
   pageApi = page;
-  page.language(JSON.stringify(catalogue()));
+  page.language(JSON.stringify(firmwareCatalogue()));
   if (game !== null) {
     const problem = page.prepare(game);
     if (problem) problems.push(problem);
@@ -822,7 +822,7 @@ function useLanguage(lang) {
     b.title = _(title);
   }
   if (pageApi) {
-    pageApi.language(JSON.stringify(catalogue()));
+    pageApi.language(JSON.stringify(firmwareCatalogue()));
     hook.guide = page_guide();
   }
   hook.lang = lang;
