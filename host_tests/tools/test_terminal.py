@@ -726,3 +726,18 @@ def test_make_play_needs_only_the_standard_library(tmp_path):
     dry = subprocess.run(["make", "--no-print-directory", "-n", "play"], cwd=ROOT, capture_output=True, text=True,
                          timeout=60)
     assert dry.returncode == 0 and dry.stdout.split() == ["python3", "-m", "tools.sim"]
+
+
+@needs_tmux
+@pytest.mark.parametrize("how, env, words", [
+    (("--lang", "ko"), "", ["마이크로 로봇 — 메뉴", "솔로: A로 열기", "화살표 방향 패드"]),
+    ((), "LANG=de_DE.UTF-8 LC_ALL=", ["Micro Robots — Menü", "Solo: A öffnet", "q beenden"]),
+    (("--lang", "fr"), "", ["Micro Robots — menu", "no catalogue for 'fr'", "q quit"]),
+])
+def test_the_terminal_speaks_the_language_of_lang_or_the_option(tmux_session, how, env, words):
+    """make play ARGS=--lang=ko, or LANG: the title, the guide (the firmware's words,
+    through the driver) and the keys' help; an unknown one: English, said once."""
+    s = tmux_session(sim_command("--seed", "5", *how), cols=100, rows=40, env=env)
+    s.wait_for(lambda t: all(w in visible(t) for w in words), " and ".join(words))
+    s.keys("q")
+    assert s.wait_file("status").strip() == "0"

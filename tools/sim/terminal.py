@@ -658,7 +658,8 @@ def play(args, stdin_fd, out):
         prepare_state(state_dir, args.side, args.tiles)
         cmd = driver_command(args.runtime, args.seed, state_dir, i18n.current())
         state = State(layout_numbers(state_dir), args.runtime)
-        state.status = getattr(args, "lang_notice", None) or ""  # said once
+        if getattr(args, "lang_notice", None):  # said once, as the device's notices are
+            state.status = "notice: " + args.lang_notice
         settings_path = os.path.join(state_dir, "settings.json")
         settings_mtime = _mtime(settings_path)
         truecolor = truecolor_wanted(args.color)
