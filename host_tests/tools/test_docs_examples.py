@@ -50,3 +50,19 @@ def test_a_wrong_example_fails():
     runner = doctest.DocTestRunner()
     runner.run(test, out=lambda _: None)
     assert runner.failures == 1
+
+
+def _where(pattern):
+    found = []
+    for doc in DOCS:
+        with open(os.path.join(ROOT, doc), encoding="utf-8") as f:
+            found += [doc] * len(re.findall(pattern, f.read(), re.M))
+    return found
+
+
+def test_the_button_table_and_the_power_caps_arithmetic_are_written_once():
+    """Facts with one home, linked from elsewhere: what each button does (docs/playing.md)
+    and how the LEDs' 500 mA become brightness_cap (hardware/README.md)."""
+    assert _where(r"^\| \*\*B held\*\* \|") == ["docs/playing.md"]
+    assert _where(r"^\| D-pad \|") == ["docs/playing.md"]
+    assert _where(r"\b5916\b") == ["hardware/README.md"]
