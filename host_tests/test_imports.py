@@ -124,20 +124,22 @@ def test_the_rules_know_nothing_of_the_device_and_the_device_nothing_of_the_app(
 TOOLS = {
     # shared utility: paths, one-line errors, reading the user's files
     "tools.cli": ("utility", set()),
+    # the words in the reader's language (the catalogues; standard library, Babel to check)
+    "tools.i18n": ("utility", {"tools.cli"}),
     # commands a user runs
-    "tools.solve": ("command", {"tools.cli"}),
+    "tools.solve": ("command", {"tools.cli", "tools.i18n"}),
     "tools.boards": ("command", {"tools.cli"}),
-    "tools.replay": ("command", {"tools.cli"}),
+    "tools.replay": ("command", {"tools.cli", "tools.i18n"}),
     "tools.lesson": ("command", {"tools.cli"}),
-    "tools.worksheet": ("command", {"tools.cli", "tools.draw", "tools.lesson"}),
+    "tools.worksheet": ("command", {"tools.cli", "tools.draw", "tools.lesson", "tools.i18n"}),
     "tools.flash": ("command", {"tools.cli", "tools.picoimage"}),
     "tools.circuitpy": ("command", {"tools.cli", "tools.flash"}),
     "tools.picoimage": ("command", {"tools.cli"}),
-    "tools.sim": ("command", {"tools.cli", "tools.draw"}),
-    "tools.sim.web": ("command", {"tools.cli", "tools.draw", "tools.sim"}),
+    "tools.sim": ("command", {"tools.cli", "tools.draw", "tools.i18n"}),
+    "tools.sim.web": ("command", {"tools.cli", "tools.draw", "tools.sim", "tools.i18n"}),
     "tools.draw": ("command", {"tools.cli", "tools.sim"}),
     # a product of its own
-    "tools.ricochet": ("ricochet", {"tools.cli"}),
+    "tools.ricochet": ("ricochet", {"tools.cli", "tools.i18n"}),
     # the harness of the tests and benches
     "tools.rp2040": ("harness", {"tools.cli", "tools.flash", "tools.picoimage", "tools.circuitpy",
                                  "tools.sim"}),

@@ -259,21 +259,6 @@ def gettext_for(lang):
     return tr, ntr
 
 
-def catalogs_js():
-    """The pages' catalogs.js (tools/i18n/lang.js imports it): every language's table,
-    and the templates of the lines the host or the firmware say in English
-    (tools/i18n/console.py), which the page translates where it shows them."""
-    from tools.i18n import console
-
-    tables = {lang: load(lang) for lang in LANGUAGES if lang != "en"}
-    firmware = {lang: load(lang, FIRMWARE) for lang in LANGUAGES if lang != "en"}
-    return ("export const LANGUAGES = %s;\nexport const CATALOGS = %s;\n"
-            "export const FIRMWARE = %s;\nexport const CONSOLE = %s;\n"
-            % (json.dumps(list(LANGUAGES)), json.dumps(tables, ensure_ascii=False),
-               json.dumps(firmware, ensure_ascii=False),
-               json.dumps(console.TEMPLATES + console.RICOCHET)))
-
-
 def add_lang_option(parser):
     parser.add_argument("--lang", metavar="LANG",
                         help="language: %s (default: from LC_ALL / LANG)" % ", ".join(LANGUAGES))

@@ -59,9 +59,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             with open(os.path.join(WEB, name), "rb") as f:
                 return self._send(200, f.read(), kind)
         if path == "/catalogs.js":  # the page's words (tools/i18n), compiled from locale/
-            from tools import i18n
+            from tools.i18n import web as i18n_web
 
-            return self._send(200, i18n.catalogs_js().encode(), "text/javascript; charset=utf-8")
+            return self._send(200, i18n_web.catalogs_js().encode(), "text/javascript; charset=utf-8")
         if path == "/api/faces":
             return self._send(200, table.faces())
         self._send(404, {"error": "no such page: %s" % path[:80]})

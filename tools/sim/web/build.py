@@ -29,7 +29,7 @@ import subprocess
 import tempfile
 
 from tools import cli, flash
-from tools import i18n
+from tools.i18n import web as i18n_web
 from tools.cli import ROOT
 from tools.draw import colour, dice
 from tools.sim import help as onscreen
@@ -114,7 +114,7 @@ def build(out=OUT):
     shutil.copyfile(os.path.join(ROOT, "tools", "i18n", "lang.js"),
                     os.path.join(staging, "lang.js"))
     with open(os.path.join(staging, "catalogs.js"), "w", encoding="utf-8") as f:
-        f.write(i18n.catalogs_js())
+        f.write(i18n_web.catalogs_js())
     with open(os.path.join(staging, "firmware.bin"), "wb") as f:
         f.write(bundle)
     shutil.rmtree(out, ignore_errors=True)
