@@ -83,13 +83,14 @@ def _mutant_functions(source, mangled):
     tree = ast.parse(source)
     want_orig = mangled + "__mutmut_orig"
     found = {}
+    lines = source.split("\n")
 
     def visit(body):
         for node in body:
             if isinstance(node, ast.ClassDef):
                 visit(node.body)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                found[node.name] = ast.get_source_segment(source, node)
+                found[node.name] = "\n".join(lines[node.lineno - 1:node.end_lineno])
 
     visit(tree.body)
     return found, want_orig
