@@ -6,11 +6,12 @@ Each property sets up exactly the situation it is about: a game started from a c
 base (notation.set_base: the tokens and pool a table has reached), then one claim.
 """
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from microrobots.rules import notation
-from microrobots.rules.board import Layout
+from microrobots.rules.board import Layout, LayoutError
 from microrobots.rules.game import POOL, WIN_TOKENS, Game, penalty_recipient
 from microrobots.rules.solver import WAYPOINT_MISSED, Solver
 from test_game_play import bfs, named_layouts, reference_recipient
@@ -146,9 +147,10 @@ def test_a_target_of_exactly_the_difficulty_is_taken():
 
 
 def renumbered(layout):
-    """``layout`` with the numbers of two cells of different numbers swapped."""
+    """``layout`` with the numbers of two dice of one colour swapped: a real board (each
+    pair once), with the same colours everywhere."""
     numbers = bytearray(layout.numbers)
-    other = [i for i in range(36) if numbers[i] != numbers[0]][0]
+    other = [i for i in range(1, 36) if layout.colours[i] == layout.colours[0]][0]
     numbers[0], numbers[other] = numbers[other], numbers[0]
     return Layout(bytearray(layout.colours), numbers)
 
@@ -268,3 +270,77 @@ def test_waypoint_missed_in_a_round_without_a_waypoint_is_refused():
     assert v.code == WAYPOINT_MISSED
     assert x.decision_text().endswith("w")
     assert notation.from_dict(x.to_dict()).to_dict() == x.to_dict()
+
+
+# -- a layout file's help, a layout's repr, the rolls' fallbacks ----------------------------
+def test_a_duplicated_pair_names_the_missing_one_whatever_the_comments_say():
+    text = str(LAYOUT)
+    rows = text.strip().split("\n")
+    first = rows[0].split()
+    gone = first[1]
+    first[1] = first[0]  # the first pair twice, the second one gone
+    rows[0] = " ".join(first) + "   # was %s # (moved)" % gone
+    rows[1] += " # %s" % gone
+    with pytest.raises(LayoutError) as e:
+        Layout.parse("\n".join(rows) + "\n")
+    assert str(e.value).endswith("appears twice (first at line 1, column 1); missing: %s"
+                                 % gone), str(e.value)
+
+
+def test_a_layout_repr_reads_back():
+    assert repr(LAYOUT) == "Layout.named('black:CADB0312')"
+    custom = renumbered(LAYOUT)
+    assert custom.name is None
+    assert repr(custom) == "Layout.parse(%r)" % str(custom)
+    assert Layout.parse(str(custom)) == custom
+
+
+class Dice:
+    """A generator that rolls what it is told: ``below(n)`` gives the next of ``faces``."""
+
+    def __init__(self, faces):
+        self.faces = list(faces)
+        self.asked = []
+
+    def below(self, n):
+        self.asked.append(n)
+        return self.faces.pop(0) % n
+
+
+def test_pick_rolls_among_the_reachable_cells_other_than_two():
+    from microrobots.rules.rolls import _pick
+    from microrobots.rules.solver import UNREACHABLE
+
+    dist = [UNREACHABLE] * 36
+    for c in (3, 7, 9, 20):
+        dist[c] = 2
+    for k, want in enumerate([7, 9, 20]):  # 3 and 9 are the two excluded... 3 only here
+        dice = Dice([k])
+        assert _pick(dice, dist, 3, 3) == want and dice.asked == [3]
+    dice = Dice([1])
+    assert _pick(dice, dist, 3, 20) == 9 and dice.asked == [2]
+    assert _pick(Dice([0]), [UNREACHABLE] * 36, 0, 0) == -1
+
+
+def test_a_start_without_moves_is_rolled_again_then_picked_among_live_cells():
+    from microrobots.rules.rolls import ROLLS, RollError, roll_start
+
+    class Lines:
+        """Only cells 4 and 30 have a move."""
+
+        def degree(self, c):
+            return 1 if c in (4, 30) else 0
+
+    dead = [0] * (2 * ROLLS)  # every roll lands on cell 0 (colour 0, number 1)... dead
+    dice = Dice(dead + [1])
+    cell, rerolls = roll_start(dice, Layout.named("black:ABCD0000"), Lines())
+    first = Layout.named("black:ABCD0000").cell_of(0, 1)
+    assert first not in (4, 30)
+    assert (cell, rerolls) == (30, ROLLS) and dice.asked[-1] == 2
+
+    class Nothing:
+        def degree(self, c):
+            return 0
+
+    with pytest.raises(RollError, match="no cell has a legal move"):
+        roll_start(Dice(dead), Layout.named("black:ABCD0000"), Nothing())
