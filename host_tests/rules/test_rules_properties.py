@@ -344,3 +344,104 @@ def test_a_start_without_moves_is_rolled_again_then_picked_among_live_cells():
 
     with pytest.raises(RollError, match="no cell has a legal move"):
         roll_start(Dice(dead), Layout.named("black:ABCD0000"), Nothing())
+
+
+def test_a_layout_file_with_two_pairs_gone_names_both_in_order():
+    rows = str(LAYOUT).strip().split("\n")
+    first = rows[0].split()
+    gone = [first[1], first[3]]
+    first[1], first[3] = first[0], first[2]
+    rows[0] = " ".join(first)
+    rows[2] = "Q9 " + rows[2]  # not a die: skipped, the rest of its line still counts
+    with pytest.raises(LayoutError) as e:
+        Layout.parse("\n".join(rows) + "\n")
+    order = sorted(gone, key=lambda t: LAYOUT.colours[LAYOUT.index(t)] * 6
+                   + LAYOUT.numbers[LAYOUT.index(t)])
+    assert str(e.value).endswith("missing: %s %s" % tuple(order)), str(e.value)
+
+
+def test_a_duplicated_pair_with_nothing_missing_says_none():
+    rows = str(LAYOUT).strip().split("\n")
+    first = rows[0].split()
+    rows.append(first[1])  # a seventh line brings back the pair row 1 lost
+    first[1] = first[0]
+    rows[0] = " ".join(first)
+    with pytest.raises(LayoutError) as e:
+        Layout.parse("\n".join(rows) + "\n")
+    assert str(e.value).endswith("; missing: none"), str(e.value)
+
+
+def test_solved_refuses_a_count_no_walk_has():
+    g = Game(LAYOUT, 1, False, 4, 0, SOLVER)
+    with pytest.raises(notation.GameError, match="^no walk of 0 moves reaches the target$"):
+        g.solved(0)
+
+
+def test_neighbours_one_by_one_are_the_moves():
+    for i in range(36):
+        assert [SOLVER.neighbour(i, k) for k in range(SOLVER.degree(i))] == SOLVER.moves(i)
+
+
+def test_a_verdict_shows_its_reason():
+    from microrobots.rules.solver import CORRECT, Verdict
+
+    assert repr(Verdict(CORRECT)) == "<Verdict %s>" % Verdict(CORRECT).reason
+
+
+# -- the solo walk's saved form: what is refused, what is kept -------------------------------
+def two_moves():
+    a = 0
+    b = SOLVER.moves(a)[0]
+    c = [x for x in SOLVER.moves(b) if x != a][0]
+    return a, b, c
+
+
+def restored(saved, start, waypoint=-1):
+    from microrobots.rules.walk import Walk
+
+    w = Walk()
+    ok = w.restore(saved, start, waypoint, SOLVER.is_move)
+    return ok, w
+
+
+def test_a_walk_restores_its_bounds_exactly():
+    from microrobots.rules.game import MAX_CLAIM
+    from microrobots.rules.walk import _UNDO
+
+    a, b, c = two_moves()
+    assert restored({"trail": [a], "walked": 0}, a)[0]  # no move yet: one cell
+    assert not restored({"trail": [], "walked": 0}, a)[0]
+    ok, w = restored({"trail": [a, b], "walked": MAX_CLAIM}, b)
+    assert ok and w.count == MAX_CLAIM and w.robot == b
+    assert not restored({"trail": [a, b], "walked": MAX_CLAIM + 1}, a)[0]
+    assert not restored({"trail": [a, b, c], "walked": 1}, a)[0]  # fewer moves than cells
+    long = [a, b] * (_UNDO // 2) + [a]
+    assert restored({"trail": long, "walked": _UNDO}, a)[0]
+    assert not restored({"trail": long + [b], "walked": _UNDO + 1}, a)[0]
+    for bad in (36, -1, "x", 2.0):
+        ok, w = restored({"trail": [a, bad], "walked": 1}, a)
+        assert not ok and w.count == 0 and w.robot == a
+    ok, w = restored({"trail": [a, b], "walked": True}, a)
+    assert not ok and w.count == 0
+
+
+def test_a_walk_in_the_first_format_is_refused_past_its_first_bad_move():
+    a, b, c = two_moves()
+    ok, w = restored({}, a)  # nothing saved: a fresh walk, nothing dropped
+    assert ok and w.count == 0 and w.robot == a
+    ok, w = restored({"moves": "x"}, a)
+    assert not ok and w.count == 0
+    ok, w = restored({"moves": [b, 35 if not SOLVER.is_move(b, 35) else a, c]}, a)
+    assert not ok and w.count == 1 and w.robot == b
+
+
+def test_taking_back_a_later_move_keeps_an_earlier_waypoint_visit():
+    from microrobots.rules.walk import Walk
+
+    a, b, c = two_moves()
+    w = Walk()
+    w.start(a, b)
+    w.step(b)  # the waypoint, at move 1
+    w.step(c)
+    assert w.undo() and w.seen and w.to_saved()["seen"] == 1
+    assert w.undo() and not w.seen and w.to_saved()["seen"] == -1
