@@ -62,3 +62,14 @@ def test_the_same_rounds_come_back_from_a_saved_game(name, players, expert, seed
         g.give_up()
     back = notation.from_dict(g.to_dict())
     assert (back.start, back.target, back.waypoint, back.optimum()) == rounds[5][:4]
+
+
+def test_the_games_of_a_boot_seed_are_pinned():
+    """The n-th new game of a device booted with a seed (app.App.new_seed, the classroom
+    lesson N, the web page's ?seed=N): a saved game names its own seed, so these
+    numbers decide which puzzles a given boot plays."""
+    from microrobots.rules.rng import game_seed
+
+    assert [game_seed(1234, n) for n in (1, 2, 3)] == [9153, 17072, 24991]
+    assert game_seed(0x3FFFFFFF, 2) == 15837  # wraps within 30 bits
+    assert game_seed(0, 0) == 0
