@@ -445,3 +445,25 @@ def test_taking_back_a_later_move_keeps_an_earlier_waypoint_visit():
     w.step(c)
     assert w.undo() and w.seen and w.to_saved()["seen"] == 1
     assert w.undo() and not w.seen and w.to_saved()["seen"] == -1
+
+
+def test_a_long_walk_restores_from_its_kept_part_and_its_waypoint_visit():
+    """Over 100 moves only the last ones are kept: the walk goes on from the oldest kept
+    cell, with the move count and the waypoint's first visit as saved."""
+    a, b, c = two_moves()  # a is cell 0: a waypoint there is cell 0
+    assert a == 0
+    assert not restored({"trail": [b, c], "walked": 1}, a)[0]  # whole, but not from the start
+    ok, w = restored({"trail": [b, c], "walked": 3}, a)  # the kept part of three moves
+    assert ok and w.count == 3 and w.robot == c and w.trail() == [b, c]
+    saved = w.to_saved()
+    assert saved == {"trail": [b, c], "walked": 3, "seen": 0}  # no waypoint: seen from move 0
+    far = [x for x in range(1, 36) if x not in (b, c)][0]
+    for waypoint, walk, seen in (
+            (0, {"trail": [b, c, b], "walked": 6, "seen": 1}, 1),  # the first move
+            (0, {"trail": [b, c, b], "walked": 6, "seen": 4}, 4),  # the oldest kept cell
+            (far, {"trail": [b, c], "walked": 5, "seen": 2}, 2),
+            (0, {"trail": [a, b, c], "walked": 3}, 1),  # not saved: on the oldest kept cell
+            (far, {"trail": [b, c], "walked": 5}, -1)):  # not saved, not on it: not yet
+        ok, w = restored(walk, a, waypoint)
+        assert ok and w.to_saved()["seen"] == seen, (waypoint, walk)
+        assert w.seen == (seen >= 0)

@@ -136,7 +136,7 @@ def prepare(scope):
     return here
 
 
-def run_scope(scope, max_children, fresh, log):
+def run_scope(scope, max_children, fresh, log, only=()):
     here = prepare(scope)
     if fresh:
         shutil.rmtree(os.path.join(here, "mutants"), ignore_errors=True)
@@ -148,7 +148,7 @@ def run_scope(scope, max_children, fresh, log):
     with open(log, "a") as out:
         out.write("\n== %s ==\n" % scope)
         out.flush()
-        code = subprocess.call([mutmut, "run", "--max-children", str(max_children)],
+        code = subprocess.call([mutmut, "run", "--max-children", str(max_children)] + list(only),
                                cwd=here, stdout=out, stderr=subprocess.STDOUT, env=env)
     took = time.monotonic() - start
     if code != 0:
@@ -163,6 +163,9 @@ def main(argv=None):
                    help="mutants tested at once (default 1: the machine is shared)")
     p.add_argument("--fresh", action="store_true", help="forget earlier verdicts")
     p.add_argument("--report", default=os.path.join(ROOT, "build", "mutation-report.md"))
+    p.add_argument("--only", action="append", default=[], metavar="GLOB",
+                   help="mutants whose name matches, e.g. 'microrobots.modes.solo.*' "
+                        "(tried again even when judged before)")
     args = p.parse_args(argv)
     scopes = ("rules", "modes") if args.scope == "all" else (args.scope,)
     os.makedirs(os.path.join(ROOT, "build"), exist_ok=True)
@@ -170,7 +173,10 @@ def main(argv=None):
     status = 0
     for scope in scopes:
         print("mutate: %s (log: %s)" % (scope, log), flush=True)
-        here, took, code = run_scope(scope, args.max_children, args.fresh, log)
+        only = [g for g in args.only if g.startswith(SCOPES[scope][0].replace("/", "."))]
+        if args.only and not only:
+            continue
+        here, took, code = run_scope(scope, args.max_children, args.fresh, log, only)
         report.write_times(here, took)
         status = status or code
     equivalents = report.read_equivalents(EQUIVALENTS)
