@@ -120,7 +120,7 @@ def test_a_referee_undo_stays_undone_after_a_reboot(tmp_path):
     assert game_on_flash(s, state, "referee").tokens == [1, 0]
     s.tap("b")  # undo? the scores blink
     s.tap("b")  # yes
-    assert "the last decision undone" in console(s)[-1]
+    assert console(s)[-1] == "round 1: the last decision undone; tokens 0 0, pool 25"
     s.until_saved()
     again = reboot(state)
     assert again.app.mode == "referee"
@@ -190,6 +190,13 @@ def wrong_claim(s, g, player):
     s.claim(player, len(route) - 1, route[1:-1])
 
 
+def too_few(g):
+    """The console's reason for wrong_claim: one move fewer shown than claimed."""
+    shown = g.optimum() - 1
+    return "wrong: %d move%s shown for a claim of %d" % (shown, "" if shown == 1 else "s",
+                                                          g.optimum())
+
+
 def test_the_penalty_goes_to_the_fewest_tokens_first_after_the_claimant(tmp_path):
     state = str(tmp_path)
     s = Session(seed=11, state=state)
@@ -204,7 +211,8 @@ def test_the_penalty_goes_to_the_fewest_tokens_first_after_the_claimant(tmp_path
     g = game_on_flash(s, state, "referee")
     wrong_claim(s, g, 2)  # players 1 and 2 tie with none: the first after 3, wrapping, is 1
     said = console(s)[-1]
-    assert "player 3 gives a token to player 1; tokens 1 0 0" in said, said
+    assert said == ("round 2: player 3 claims %d: %s; player 3 gives a token to player 1; "
+                    "tokens 1 0 0, pool 24" % (g.optimum(), too_few(g))), said
     after_wrong(s)
     assert token_rows(s, 3) == [1, 0, 0]
     g = game_on_flash(s, state, "referee")
@@ -214,7 +222,8 @@ def test_the_penalty_goes_to_the_fewest_tokens_first_after_the_claimant(tmp_path
     g = game_on_flash(s, state, "referee")
     wrong_claim(s, g, 0)  # player 3 has the fewest, though player 2 sits next
     said = console(s)[-1]
-    assert "player 1 gives a token to player 3; tokens 0 1 1" in said, said
+    assert said == ("round 4: player 1 claims %d: %s; player 1 gives a token to player 3; "
+                    "tokens 0 1 1, pool 23" % (g.optimum(), too_few(g))), said
     after_wrong(s)
     assert token_rows(s, 3) == [0, 1, 1]
     assert game_on_flash(s, state, "referee").tokens == [0, 1, 1]
@@ -297,7 +306,9 @@ def test_a_give_up_shows_the_route_that_prefers_lower_cells(tmp_path):
         routes = optimal_routes(g.solver, g.start, g.target)
         give_up(s)
         said = console(s)[-1]
-        assert said.endswith(": " + " ".join(g.layout.token(c) for c in min(routes))), said
+        n = len(routes[0]) - 1
+        assert said == "round %d: given up; a route of %d move%s: %s" % (
+            g.round, n, "" if n == 1 else "s", " ".join(g.layout.token(c) for c in min(routes)))
         choices += len(routes) > 1
         if choices == 3:
             break
