@@ -345,3 +345,35 @@ def test_a_reboot_after_a_solved_round_starts_the_next_round_afresh(tmp_path):
     again.move(nxt[0], nxt[1])  # the robot stands on the new start
     again.until_saved()
     assert on_flash(state, "solo")["trail"] == nxt[:2]
+
+
+# -- the count a referee enters ---------------------------------------------------------------
+def enter_claim(s, player, keys):
+    """Referee: a claim for ``player`` whose count is entered with ``keys`` (from 1)."""
+    s.tap("a")
+    s.tap("down", player + 1)
+    s.tap("a")  # the count starts at 1
+    for key, times in keys:
+        s.tap(key, times)
+    s.tap("a")
+
+
+def test_the_count_keys_step_by_one_and_five_within_0_to_99(tmp_path):
+    state = str(tmp_path)
+    s = Session(seed=8, state=state)
+    enter(s, "referee")
+    s.settle()
+    enter_claim(s, 0, [("down", 3)])  # 1, then 0: it stops there
+    said = console(s)[-1]
+    assert said.startswith("round 1: player 1 claims 0: wrong: "), said
+    after_wrong(s)
+    enter_claim(s, 1, [("right", 25)])  # 1 + 5 * 25, stopped at 99
+    s.hold("a")  # no move shown: ended at once
+    said = console(s)[-1]
+    assert said.startswith("round 2: player 2 claims 99: wrong: 0 moves shown for a claim"
+                           " of 99"), said
+    after_wrong(s)
+    enter_claim(s, 0, [("right", 3), ("left", 1), ("up", 2), ("down", 1)])  # 1+15-5+2-1
+    s.hold("a")
+    said = console(s)[-1]
+    assert said.startswith("round 3: player 1 claims 12: "), said
