@@ -63,7 +63,6 @@ SCOPES = {
 # Tests left out of every selection: they start MicroPython or another interpreter.
 DESELECT = "not micropython"
 
-MIRRORED = ("firmware/microrobots", "tools", "host_tests")
 SKIP_DIRS = {"node_modules", "__pycache__", ".hypothesis", "build"}
 
 
@@ -105,7 +104,7 @@ def config_text(package, tests):
         "[tool.mutmut]",
         'source_paths = ["%s"]' % package,
         # the rest of the package, the simulator and the tests, beside the mutants
-        'also_copy = ["microrobots", "tools", "host_tests", "firmware"]',
+        'also_copy = ["microrobots", "tools", "host_tests", "firmware", "docs"]',
         "pytest_add_cli_args_test_selection = [%s, \"-k\", \"%s\"]" % (args, DESELECT),
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "tools.mutate.order", "-x", "-q"]',
         # one change at a time must not hang: a mutant slower than this is a timeout
@@ -113,7 +112,7 @@ def config_text(package, tests):
         "timeout_constant = 10.0",
         "",
         "[tool.pytest.ini_options]",
-        'pythonpath = ["host_tests"]',
+        'pythonpath = [".", "host_tests"]',
         "",
     ])
 
@@ -125,6 +124,7 @@ def prepare(scope):
     sync_tree(os.path.join(ROOT, "firmware", "microrobots"), os.path.join(here, "microrobots"))
     sync_tree(os.path.join(ROOT, "tools"), os.path.join(here, "tools"))
     sync_tree(os.path.join(ROOT, "host_tests"), os.path.join(here, "host_tests"))
+    sync_tree(os.path.join(ROOT, "docs"), os.path.join(here, "docs"))  # (a test reads one)
     # tools.cli looks for firmware/ beside tools/: an empty one (the package is above)
     os.makedirs(os.path.join(here, "firmware"), exist_ok=True)
     text = config_text(package, [t for t in tests if os.path.exists(os.path.join(ROOT, t))])
