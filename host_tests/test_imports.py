@@ -114,19 +114,6 @@ def test_the_rules_know_nothing_of_the_device_and_the_device_nothing_of_the_app(
     assert "microrobots.rules.notation" in edges  # (the names are what they should be)
 
 
-MAX_LINES = 400  # issue 23: a firmware module a reader takes in at one sitting
-
-
-def test_no_firmware_file_is_over_400_lines():
-    long = {}
-    for name, path in modules().items():
-        if path.startswith(os.path.join(ROOT, "firmware") + os.sep):
-            with open(path, encoding="utf-8") as f:
-                n = sum(1 for _ in f)
-            if n > MAX_LINES:
-                long[name] = n
-    assert not long, long
-
 
 # -- tools/ by kind (docs/tools.md draws the map) ---------------------------------------------
 # Every folder and top-level module of tools/, its kind, and the other parts of tools/ it may
