@@ -43,6 +43,11 @@ except ImportError:  # pragma: no cover - the pure-Python search runs instead
     AVAILABLE = False
 
 TABLE_BITS = 19  # buckets: 2**19 of 64 bytes, 32 MB, 3.7 million positions
+# a bit of the search's wall array (walls use bits 0-7): a cell the transparent robot may
+# not end a move on, a coloured target's under the rulebook's reading
+LANDS_NOT = 256
+# counter[GENERATION]: which solve the table's entries belong to (see _seen)
+GENERATION = 2
 UNREACHABLE = 999
 MAX_CHILDREN = 96  # moves of one position: 5 robots x 4 slides, the clear one 4 x 16 stops
 
@@ -111,13 +116,17 @@ elif AVAILABLE:
         return np.int64((h & mask) << np.uint64(3))
 
     @njit(cache=True)
-    def _seen(table, base, key, nrem):
+    def _seen(table, base, key, nrem, gen):
         """The transposition table: True when ``key`` was searched with at least ``nrem``
         moves left; else records it with ``nrem`` and returns False. A bucket is one
         64-byte cache line: seven keys, then a word of their moves left plus one, a byte
-        each (0: free). Keys fill a bucket from the front; in a full one the key with the
-        fewest moves left makes room."""
+        each (0: free), and in its top byte the generation (the solve) that wrote them: a
+        bucket of an older solve counts as empty, so the table is kept from solve to solve
+        and never cleared. Keys fill a bucket from the front; in a full one the key with
+        the fewest moves left makes room."""
         rw = table[base + 7]
+        if (rw >> np.uint64(56)) != np.uint64(gen):
+            rw = np.uint64(gen) << np.uint64(56)
         victim = -1
         low = 256
         for j in range(7):
@@ -419,7 +428,7 @@ elif AVAILABLE:
                             while not walls[here] & bit and not occ[here + step]:
                                 here += step
                             stopped = not walls[here] & bit  # a robot stops it
-                            if here != p:
+                            if here != p and not walls[here] & LANDS_NOT:
                                 nrem = rem - 1 - k
                                 if here == goal and elig[i] and g == 3:
                                     occ[p] = 1
@@ -449,7 +458,7 @@ elif AVAILABLE:
                 st[ply, CJ] = j + 1
                 k = ch[ply, j, CK]
                 nrem = st[ply, REM] - 1 - k
-                if _seen(table, ch[ply, j, CB], ckey[ply, j], nrem):
+                if _seen(table, ch[ply, j, CB], ckey[ply, j], nrem, counter[GENERATION]):
                     continue
                 i = ch[ply, j, CI]
                 q = ch[ply, j, CQ]
@@ -489,11 +498,27 @@ elif AVAILABLE:
             occ[P[i]] = 1
 
 
+# The transposition table, kept for the next solve in this process: (bits, array, the
+# generation of the last solve). A new solve takes the next generation instead of clearing
+# it (see _seen); np.zeros maps fresh pages, which the system zeroes as they are touched, so
+# a short search pays only for the buckets it writes.
+_TABLE = [0, None, 0]
+
+
+def _table(bits):
+    """The table with 2**bits buckets and the generation (1-255) this solve writes."""
+    if _TABLE[0] != bits or _TABLE[2] >= 255:
+        _TABLE[1] = None  # let the old one go first: the peak holds one table, not two
+        _TABLE[:] = [bits, np.zeros(8 << bits, dtype=np.uint64), 0]
+    _TABLE[2] += 1
+    return _TABLE[1], _TABLE[2]
+
+
 class Kernel:
     """The compiled search for one solve: arrays built from the reference's tables."""
 
     def __init__(self, walls, goal, order, P, F, is_clear, elig, heur, single, closer, reach,
-                 after, max_moves=30, table_bits=None):
+                 after, max_moves=30, table_bits=None, lands_not=None):
         n = len(order)
         self.n = n
         self.P = np.array(P, dtype=np.int64)
@@ -508,6 +533,9 @@ class Kernel:
             if heur[i] is not None:
                 self.heur[i] = np.array(heur[i], dtype=np.int64)
         self.walls = np.frombuffer(bytes(walls), dtype=np.uint8).astype(np.int64)
+        if lands_not is not None:  # cells the transparent robot may not end a move on
+            self.walls |= np.frombuffer(bytes(lands_not), dtype=np.uint8).astype(np.int64) \
+                * LANDS_NOT
         self.occ = np.zeros(256 + 32, dtype=np.uint8)  # margin: a wall never lets a slide off
         for p in P:
             self.occ[p] = 1
@@ -515,14 +543,14 @@ class Kernel:
         self.closer = closer if closer is not None else np.zeros((4, 256, 4), dtype=np.bool_)
         self.reach = reach if reach is not None else np.zeros((4, 256, 256), dtype=np.bool_)
         self.after = np.array(after, dtype=np.int64)
-        table_bits = table_bits or TABLE_BITS
-        self.table = np.zeros(8 << table_bits, dtype=np.uint64)  # 2**bits buckets
+        self.table, generation = _table(table_bits or TABLE_BITS)
         plies = max_moves + 2  # a move costs at least one: no deeper than the bound
         self.path = np.zeros((plies, 3), dtype=np.int64)
         self.st = np.zeros((plies, 7), dtype=np.int64)
         self.ch = np.zeros((plies, MAX_CHILDREN, 7), dtype=np.int64)
         self.ckey = np.zeros((plies, MAX_CHILDREN), dtype=np.uint64)
-        self.counter = np.zeros(2, dtype=np.int64)  # positions searched, moves found
+        # positions searched, moves found, the table's generation for this solve
+        self.counter = np.array([0, 0, generation], dtype=np.int64)
         # each cell's stretch of its row and of its column between walls, numbered
         self.hseg = np.zeros(256 + 32, dtype=np.int64)
         self.vseg = np.zeros(256 + 32, dtype=np.int64)

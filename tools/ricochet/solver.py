@@ -341,23 +341,27 @@ COLD_TABLE_BITS = 18
 
 
 def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, engine=None,
-          handover=None):
+          handover=None, clear_stops_on_targets=False):
     """An optimal solution for ``target`` (index) from ``robots`` (six cells).
 
     Under the ricochet rule (the default) the robot that completes the target must have
-    turned on its way. Returns a Solution; ``count`` is None when no solution has at most
+    turned on its way. The transparent robot never ends a move on a coloured target (the
+    rulebook), unless ``clear_stops_on_targets`` (the other reading: it may, to no effect).
+    Returns a Solution; ``count`` is None when no solution has at most
     ``max_moves`` moves or ``node_limit`` positions were searched first. ``engine``:
     "python", "numba" or "auto" (default: ``ENGINE``, from $RICOCHET_ENGINE);
     ``handover``: auto's threshold (default ``HANDOVER``, or ``WARM_HANDOVER`` once the
     compiled search is loaded).
     """
+    landing = clear_stops_on_targets
     engine = engine or ENGINE
     if engine not in ("auto", "python", "numba"):
         raise ValueError("engine %r: use auto, python or numba" % engine)
     if engine == "numba" and not kernel_available():
         raise RuntimeError("the numba engine needs numba (pip install -r requirements/ricochet.txt)")
     if engine == "python" or (engine == "auto" and not kernel_available()):
-        return _solve(board, robots, target, max_moves, node_limit, ricochet, False)
+        return _solve(board, robots, target, max_moves, node_limit, ricochet, False,
+                      clear_stops_on_targets=landing)
     if engine == "auto":
         started = time.perf_counter()
         warm = kernel_loaded()
@@ -366,20 +370,22 @@ def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, e
             handover = (WARM_HANDOVER if warm else AOT_HANDOVER if aot.ready()
                         else HANDOVER)
         first = _solve(board, robots, target, max_moves, node_limit, ricochet, False,
-                       handover=handover)
+                       handover=handover, clear_stops_on_targets=landing)
         if not first.out_of_budget or (node_limit and node_limit <= first.nodes):
             return first
         # the bounds searched in full have no solution: the compiled search goes on from there
         start = first.depths[-1][0] + 1 if first.depths else None
         result = _solve(board, robots, target, max_moves,
                         node_limit and node_limit - first.nodes, ricochet, True,
-                        first_bound=start, table_bits=None if warm else COLD_TABLE_BITS)
+                        first_bound=start, table_bits=None if warm else COLD_TABLE_BITS,
+                        clear_stops_on_targets=landing)
         result.nodes += first.nodes
         result.depths = first.depths + [(b, n, s + first.seconds) for b, n, s in result.depths]
         result.seconds = time.perf_counter() - started
         result.engine = "python, then numba"
         return result
-    return _solve(board, robots, target, max_moves, node_limit, ricochet, True)
+    return _solve(board, robots, target, max_moves, node_limit, ricochet, True,
+                  clear_stops_on_targets=landing)
 
 
 def kernel_available():
@@ -427,7 +433,7 @@ def prepare(board, ricochet=True, compiled=True):
 
 
 def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, handover=None,
-           first_bound=None, table_bits=None):
+           first_bound=None, table_bits=None, clear_stops_on_targets=False):
     started = time.perf_counter()
     tab = tables(board)
     goal = board.targets[target]
@@ -459,7 +465,10 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
             keyval.append(set_value)
         else:
             keyval.append(OWN_KEYS)
-    clearseg = tab.clear
+    # the transparent robot's tables only when it is in the deal
+    clearseg = tab.clear if any(is_clear) else None
+    # the cells the transparent robot may not land on (the rulebook's reading)
+    forbid = None if clear_stops_on_targets else board.coloured
     slides = tab.slides
     eligible_idx = [i for i in range(n) if elig[i]]
     single = len(eligible_idx) == 1
@@ -625,6 +634,10 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
                     if q == goal and elig[i] and g == TURNED:
                         path.append((i, d, k))
                         return True
+                    if forbid is not None and forbid[q]:  # no landing on a coloured target
+                        if b:
+                            break
+                        continue
                     hq = other_h
                     if hi is not None and hi[g][q] < hq:
                         hq = hi[g][q]
@@ -667,7 +680,8 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
         else:
             closer_arr = reach_arr = None
         k = kernel.Kernel(board.walls, goal, order, P, F, is_clear, elig, heur, single,
-                          closer_arr, reach_arr, AFTER, max_moves, table_bits)
+                          closer_arr, reach_arr, AFTER, max_moves, table_bits,
+                          forbid if clearseg is not None else None)
         for bound in range(h0, max_moves + 1):
             before = k.nodes
             found = k.search(bound, lower_bound(), budget)
