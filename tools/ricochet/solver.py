@@ -388,12 +388,17 @@ def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, e
                   clear_stops_on_targets=landing)
 
 
+_NUMBA = []  # whether numba is installed, asked once per process (a search of sys.path)
+
+
 def kernel_available():
-    """Whether numba is installed, without importing it (0.4 s and 80 MB): a short deal
-    never needs it."""
-    import importlib.util
+    """Whether numba is installed, without importing it (0.4 s and 80 MB), or the search is
+    built ahead of time: a short deal never needs either."""
     from tools.ricochet import aot
-    return importlib.util.find_spec("numba") is not None or aot.ready()
+    if not _NUMBA:
+        import importlib.util
+        _NUMBA.append(importlib.util.find_spec("numba") is not None)
+    return _NUMBA[0] or aot.ready()
 
 
 def kernel_loaded():
