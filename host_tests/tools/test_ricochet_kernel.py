@@ -73,6 +73,9 @@ def test_auto_hands_over_to_the_compiled_search_only_for_long_deals(monkeypatch)
     faces, robots, target = deal(246)  # 8 moves, 3,803 positions
     board = rr.Board(faces)
     short = deal(204)  # 4 moves, 8 positions
+    assert solver.kernel_loaded()  # in this process: a warm one, the compiled search at once
+    assert solver.solve(rr.Board(short[0]), *short[1:], engine="auto").engine == "numba"
+    monkeypatch.setattr(solver, "WARM_HANDOVER", 10_000)
     assert solver.solve(rr.Board(short[0]), *short[1:], engine="auto").engine == "python"
     monkeypatch.setattr(solver, "HANDOVER", 50)
     monkeypatch.setattr(solver, "WARM_HANDOVER", 50)  # numba is loaded in this process

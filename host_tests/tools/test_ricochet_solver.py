@@ -343,3 +343,32 @@ def test_landing_rule_matches_the_independent_search_on_random_deals(faces, cell
     assert got.count == want
     if want is not None:
         assert rr.check(board, robots, target, got.moves, clear_stops_on_targets=landing).ok
+
+
+def test_the_bench_deal_set_reads_and_each_solution_is_an_optimum_the_checker_accepts():
+    """tools/bench/ricochet_deals.txt, the issue's table's deals: 24 standard deals from 3
+    to 22 moves, no transparent robot, each line's solution correct in its number of moves
+    (read_deals checks it); the short ones' optimum confirmed by the solver."""
+    from tools.bench import ricochet as bench
+    deals = bench.read_deals()
+    assert len(deals) == 24
+    assert [d[1] for d in deals] == sorted(d[1] for d in deals)
+    assert deals[0][1] == 3 and deals[-1][1] == 22
+    for lo, hi in bench.BUCKETS:
+        assert sum(1 for d in deals if lo <= d[1] <= hi) >= 4
+    for game, optimum, _, _ in deals:
+        faces, robots, target = rr.decode_game(game)
+        assert robots[rr.SILVER] == robots[rr.CLEAR] == rr.ABSENT
+        if optimum <= 6:
+            assert solve(rr.Board(faces), robots, target, engine="python").count == optimum
+
+
+def test_a_bench_deal_line_that_does_not_hold_is_refused_naming_its_line(tmp_path):
+    from tools.bench import ricochet as bench
+    path = tmp_path / "deals.txt"
+    path.write_text("# a comment\n0ZQ0NA4S0T61MC 3 yellow S, blue W  # two moves only\n")
+    with pytest.raises(rr.RicochetError, match="deals.txt line 2: the solution given is not 3"):
+        bench.read_deals(str(path))
+    path.write_text("0ZQ0NA4S0T61MC three yellow S\n")
+    with pytest.raises(rr.RicochetError, match="deals.txt line 1: write GAME OPTIMUM MOVES"):
+        bench.read_deals(str(path))

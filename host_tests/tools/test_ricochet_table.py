@@ -272,14 +272,15 @@ def test_serve_on_a_port_in_use_is_one_line(host):
     assert "cannot serve on 127.0.0.1:%d" % host in err.getvalue()
 
 
-def test_once_the_compiled_search_is_loaded_auto_hands_over_early():
+def test_once_the_compiled_search_is_loaded_auto_runs_it_at_once():
     if not solver.kernel_available():
         pytest.skip("numba is not installed")
     solver.load_kernel()
     assert solver.kernel_loaded()
-    faces, robots, target = rr.decode_game("00F7CN8GQR25KW")  # 10 moves, 18,827 positions
-    result = solver.solve(rr.Board(faces), robots, target)
-    assert result.count == 10 and result.engine == "python, then numba"
+    for game, count in (("00F7CN8GQR25KW", 10), ("0ZQ0NA4S0T61MC", 3)):
+        faces, robots, target = rr.decode_game(game)
+        result = solver.solve(rr.Board(faces), robots, target)
+        assert result.count == count and result.engine == "numba"
 
 
 def test_prepare_builds_every_target_ahead_and_changes_no_answer():

@@ -576,10 +576,11 @@ def _ms(seconds):
     return "%.3f ms" % (seconds * 1000) if seconds < 0.1 else "%.3f s" % seconds
 
 
-def issue_table(out=None, runs=3):
-    """The issue's table: the fixed deal set, warm and cold, peak memory, by length."""
+def issue_table(out=None, runs=3, longest=22):
+    """The issue's table: the fixed deal set, warm and cold, peak memory, by length (the
+    deals up to ``longest`` moves)."""
     out = out or sys.stdout
-    deals = read_deals()
+    deals = [d for d in read_deals() if d[1] <= longest]
     from tools.ricochet import aot
     if solver.kernel_available() and not aot.ready():
         try:
@@ -596,7 +597,7 @@ def issue_table(out=None, runs=3):
     rows = []
     for lo, hi in BUCKETS:
         group = [d for d in deals if lo <= d[1] <= hi]
-        stdout, _, _, _ = _fresh(["tools.bench.ricochet", "--warm-set", "--runs", str(runs)]
+        stdout, _, _, _ = _fresh(["tools.bench.ricochet", "--runs", str(runs), "--warm-set"]
                                  + [d[0] for d in group])
         try:
             warm = json.loads(stdout)
@@ -653,6 +654,8 @@ def main(argv=None):
     parser.add_argument("--warm-set", nargs="+", metavar="ID",
                         help="these deals solved warm in this process, as JSON")
     parser.add_argument("--runs", type=int, default=3, help="solves per deal (3)")
+    parser.add_argument("--longest", type=int, default=22,
+                        help="with --issue-table: only the deals up to this many moves")
     try:
         args = parser.parse_args(argv)
     except cli.UsageError as e:
@@ -660,7 +663,7 @@ def main(argv=None):
     if args.warm_set:
         print(json.dumps(warm_set(args.warm_set, runs=args.runs)))
     elif args.issue_table:
-        issue_table(runs=args.runs)
+        issue_table(runs=args.runs, longest=args.longest)
     elif args.warm:
         print(json.dumps(warm_server(args.warm, ricochet=args.ricochet)))
     elif args.table:

@@ -98,6 +98,7 @@ class Tables:
         self.lines = [BIT[p] | self.ray[0][p] | self.ray[1][p] | self.ray[2][p] | self.ray[3][p]
                       for p in range(CELLS)]
         self._clear = None
+        self.kernel_cache = {}  # the compiled search's arrays for this board (kernel.Kernel)
         self._bounds = {}
         self._descents = {}
         self._within = {}
@@ -327,10 +328,11 @@ def tables(board):
 ENGINE = os.environ.get("RICOCHET_ENGINE", "auto")
 HANDOVER = 10_000  # positions of a coloured target; five times that for the vortex
 VORTEX_HANDOVER = 5
-# Once numba is loaded (a process that keeps running, like the table's server, loads it
-# ahead), handing over costs under a millisecond: the compiled search takes a deal as soon
-# as the next bound looks like a hundred positions, where it is ten or more times faster.
-WARM_HANDOVER = 100
+# Once the compiled search is loaded (a process that keeps running, like the table's
+# server, loads it ahead), its per-solve arrays are kept with the board and its table with
+# the process: it starts in some 0.05 ms and searches ten or more times faster, so it takes
+# every deal at once (0: no pure-Python search first; a number hands over as HANDOVER does).
+WARM_HANDOVER = 0
 # Built ahead of time (aot.py), the compiled search loads in some 0.05 s (numpy): a fresh
 # process hands over once the next bound looks like a thousand positions.
 AOT_HANDOVER = 1_000
@@ -365,6 +367,9 @@ def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, e
     if engine == "auto":
         started = time.perf_counter()
         warm = kernel_loaded()
+        if warm and handover is None and not WARM_HANDOVER:
+            return _solve(board, robots, target, max_moves, node_limit, ricochet, True,
+                          clear_stops_on_targets=landing)
         if handover is None:
             from tools.ricochet import aot
             handover = (WARM_HANDOVER if warm else AOT_HANDOVER if aot.ready()
@@ -686,7 +691,7 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
             closer_arr = reach_arr = None
         k = kernel.Kernel(board.walls, goal, order, P, F, is_clear, elig, heur, single,
                           closer_arr, reach_arr, AFTER, max_moves, table_bits,
-                          forbid if clearseg is not None else None)
+                          forbid if clearseg is not None else None, tab.kernel_cache)
         for bound in range(h0, max_moves + 1):
             before = k.nodes
             found = k.search(bound, lower_bound(), budget)
