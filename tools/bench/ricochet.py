@@ -597,6 +597,8 @@ def issue_table(out=None, runs=3, longest=22):
     rows = []
     for lo, hi in BUCKETS:
         group = [d for d in deals if lo <= d[1] <= hi]
+        if not group:
+            continue
         stdout, _, _, _ = _fresh(["tools.bench.ricochet", "--runs", str(runs), "--warm-set"]
                                  + [d[0] for d in group])
         try:
