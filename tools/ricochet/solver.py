@@ -361,14 +361,15 @@ def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, e
     engine = engine or ENGINE
     if engine not in ("auto", "python", "numba"):
         raise ValueError("engine %r: use auto, python or numba" % engine)
-    if engine == "numba" and not kernel_available():
+    loaded = kernel_loaded()  # then it is available: no look at the disk (aot.ready) per solve
+    if engine == "numba" and not loaded and not kernel_available():
         raise RuntimeError("the numba engine needs numba (pip install -r requirements/ricochet.txt)")
-    if engine == "python" or (engine == "auto" and not kernel_available()):
+    if engine == "python" or (engine == "auto" and not loaded and not kernel_available()):
         return _solve(board, robots, target, max_moves, node_limit, ricochet, False,
                       clear_stops_on_targets=landing)
     if engine == "auto":
         started = time.perf_counter()
-        warm = kernel_loaded()
+        warm = loaded
         if warm and handover is None and not WARM_HANDOVER:
             return _solve(board, robots, target, max_moves, node_limit, ricochet, True,
                           clear_stops_on_targets=landing)
