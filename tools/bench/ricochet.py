@@ -321,11 +321,11 @@ def warm_server(games, ricochet=True):
     import http.client
     import threading
 
-    from tools.ricochet import serve, table
+    from tools.ricochet import serve
     httpd = serve.server()
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     started = time.process_time()
-    serve.warm_up().join()
+    httpd.pool.wait_ready()  # the solver's worker processes have loaded the search
     loaded = time.process_time() - started
 
     def post(route, body):
@@ -339,7 +339,7 @@ def warm_server(games, ricochet=True):
     for game in games:
         request = _request(game, ricochet)
         post("board", {"faces": request["faces"]})
-        table.wait_prepared(request["faces"])  # at a table, placing the robots takes longer
+        httpd.pool.prepare(request["faces"], wait=True)  # a table places its robots meanwhile
         wall, cpu = time.perf_counter(), time.process_time()
         answer = post("solve", request)
         out.append({"game": game, "moves": answer.get("count"), "nodes": answer.get("nodes"),
