@@ -66,6 +66,8 @@ class _TableServer(TcpWSGIServer):
     (waitress closes idle ones only: a client sending a byte every few seconds would
     hold its connection for ever)."""
 
+    request_seconds = REQUEST_SECONDS
+
     def maintenance(self, now):
         super().maintenance(now)
         for channel in list(self.active_channels.values()):
@@ -75,7 +77,7 @@ class _TableServer(TcpWSGIServer):
             began = getattr(arriving, "began", None)
             if began is None:
                 arriving.began = now
-            elif now - began > REQUEST_SECONDS:
+            elif now - began > self.request_seconds:
                 channel.will_close = True
 
 
@@ -224,13 +226,14 @@ class Server:
     it (in any thread), ``shutdown`` stops that, ``server_close`` frees the port and the
     workers. ``server_port`` is the port it listens on."""
 
-    def __init__(self, host="127.0.0.1", port=0, pool=None, **limits):
+    def __init__(self, host="127.0.0.1", port=0, pool=None, idle_seconds=IDLE_SECONDS,
+                 request_seconds=REQUEST_SECONDS, **limits):
         _quiet_waitress()
         self.pool = pool or workers.Pool(**limits)  # (its workers start once bound)
         threads = (THREADS + self.pool.quick.size + self.pool.quick.waiting
                    + self.pool.long.size + self.pool.long.waiting)
         adj = Adjustments(host=host, port=port, threads=threads, backlog=BACKLOG,
-                          connection_limit=_connection_limit(), channel_timeout=IDLE_SECONDS,
+                          connection_limit=_connection_limit(), channel_timeout=idle_seconds,
                           cleanup_interval=1, max_request_header_size=MAX_HEADERS,
                           max_request_body_size=4 * MAX_BODY,  # (MAX_BODY: ours)
                            channel_request_lookahead=4,
@@ -246,6 +249,7 @@ class Server:
             self._dispatcher.shutdown()
             raise
         self.pool.start()
+        self._server.request_seconds = request_seconds
         self.server_port = int(self._server.effective_port)
         self._stop = threading.Event()
         self._stopped = threading.Event()
@@ -271,9 +275,10 @@ class Server:
         self.pool.close()
 
 
-def server(host="127.0.0.1", port=0, **limits):
-    """The table's server (port 0: any free one); ``serve_forever`` runs it."""
-    return Server(host, port, **limits)
+def server(host="127.0.0.1", port=0, **options):
+    """The table's server (port 0: any free one); ``serve_forever`` runs it. ``options``:
+    Server's and workers.Pool's (the tests' shorter timeouts and budgets)."""
+    return Server(host, port, **options)
 
 
 def run(args, out):

@@ -8,8 +8,8 @@ cannot be interrupted any other way) and a fresh one is started in its place.
 
 Two lanes, so that a short deal never waits behind a long one:
 
-    quick   one worker; every solve starts here with a small node budget (QUICK_NODES,
-            some 0.1 s of search), which a deal of up to some 14 moves needs at most;
+    quick   two workers; every solve starts here with a small node budget (QUICK_NODES,
+            some 0.1 s of search), enough for most deals of up to 12-15 moves;
     long    a deal that spends it goes on here: os.cpu_count() - 1 workers (at least
             one), run at a lower priority (nice), under LONG_NODES and LONG_SECONDS.
 
@@ -33,7 +33,8 @@ import time
 
 from tools.ricochet import table
 
-QUICK_NODES = 300_000  # a 10-move deal needs some 16,000 positions, a 14-move one 250,000
+QUICK_NODES = 100_000  # a 10-move deal needs some 16,000 positions, a 12-move one 25,000
+QUICK_WORKERS = 2  # two, so that a long deal spending its quick budget blocks no one
 QUICK_SECONDS = 5.0  # (a quick solve takes well under a second even on a busy machine)
 LONG_NODES = 200_000_000  # the longest deals known (22 moves) need some 8.4 million
 LONG_SECONDS = 60.0  # the 22-move deal takes 10-23 s on a busy 2-core machine
@@ -59,8 +60,8 @@ class Failed(Exception):
 
 def _work(conn, nice, warm):
     """A worker process: load the compiled search (``warm``), then solve what the pipe
-    brings (a request for table.solve, or ``{"prepare": faces}``: build the board's tables
-    ahead, while the table places its robots)."""
+    brings: ("solve", request, nodes) for table.solve, or ("prepare", faces, None) to build
+    a board's tables ahead, while the table places its robots."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C on the terminal stops the server
     if nice:
         try:
@@ -70,15 +71,18 @@ def _work(conn, nice, warm):
     from tools.ricochet import solver
     if warm:
         solver.load_kernel()
-    conn.send(("ready", None))
+    try:
+        conn.send(("ready", None))
+    except OSError:
+        return
     while True:
         try:
-            request, nodes = conn.recv()
+            kind, request, nodes = conn.recv()
         except (EOFError, OSError):
             return
         try:
-            if isinstance(request, dict) and list(request) == ["prepare"]:
-                table.wait_prepared(request["prepare"])
+            if kind == "prepare":  # request: the faces
+                table.wait_prepared(request)
                 answer = ("ok", {})
             else:
                 answer = ("ok", table.solve(request, node_limit=nodes))
@@ -88,7 +92,10 @@ def _work(conn, nice, warm):
             answer = ("bad", str(e))
         except Exception as e:  # noqa: BLE001 - a bug: one line to the server
             answer = ("bug", "%s: %s" % (type(e).__name__, e))
-        conn.send(answer)
+        try:
+            conn.send(answer)
+        except OSError:  # the server went away (stopped, or killed this worker's job)
+            return
 
 
 class _Worker:
@@ -145,7 +152,7 @@ class Lane:
         worker.kill()
         self._start()
 
-    def run(self, request, gone, nodes=None):
+    def run(self, request, gone, nodes=None, kind="solve"):
         """The worker's answer ``(kind, value)`` to ``request``; Busy, Gone, OutOfBudget."""
         if not self._slots.acquire(blocking=False):
             raise Busy("the %s solver has %d requests waiting already: try again in a moment"
@@ -153,7 +160,7 @@ class Lane:
         try:
             worker = self._take(gone)
             try:
-                return self._ask(worker, request, gone, nodes or self.nodes)
+                return self._ask(worker, (kind, request, nodes or self.nodes), gone)
             except BaseException:
                 self._replace(worker)
                 raise
@@ -185,10 +192,10 @@ class Lane:
                 continue
             return worker
 
-    def _ask(self, worker, request, gone, nodes):
+    def _ask(self, worker, job, gone):
         deadline = time.monotonic() + self.seconds
         try:
-            worker.conn.send((request, nodes))
+            worker.conn.send(job)
             while not worker.conn.poll(POLL):
                 if gone():
                     raise Gone()
@@ -221,8 +228,8 @@ class Pool:
         # spawn, not fork: the server has threads, and a worker needs none of its state
         context = multiprocessing.get_context("spawn")
         long_workers = long_workers or max(1, (os.cpu_count() or 2) - 1)
-        self.quick = Lane("quick", 1, 2 * waiting, quick_nodes, QUICK_SECONDS, 0, context,
-                          warm)
+        self.quick = Lane("quick", QUICK_WORKERS, 2 * waiting, quick_nodes, QUICK_SECONDS, 0,
+                          context, warm)
         self.long = Lane("long", long_workers, waiting, long_nodes, long_seconds, LONG_NICE,
                          context, warm)
 
@@ -236,18 +243,19 @@ class Pool:
         self.long.wait_ready()
 
     def prepare(self, faces, wait=False):
-        """Have the quick worker build the tables of the board of ``faces`` ahead (the
+        """Have the quick workers build the tables of the board of ``faces`` ahead (the
         server asks when the table sets up its board); in the background unless ``wait``.
         Skipped when the quick lane is busy: the solve builds them then."""
         def ask():
             try:
-                self.quick.run({"prepare": faces}, lambda: False)
+                self.quick.run(faces, lambda: False, kind="prepare")
             except (Busy, Failed, OutOfBudget):
                 pass
         if wait:
             ask()
-        else:
-            threading.Thread(target=ask, daemon=True).start()
+        else:  # one job per quick worker: each idle one takes one (a busy one, later)
+            for _ in range(self.quick.size):
+                threading.Thread(target=ask, daemon=True).start()
 
     def solve(self, request, gone=lambda: False):
         """table.solve(request) in a worker: its answer, or an exception (module docstring)."""
