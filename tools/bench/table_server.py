@@ -14,7 +14,6 @@ connections reset, the server's tracebacks, and the memory of the server and its
 smaller numbers; the figures come from here.
 """
 
-import argparse
 import http.client
 import json
 import os
@@ -24,6 +23,7 @@ import sys
 import threading
 import time
 
+from tools import cli
 from tools.cli import ROOT
 
 # the longest deals the bench knows (docs/ricochet.md): 22, 17, 15, 13 and 12 moves
@@ -236,14 +236,17 @@ def report(seconds=20.0, long=5, slow=50):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m tools.bench.table_server")
+    parser = cli.Parser(prog="python -m tools.bench.table_server")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--long", type=int, default=5)
     parser.add_argument("--slow", type=int, default=50)
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except cli.UsageError as e:
+        return cli.fail("table_server", e)
     report(args.seconds, args.long, args.slow)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)
