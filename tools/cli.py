@@ -49,6 +49,7 @@ where the checkout lies (and one over 255 characters cannot be interned at all).
 import argparse
 import errno
 import os
+import re
 import shutil
 import stat
 import sys
@@ -85,9 +86,25 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+QUOTE = 32  # characters of a quoted value the user gave that a message repeats at most
+_QUOTED = re.compile("'([^'\\n]{%d,})'|\"([^\"\\n]{%d,})\"" % (QUOTE + 9, QUOTE + 9))
+
+
+def short(message):
+    """``message`` with every quoted value over a few dozen characters cut to QUOTE
+    (``'xxxx...' (10000 characters)``): an error line repeats what the user typed, not
+    all of it."""
+    def cut(m):
+        quote = "'" if m.group(1) is not None else '"'
+        text = m.group(1) if m.group(1) is not None else m.group(2)
+        return "%s%s...%s (%d characters)" % (quote, text[:QUOTE], quote, len(text))
+    return _QUOTED.sub(cut, str(message))
+
+
 def fail(prog, error, stream=None):
-    """Report ``error`` as the one line ``prog: error`` on stderr; return exit status 2."""
-    print("%s: %s" % (prog, error), file=stream or sys.stderr)
+    """Report ``error`` as the one line ``prog: error`` on stderr (quoted values cut
+    short); return exit status 2."""
+    print("%s: %s" % (prog, short(error)), file=stream or sys.stderr)
     return 2
 
 

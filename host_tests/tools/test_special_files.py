@@ -262,3 +262,17 @@ def test_a_worksheet_seed_that_is_no_lesson_says_so(seed, tmp_path):
                   "warmup", "-o", str(tmp_path / "s.svg"))
     assert proc.returncode == 0
     assert "seed %s is no handheld's lesson (1-99)" % seed in proc.stderr
+
+
+@pytest.mark.parametrize("argv", [
+    ["-m", "tools.solve", "LONG", "W5"],
+    ["-m", "tools.solve", "--tiles", "LONG", "G3", "W5"],
+    ["-m", "tools.replay", "LONG"],
+    ["-m", "tools.ricochet", "solve", "--game", "LONG"],
+    ["-m", "tools.worksheet", "--seed", "LONG", "-o", "OUT"],
+])
+def test_an_error_line_quotes_a_few_dozen_characters_of_what_was_given(argv, tmp_path):
+    proc = python(*["x" * 10000 if a == "LONG" else str(tmp_path / "o") if a == "OUT" else a
+                    for a in argv])
+    line = one_line(proc.stderr)
+    assert proc.returncode == 2 and len(line) < 240 and "x" * 41 not in line
