@@ -322,11 +322,11 @@ def warm_server(games, ricochet=True):
     import threading
 
     from tools.ricochet import serve
-    httpd = serve.server()
+    # one worker a lane (the solves run there: their CPU time and memory are counted)
+    httpd = serve.server(quick_workers=1, long_workers=1)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    started = time.process_time()
     httpd.pool.wait_ready()  # the solver's worker processes have loaded the search
-    loaded = time.process_time() - started
+    loaded = _workers_cpu(httpd.pool)
 
     def post(route, body):
         conn = http.client.HTTPConnection("127.0.0.1", httpd.server_port, timeout=600)
@@ -340,15 +340,40 @@ def warm_server(games, ricochet=True):
         request = _request(game, ricochet)
         post("board", {"faces": request["faces"]})
         httpd.pool.prepare(request["faces"], wait=True)  # a table places its robots meanwhile
-        wall, cpu = time.perf_counter(), time.process_time()
+        wall, cpu = time.perf_counter(), time.process_time() + _workers_cpu(httpd.pool)
         answer = post("solve", request)
         out.append({"game": game, "moves": answer.get("count"), "nodes": answer.get("nodes"),
                     "solve": answer.get("seconds"),
                     "engine": answer.get("engine"), "wall": time.perf_counter() - wall,
-                    "cpu": time.process_time() - cpu, "error": answer.get("error")})
-    out.append({"peak_mb": peak_mb()})
+                    "cpu": time.process_time() + _workers_cpu(httpd.pool) - cpu,
+                    "error": answer.get("error")})
+    out.append({"peak_mb": peak_mb() + sum(_peak_mb(pid) for pid in httpd.pool.pids())})
     httpd.shutdown()
     return out
+
+
+def _workers_cpu(pool):
+    """The CPU seconds the server's solver workers have used (the solves run there)."""
+    total = 0.0
+    for pid in pool.pids():
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+def _peak_mb(pid):
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024.0
+    except OSError:
+        pass
+    return 0.0
 
 
 def cold_command(game, ricochet=True):

@@ -223,12 +223,17 @@ class Lane:
 class Pool:
     """The quick lane and the long lane (see the module docstring)."""
 
+    def pids(self):
+        """The worker processes' ids (make bench reads their CPU time and memory)."""
+        return [w.process.pid for lane in (self.quick, self.long) for w in list(lane._all)]
+
     def __init__(self, long_workers=None, waiting=8, quick_nodes=QUICK_NODES,
-                 long_nodes=LONG_NODES, long_seconds=LONG_SECONDS, warm=True):
+                 long_nodes=LONG_NODES, long_seconds=LONG_SECONDS, warm=True,
+                 quick_workers=QUICK_WORKERS):
         # spawn, not fork: the server has threads, and a worker needs none of its state
         context = multiprocessing.get_context("spawn")
         long_workers = long_workers or max(1, (os.cpu_count() or 2) - 1)
-        self.quick = Lane("quick", QUICK_WORKERS, 2 * waiting, quick_nodes, QUICK_SECONDS, 0,
+        self.quick = Lane("quick", quick_workers, 2 * waiting, quick_nodes, QUICK_SECONDS, 0,
                           context, warm)
         self.long = Lane("long", long_workers, waiting, long_nodes, long_seconds, LONG_NICE,
                          context, warm)
