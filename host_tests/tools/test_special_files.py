@@ -276,3 +276,23 @@ def test_an_error_line_quotes_a_few_dozen_characters_of_what_was_given(argv, tmp
                     for a in argv])
     line = one_line(proc.stderr)
     assert proc.returncode == 2 and len(line) < 240 and "x" * 41 not in line
+
+
+def test_a_damaged_trail_is_resumed_with_a_notice(tmp_path):
+    """A solo game whose saved moves are damaged resumes from its start, and says so
+    (it was dropped with no word)."""
+    good = json.loads(good_files()["solo"])
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    (flash / "settings.json").write_bytes(good_files()["settings"])
+    events = tmp_path / "ev.txt"
+    events.write_text("300 a  # the menu opens solo: its saved game resumes\n")
+    argv = ["-m", "tools.sim", "--headless", "--events", str(events), "--frames-out",
+            str(tmp_path / "f.jsonl"), "--state", str(flash), "--until", "3000"]
+    for trail, notice in ((good["data"]["trail"], False), ([32, 99], True)):
+        good["data"]["trail"] = trail
+        (flash / "solo.json").write_text(json.dumps(good))
+        proc = python(*argv, timeout=60)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        assert ("saved moves damaged" in proc.stderr) is notice, proc.stderr[-2000:]
+        assert '"mode": "solo"' in (tmp_path / "f.jsonl").read_text()  # resumed
