@@ -322,12 +322,12 @@ def warm_server(games, ricochet=True):
     import http.client
     import threading
 
-    from tools.ricochet import serve, table
-    httpd = serve.server()
+    from tools.ricochet import serve
+    # one worker a lane (the solves run there: their CPU time and memory are counted)
+    httpd = serve.server(quick_workers=1, long_workers=1)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    started = time.process_time()
-    serve.warm_up().join()
-    loaded = time.process_time() - started
+    httpd.pool.wait_ready()  # the solver's worker processes have loaded the search
+    loaded = _workers_cpu(httpd.pool)
 
     def post(route, body):
         conn = http.client.HTTPConnection("127.0.0.1", httpd.server_port, timeout=600)
@@ -340,16 +340,41 @@ def warm_server(games, ricochet=True):
     for game in games:
         request = _request(game, ricochet)
         post("board", {"faces": request["faces"]})
-        table.wait_prepared(request["faces"])  # at a table, placing the robots takes longer
-        wall, cpu = time.perf_counter(), time.process_time()
+        httpd.pool.prepare(request["faces"], wait=True)  # a table places its robots meanwhile
+        wall, cpu = time.perf_counter(), time.process_time() + _workers_cpu(httpd.pool)
         answer = post("solve", request)
         out.append({"game": game, "moves": answer.get("count"), "nodes": answer.get("nodes"),
                     "solve": answer.get("seconds"),
                     "engine": answer.get("engine"), "wall": time.perf_counter() - wall,
-                    "cpu": time.process_time() - cpu, "error": answer.get("error")})
-    out.append({"peak_mb": peak_mb()})
+                    "cpu": time.process_time() + _workers_cpu(httpd.pool) - cpu,
+                    "error": answer.get("error")})
+    out.append({"peak_mb": peak_mb() + sum(_peak_mb(pid) for pid in httpd.pool.pids())})
     httpd.shutdown()
     return out
+
+
+def _workers_cpu(pool):
+    """The CPU seconds the server's solver workers have used (the solves run there)."""
+    total = 0.0
+    for pid in pool.pids():
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+def _peak_mb(pid):
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024.0
+    except OSError:
+        pass
+    return 0.0
 
 
 def cold_command(game, ricochet=True):

@@ -362,7 +362,7 @@ def main(argv=None, out=None, err=None):
             raise UsageError("--max-moves must be at least 1")
         return args.run(args, out)
     except (UsageError, rr.RicochetError) as e:
-        print("ricochet: error: %s" % e, file=err)
+        print("ricochet: error: %s" % cli.short(e), file=err)
         return 2
     except BrokenPipeError:
         raise  # the reader went away (| head): cli.run ends quietly

@@ -123,6 +123,10 @@ class PosixFs:
     """The real filesystem: the builtin ``open`` and ``os``."""
 
     def open(self, path, mode):
+        # Only a regular file is read: a FIFO (or a device) put there on a host would
+        # block open() for ever, or never end. (Flash holds regular files only.)
+        if "r" in mode and os.stat(path)[0] & 0xF000 != 0x8000:
+            raise OSError(22, "not a regular file")
         return open(path, mode)
 
     def rename(self, src, dest):
