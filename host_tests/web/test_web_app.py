@@ -69,9 +69,9 @@ def hook(page, expr):
 
 def plays(page):
     """The menu, then A opens the solo game: the device runs."""
-    page.wait_for_function("() => window.microrobots.mode() === 'menu'", timeout=20000)
+    page.wait_for_function("() => window.microrobots.mode() === 'menu'", timeout=60000)
     page.keyboard.press("Enter")
-    page.wait_for_function("() => window.microrobots.mode() === 'solo'", timeout=20000)
+    page.wait_for_function("() => window.microrobots.mode() === 'solo'", timeout=60000)
     return True
 
 
@@ -85,7 +85,7 @@ def test_the_unpacked_zip_boots_and_plays_from_a_plain_static_server(served):
 def test_after_one_visit_the_page_boots_and_plays_offline(served):
     page, problems = new_page(served)
     assert page.evaluate("window.microrobots.offline") is True
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=20000)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60000)
     page.context.set_offline(True)
     with pytest.raises(Exception, match="Failed to fetch"):  # the network is really cut
         page.evaluate("fetch('/no-such-file-%d').then(r => r.status)" % os.getpid())
@@ -104,7 +104,7 @@ def test_after_one_visit_the_page_boots_and_plays_offline(served):
 
 def test_chromium_finds_the_page_installable(served):
     page, _ = new_page(served)
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=20000)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60000)
     cdp = page.context.new_cdp_session(page)
     errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
     # (a test browser's every context is incognito-like: that one says nothing of the page)
@@ -125,7 +125,7 @@ def played(page):
     page.keyboard.press("ArrowRight")
     page.wait_for_timeout(200)
     page.keyboard.press("Enter")
-    page.wait_for_function("() => 'solo.json' in window.microrobots.flash()", timeout=20000)
+    page.wait_for_function("() => 'solo.json' in window.microrobots.flash()", timeout=60000)
     return hook(page, "flash()")
 
 
@@ -149,7 +149,7 @@ def test_export_then_import_in_another_browser_brings_the_game_along(served, tmp
         other.set_input_files("#import-file", str(path))
     assert other.evaluate("window.microrobots.ready")
     assert hook(other, "flash()") == {k: v for k, v in flash.items() if k.endswith(".json")}
-    other.wait_for_function("() => window.microrobots.mode() === 'solo'", timeout=20000)
+    other.wait_for_function("() => window.microrobots.mode() === 'solo'", timeout=60000)
     assert problems == [] and more == []
     page.context.close()
     other.context.close()
@@ -175,7 +175,7 @@ def test_a_bad_file_is_refused_in_one_line_and_nothing_is_replaced(served, tmp_p
     path = tmp_path / "bad.txt"
     path.write_bytes(content)
     page.set_input_files("#import-file", str(path))
-    page.wait_for_function("() => window.microrobots.status.startsWith('import:')", timeout=20000)
+    page.wait_for_function("() => window.microrobots.status.startsWith('import:')", timeout=60000)
     status = hook(page, "status")
     assert status.startswith('import: "bad.txt": ') and status.endswith("nothing was changed")
     assert words in status and "\n" not in status

@@ -419,13 +419,22 @@ function centre(i, gap, cell) {
 }
 
 // A move drawn as a bow between two cells: moves along one row overlap as straight lines.
+// The bow bends towards the board's middle (a move along the edge row or column would
+// otherwise bend off the board), and no more than the board has room for.
 function bow(a, b, gap, cell) {
   const [ax, ay] = centre(a, gap, cell), [bx, by] = centre(b, gap, cell);
   const len = Math.hypot(bx - ax, by - ay);
   const k = 0.18 * (len / (cell + gap)); // longer moves bow further
+  const mx = (ax + bx) / 2, my = (ay + by) / 2, half = (6 * cell + 7 * gap) / 2;
+  let dx = (ay - by) * k / 2, dy = (bx - ax) * k / 2; // the control point's offset
+  if (dx * (half - mx) + dy * (half - my) < 0) { dx = -dx; dy = -dy; } // towards the middle
+  // the curve's peak is half the control point's offset out: keep it inside the cells
+  const room = Math.min(...[[dx, mx], [dy, my]].map(([d, m]) =>
+    (d > 0 ? 2 * half - gap - cell / 2 - m : m - gap - cell / 2) * 2 / Math.max(Math.abs(d), 1e-9)));
+  const shrink = Math.min(1, room);
   ctx2d.beginPath();
   ctx2d.moveTo(ax, ay);
-  ctx2d.quadraticCurveTo((ax + bx) / 2 + (ay - by) * k / 2, (ay + by) / 2 + (bx - ax) * k / 2, bx, by);
+  ctx2d.quadraticCurveTo(mx + dx * shrink, my + dy * shrink, bx, by);
   ctx2d.stroke();
 }
 

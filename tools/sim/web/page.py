@@ -92,13 +92,16 @@ def step():
 
 
 def guide():
-    """What to do now, in the mode's own words (the page's help line; tools/sim/driver.py
-    reports the same to the terminal): "" during a switch or with the app stopped."""
+    """What to do now, in the mode's own words, the pieces in play named after it (the
+    page's help line; tools/sim/driver.py reports the same to the terminal): "" during a
+    switch or with the app stopped."""
     app = device.app
     mode = getattr(app, "current", None)
     if mode is None or app.switching or not hasattr(mode, "guide"):
         return ""
-    return mode.guide() or ""
+    from microrobots.modes import pieces  # the pieces in play named after it
+
+    return pieces.with_guide(app, mode.guide() or "")
 
 
 def reached():
