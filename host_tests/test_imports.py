@@ -191,6 +191,7 @@ TOOLS = {
     "tools.sim": ("command", {"tools.cli", "tools.draw"}),
     "tools.sim.web": ("command", {"tools.cli", "tools.draw", "tools.sim"}),
     "tools.draw": ("command", {"tools.cli", "tools.sim"}),
+    "tools.dist": ("command", {"tools.cli", "tools.picoimage", "tools.sim.web"}),
     # a product of its own
     "tools.ricochet": ("ricochet", {"tools.cli"}),
     # the harness of the tests and benches
