@@ -148,10 +148,19 @@ def _rule(request):
     return ricochet
 
 
-def _path(board, pos, who, d, passes):
+def _landing(request):
+    """The transparent robot's landing: never on a coloured target (the rulebook, the
+    default), or ``"clear_stops_on_targets": true``, the other reading."""
+    landing = request.get("clear_stops_on_targets", False)
+    if not isinstance(landing, bool):
+        raise BadRequest("clear_stops_on_targets: true or false")
+    return landing
+
+
+def _path(board, pos, who, d, passes, landing=False):
     """One move as the page animates it; ``pos`` is updated."""
     start = pos[who]
-    end = board.slide(pos, who, d, passes)
+    end = board.slide(pos, who, d, passes, landing)
     passed = []
     here, step, bit = start, rr.STEP[d], 1 << d
     while end >= 0 and here != end:
@@ -172,16 +181,18 @@ def solve(request, node_limit=None):
     limit = request.get("max_moves", 30)
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_MOVES:
         raise BadRequest("max_moves: a whole number 1-%d" % MAX_MOVES)
+    landing = _landing(request)
     result = solver.solve(b, robots, target, max_moves=limit, ricochet=ricochet,
-                          node_limit=node_limit)
+                          clear_stops_on_targets=landing, node_limit=node_limit)
     if result.count is None and node_limit and getattr(result, "out_of_budget", False):
         raise OutOfNodes("the search gave up after %d positions (the server's budget)"
                          % result.nodes)
     pos = rr.new_robots(robots)
-    moves = [_path(b, pos, w, d, k) for w, d, k in result.moves]
+    moves = [_path(b, pos, w, d, k, landing) for w, d, k in result.moves]
     return {"count": result.count, "moves": moves, "nodes": result.nodes,
             "seconds": round(result.seconds, 4), "engine": result.engine,
-            "ricochet": ricochet, "target": rr.target_name(target)}
+            "ricochet": ricochet, "clear_stops_on_targets": landing,
+            "target": rr.target_name(target)}
 
 
 def _moves(request):
@@ -217,11 +228,13 @@ def demonstrate(request):
     if isinstance(bid, bool) or not isinstance(bid, int) or not 1 <= bid <= MAX_MOVES:
         raise BadRequest("bid: a whole number 1-%d" % MAX_MOVES)
     moves = _moves(request)
-    verdict = rr.check(b, robots, target, moves, ricochet=ricochet) if moves else None
+    landing = _landing(request)
+    verdict = rr.check(b, robots, target, moves, ricochet=ricochet,
+                       clear_stops_on_targets=landing) if moves else None
     if verdict is not None and verdict.code == rr.ILLEGAL_MOVE:
         moves = moves[:verdict.move]  # the client never sends more after one
     pos = rr.new_robots(robots)
-    paths = [_path(b, pos, w, d, k) for w, d, k in moves]
+    paths = [_path(b, pos, w, d, k, landing) for w, d, k in moves]
     count = verdict.moves if verdict else 0
     if verdict is None:
         state, reason = "going", "bid %s: show it move by move" % rr.plural(bid, "move")

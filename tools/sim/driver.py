@@ -133,11 +133,14 @@ def _quote(text):
 
 
 def guide(app):
-    """What the mode shown says to do now ("" while none: a switch, a halted app)."""
+    """What the mode shown says to do now ("" while none: a switch, a halted app), the
+    pieces in play named after it (modes/pieces.py: "robot on white 2, target pink 4")."""
     mode = getattr(app, "current", None)
     if mode is None or app.switching or not hasattr(mode, "guide"):
         return ""
-    return mode.guide() or ""
+    from microrobots.modes import pieces
+
+    return pieces.with_guide(app, mode.guide() or "")
 
 
 class Driver:

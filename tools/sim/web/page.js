@@ -66,6 +66,7 @@ let mode = "starting";
 let greeting = null; // the status line's first words, until a key is pressed
 let reached = null; // the classroom: each cell's distance once its wave got there, else -1
 let pageApi = null; // the firmware's page module, once booted
+let halted = false; // an imported flash is being put in place: no frame runs, none saves
 
 const board = {
   held: 0,
@@ -523,13 +524,22 @@ function centre(i, gap, cell) {
 }
 
 // A move drawn as a bow between two cells: moves along one row overlap as straight lines.
+// The bow bends towards the board's middle (a move along the edge row or column would
+// otherwise bend off the board), and no more than the board has room for.
 function bow(a, b, gap, cell) {
   const [ax, ay] = centre(a, gap, cell), [bx, by] = centre(b, gap, cell);
   const len = Math.hypot(bx - ax, by - ay);
   const k = 0.18 * (len / (cell + gap)); // longer moves bow further
+  const mx = (ax + bx) / 2, my = (ay + by) / 2, half = (6 * cell + 7 * gap) / 2;
+  let dx = (ay - by) * k / 2, dy = (bx - ax) * k / 2; // the control point's offset
+  if (dx * (half - mx) + dy * (half - my) < 0) { dx = -dx; dy = -dy; } // towards the middle
+  // the curve's peak is half the control point's offset out: keep it inside the cells
+  const room = Math.min(...[[dx, mx], [dy, my]].map(([d, m]) =>
+    (d > 0 ? 2 * half - gap - cell / 2 - m : m - gap - cell / 2) * 2 / Math.max(Math.abs(d), 1e-9)));
+  const shrink = Math.min(1, room);
   ctx2d.beginPath();
   ctx2d.moveTo(ax, ay);
-  ctx2d.quadraticCurveTo((ax + bx) / 2 + (ay - by) * k / 2, (ay + by) / 2 + (bx - ax) * k / 2, bx, by);
+  ctx2d.quadraticCurveTo(mx + dx * shrink, my + dy * shrink, bx, by);
   ctx2d.stroke();
 }
 
@@ -839,6 +849,7 @@ async function boot() {
   numbers = JSON.parse(page.numbers());
   const step = page.step;
   const once = () => {
+    if (halted) return;
     if (board.held && (hook.status.startsWith("notice:") || hook.status === greeting)) {
       setStatus(""); // a key dismisses a notice, as on the grid, and the greeting
     }
@@ -894,9 +905,71 @@ async function boot() {
     tick();
     setInterval(tick, FRAME_MS);
   }
+  bindFlashFile(page);
   $("loading").hidden = true;
   restored = null; // it started: what was stored is good
   showFlashTools(mp);
+}
+
+// -- the flash as one file: Export saves it, Import checks one and puts it in place ----------
+function bindFlashFile(page) {
+  $("export").addEventListener("click", () => {
+    const name = `micro-robots-flash-${new Date().toISOString().slice(0, 10)}.txt`;
+    const url = URL.createObjectURL(new Blob([page.export_flash()], { type: "text/plain" }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = name;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 5000);
+    setStatus(`export: this device's settings and games, as ${name}`);
+  });
+  const picker = $("import-file");
+  $("import").addEventListener("click", () => picker.click());
+  picker.addEventListener("change", () => {
+    const file = picker.files[0];
+    picker.value = "";
+    if (file) importFlash(page, file);
+  });
+}
+
+// Checked whole (flashfile.py, as the device reads each file) before anything is replaced;
+// then the page's storage takes it in one write and the device restarts on it.
+async function importFlash(page, file) {
+  const refuse = (why) => setStatus(`import: ${clip(file.name)}: ${why}; nothing was changed`);
+  if (file.size > page.import_max()) {
+    refuse(`over ${Math.floor(page.import_max() / 1024)} KB: not a Micro Robots flash file`);
+    return;
+  }
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = "";
+  for (let k = 0; k < bytes.length; k += 8192) binary += String.fromCharCode(...bytes.subarray(k, k + 8192));
+  const result = JSON.parse(page.import_flash(btoa(binary)));
+  if (result.error) { refuse(result.error); return; }
+  if (!storage) {
+    refuse("this page keeps nothing (opened with fresh, seed or game in its address, or its storage is off)");
+    return;
+  }
+  halted = true;
+  try {
+    storage.setItem(STORAGE_KEY, JSON.stringify(result.files));
+  } catch (e) {
+    halted = false;
+    refuse(`the page's storage refused it (${e.name})`);
+    return;
+  }
+  hook.imported = true;
+  location.reload();
+}
+
+// After one visit the page opens with no network (sw.js caches every file of the site).
+// A browser has no service worker for a file:// page (nor runs the page there).
+function registerWorker() {
+  if (!("serviceWorker" in navigator) || location.protocol === "file:") return Promise.resolve(false);
+  return navigator.serviceWorker.register("sw.js")
+    .then(() => navigator.serviceWorker.ready)
+    .then(() => true, (e) => { console.warn(`offline cache: ${e.message}`); return false; });
 }
 
 applyOptions();
@@ -905,6 +978,7 @@ bindControls();
 bindPower();
 requestAnimationFrame(frameLoop);
 setStatus("Starting the firmware…");
+hook.offline = registerWorker();
 hook.ready = boot().catch((error) => {
   if (!bootFailed(error)) throw error;
   return boot(); // afresh: the stored flash that stopped it is set aside
