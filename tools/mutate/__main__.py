@@ -22,16 +22,16 @@ with its line, and the equivalent mutants (changes that cannot alter behaviour),
 from host_tests/mutation_equivalents.txt, each with the reason a reviewer accepted.
 """
 
-import argparse
 import os
 import shutil
 import subprocess
 import sys
 import time
 
+from tools import cli
+from tools.cli import ROOT
 from tools.mutate import report
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EQUIVALENTS = os.path.join(ROOT, "host_tests", "mutation_equivalents.txt")
 
 # The test files each package is judged by: the fast ones that play it on CPython.
@@ -157,7 +157,7 @@ def run_scope(scope, max_children, fresh, log, only=()):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m tools.mutate")
+    p = cli.Parser(prog="python -m tools.mutate")
     p.add_argument("--scope", choices=("rules", "modes", "all"), default="all")
     p.add_argument("--max-children", type=int, default=1,
                    help="mutants tested at once (default 1: the machine is shared)")
@@ -166,7 +166,10 @@ def main(argv=None):
     p.add_argument("--only", action="append", default=[], metavar="GLOB",
                    help="mutants whose name matches, e.g. 'microrobots.modes.solo.*' "
                         "(tried again even when judged before)")
-    args = p.parse_args(argv)
+    try:
+        args = p.parse_args(argv)
+    except cli.UsageError as e:
+        return cli.fail(p.prog, e)
     scopes = ("rules", "modes") if args.scope == "all" else (args.scope,)
     os.makedirs(os.path.join(ROOT, "build"), exist_ok=True)
     log = os.path.join(ROOT, "build", "mutate.log")
@@ -191,4 +194,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run(main)

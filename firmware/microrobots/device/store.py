@@ -173,7 +173,7 @@ class Store:
             leftover = b""
         data = problem = None
         if raw is not None:
-            data, problem = _decode(raw)
+            data, problem = decode(raw)
         if leftover is not None:
             data, problem = self._settle(name, raw is None or problem is not None,
                                          leftover, data, problem)
@@ -289,7 +289,7 @@ class Store:
         target = self.path(name)
         temp = self.root + name + ".tmp"
         if replace:
-            new, bad = _decode(leftover)
+            new, bad = decode(leftover)
             if bad is None:  # complete, and nothing better: the cut came between closing
                 if problem is not None:  # it and the rename; a damaged file is kept aside
                     self._replace(target, self.path(name + ".bad"))
@@ -318,7 +318,7 @@ def missing(error):
     return bool(error.args) and error.args[0] in _MISSING
 
 
-def _decode(raw):
+def decode(raw):
     """``(data, None)`` or ``(None, problem)`` for a saved file's bytes."""
     whole, problem = parse(raw)
     if problem is not None:
