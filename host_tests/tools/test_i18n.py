@@ -332,7 +332,9 @@ def test_the_terminal_gives_the_driver_its_language():
 
 def test_no_firmware_module_but_the_guide_imports_the_words():
     """A Pico never asks for the guide (its picture says it), so it never loads the words:
-    modes/guide.py alone imports i18n, and only Base.guide imports the guide, when called."""
+    modes/guide.py and modes/pieces.py (the pieces named after the guide) alone import
+    i18n, only Base.guide imports the guide, when called, and no firmware module but the
+    guide (inside a function) imports the pieces: the simulators do."""
     firmware = os.path.join(ROOT, "firmware", "microrobots")
     users = []
     for folder, _dirs, files in os.walk(firmware):
@@ -345,4 +347,8 @@ def test_no_firmware_module_but_the_guide_imports_the_words():
                     users.append(os.path.relpath(path, firmware))
                 if re.search(r"^from \.+ import guide|^from \.+modes import guide", text, re.M):
                     users.append(os.path.relpath(path, firmware) + " (guide at import)")
-    assert users == [os.path.join("modes", "guide.py")], users
+                if re.search(r"^from \.+(modes)? import pieces|^from \.pieces import", text,
+                             re.M):
+                    users.append(os.path.relpath(path, firmware) + " (pieces at import)")
+    assert sorted(users) == [os.path.join("modes", "guide.py"),
+                             os.path.join("modes", "pieces.py")], users

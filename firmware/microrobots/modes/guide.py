@@ -36,6 +36,8 @@ NAMES = (N_("side"), N_("arrangement"), N_("brightness"), N_("players"),
 ITEMS = ("side", "tiles", "brightness", "players", "expert", "sound", "difficulty", "aid",
          "lesson", "dim", "sleep", "battery")
 SIDES = {"black": N_("black"), "copper": N_("copper")}  # the boards' two sides
+# The dice's colours (rules/board.COLOUR_NAMES' order; the worksheets' words too).
+COLOURS = (N_("blue"), N_("yellow"), N_("green"), N_("red"), N_("pink"), N_("white"))
 AIDS = (N_("off"), N_("high contrast"), N_("blink the robot's colour"), N_("both"))
 # Every line is a whole sentence in the catalogues (firmware/microrobots/i18n.py: the
 # identity until a simulator installs a language), so each language orders its words.
@@ -63,6 +65,8 @@ def solo(m):
                 g.score, g.streak, g.extra)
         if m.hint:
             return _("the lit cells: where the robot can go · hold A again: give up")
+        if getattr(m, "refused", -1) >= 0:
+            return refused(m)
         n = m.walk.count
         if g.waypoint is not None and not m.walk.seen:
             return ngettext("the waypoint first, then the target: %d move so far · D-pad the "
@@ -105,6 +109,20 @@ def reason(m):
     return _(m.verdict)
 
 
+def refused(m):
+    """Why the move to ``m.refused`` was refused (solo; the die flashes red)."""
+    from .pieces import die
+
+    layout = m.app.layout
+    a, b = m.robot, m.refused
+    if m.app.solver.is_move(a, b):  # a legal move, but the round counts no more
+        return _("refused: %d moves is the most a round counts · B: a move back") % (
+            m.walk.count)
+    return _("refused: %s is neither %s nor a %d: a move goes along the row or column onto "
+             "a die of the robot's colour or number · D-pad the cursor, A: there") % (
+                 die(layout, b), _(COLOURS[layout.colour(a)]), layout.number(a))
+
+
 def referee(m):
     """Who claims, the count, the demonstration's move, the verdict, the winner."""
     st = m.state
@@ -131,10 +149,11 @@ def referee(m):
                  "back · hold A: done") % (who, min(len(m.moves) + 1, m.count), m.count)
     if st == REF_RESULT or st == REF_WHY:
         if m.ok:
-            return _("correct: player %d takes a token · A: the next roll") % who
+            return _("correct: player %d takes a token · A: the next roll · B: take it "
+                     "back") % who
         if m.receiver < 0:
-            return _("wrong: %s · no token moves · A: on") % reason(m)
-        return _("wrong: %s · player %d gives player %d a token · A: on") % (
+            return _("wrong: %s · no token moves · A: on · B: take it back") % reason(m)
+        return _("wrong: %s · player %d gives player %d a token · A: on · B: take it back") % (
             reason(m), who, m.receiver + 1)
     if st == REF_REVEAL:
         n = m.replay.n - 1

@@ -509,6 +509,11 @@ function bid(player, moves) {
     timerEvent = later(BID_MS, closeBids);
   }
   status(format(_("%s bids %d."), name, moves));
+  if (new Set(S.bids.map((b) => b.player)).size === S.players.length) { // everyone has bid: no sand to wait for
+    cancel(timerEvent);
+    closeBids();
+    return;
+  }
   drawPlayers();
 }
 
@@ -611,6 +616,8 @@ function judged(answer) {
       const n = S.order[S.turn + 1];
       $("next-bidder").hidden = false;
       $("next-bidder").textContent = format(ngettext("Next: %s (%d move)", "Next: %s (%d moves)", n.moves), S.players[n.player].name, n.moves);
+      S.robots = { ...S.start }; // back at once, as the headline says
+      drawBoard();
       status(format(_("%s fails. The robots go back; %s shows next."), name, S.players[n.player].name));
     } else {
       S.phase = "over";
