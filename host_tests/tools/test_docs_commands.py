@@ -61,6 +61,8 @@ NOT_RUN = {
     ".venv/bin/python -m pytest": "a part of make test, which runs it anyway",
     "make venv": "installs every pinned tool into .venv: make test's first step",
     "make clean": "removes .venv and build/, which the lines after it use",
+    "make mutate": "an hour of mutation testing, run by hand (docs/testing.md); "
+                   "host_tests/tools/test_mutate_report.py covers its report",
 }
 # `make flash` (and -circuitpython) alone looks for a board: with none it must say so in one line.
 NO_BOARD = ("make flash", "make flash-circuitpython")

@@ -162,6 +162,8 @@ class Driver:
         self._noticed = False
         self._guide = None
         self._power = None
+        self._store_error = None
+        self._flash = bool(state)  # without one, every save fails: no news
 
     @property
     def now(self):
@@ -176,6 +178,10 @@ class Driver:
             start = dev.hw.elapsed  # the frame's time
             dev.run(1)
             self._report(start)
+            error = dev.store.error if self._flash else None  # a failed save says so, on
+            if error is not None and error != self._store_error:  # the console (no screen)
+                self.out('{"t": %d, "console": %s}' % (start, _quote("note: " + error)))
+            self._store_error = error
 
     def _report(self, t):
         dev = self.device

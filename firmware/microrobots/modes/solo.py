@@ -144,11 +144,12 @@ class Mode(Base):
             return False, "saved game: not a solo game on this layout"
         self.game = game
         self.hint = False
-        self.walk.restore(saved, game.start, -1 if game.waypoint is None else game.waypoint,
-                          self.app.solver.is_move)
+        whole = self.walk.restore(saved, game.start,
+                                  -1 if game.waypoint is None else game.waypoint,
+                                  self.app.solver.is_move)
         self.cursor = self.robot
         self.state = _PLAY
-        return True, None
+        return True, None if whole else "solo: saved moves damaged; some were dropped"
 
     # -- keys -----------------------------------------------------------------
 

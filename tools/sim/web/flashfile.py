@@ -146,7 +146,7 @@ def _check_files(files):
             raise FlashFileError(str(e))
     settings = {}
     if "settings.json" in files:
-        data, problem = store._decode(files["settings.json"])
+        data, problem = store.decode(files["settings.json"])
         if problem is None:
             settings, problem = check_settings(data)
         if problem is not None:
@@ -158,7 +158,7 @@ def _check_files(files):
     for name, mode in GAMES.items():
         if name not in files:
             continue
-        saved, problem = store._decode(files[name])
+        saved, problem = store.decode(files[name])
         if problem is None and (not isinstance(saved, dict) or saved.get("mode") != mode):
             problem = "not a saved %s game" % mode
         if problem is None:
