@@ -191,11 +191,13 @@ TOOLS = {
     "tools.sim": ("command", {"tools.cli", "tools.draw"}),
     "tools.sim.web": ("command", {"tools.cli", "tools.draw", "tools.sim"}),
     "tools.draw": ("command", {"tools.cli", "tools.sim"}),
+    "tools.dist": ("command", {"tools.cli", "tools.picoimage", "tools.sim.web"}),
     # a product of its own
     "tools.ricochet": ("ricochet", {"tools.cli"}),
     # the harness of the tests and benches
     "tools.rp2040": ("harness", {"tools.cli", "tools.flash", "tools.picoimage", "tools.circuitpy",
                                  "tools.sim"}),
+    "tools.mutate": ("harness", set()),  # make mutate: mutmut over the rules and modes
     "tools.bench": ("harness", {"tools.cli", "tools.boards", "tools.draw", "tools.flash",
                                 "tools.ricochet", "tools.rp2040", "tools.sim", "tools.sim.web"}),
 }

@@ -270,10 +270,8 @@ class App(AppContract):
             self.saver.remove_game()
             for mode in self.modes.values():
                 mode.reset()
-        elif key in ("expert", "difficulty"):  # solo: a new game from the next puzzle on
-            self.saver.remove_game("solo")
-            if "solo" in self.modes:
-                self.modes["solo"].reset()
+        # (expert, difficulty: solo and the referee roll a new game when next entered if
+        # the value was left changed: their prepare; one only browsed keeps the game)
         elif key == "aid":
             self.pal = P.palette(value & 1)
         self.saver.save_settings(s)

@@ -123,6 +123,10 @@ class PosixFs:
     """The real filesystem: the builtin ``open`` and ``os``."""
 
     def open(self, path, mode):
+        # Only a regular file is read: a FIFO (or a device) put there on a host would
+        # block open() for ever, or never end. (Flash holds regular files only.)
+        if "r" in mode and os.stat(path)[0] & 0xF000 != 0x8000:
+            raise OSError(22, "not a regular file")
         return open(path, mode)
 
     def rename(self, src, dest):
@@ -169,7 +173,7 @@ class Store:
             leftover = b""
         data = problem = None
         if raw is not None:
-            data, problem = _decode(raw)
+            data, problem = decode(raw)
         if leftover is not None:
             data, problem = self._settle(name, raw is None or problem is not None,
                                          leftover, data, problem)
@@ -285,7 +289,7 @@ class Store:
         target = self.path(name)
         temp = self.root + name + ".tmp"
         if replace:
-            new, bad = _decode(leftover)
+            new, bad = decode(leftover)
             if bad is None:  # complete, and nothing better: the cut came between closing
                 if problem is not None:  # it and the rename; a damaged file is kept aside
                     self._replace(target, self.path(name + ".bad"))
@@ -314,7 +318,7 @@ def missing(error):
     return bool(error.args) and error.args[0] in _MISSING
 
 
-def _decode(raw):
+def decode(raw):
     """``(data, None)`` or ``(None, problem)`` for a saved file's bytes."""
     whole, problem = parse(raw)
     if problem is not None:
