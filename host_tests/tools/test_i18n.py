@@ -352,3 +352,37 @@ def test_no_firmware_module_but_the_guide_imports_the_words():
                     users.append(os.path.relpath(path, firmware) + " (pieces at import)")
     assert sorted(users) == [os.path.join("modes", "guide.py"),
                              os.path.join("modes", "pieces.py")], users
+
+
+def test_the_pieces_and_a_refused_move_are_named_in_the_readers_language():
+    """The pieces after the guide (modes/pieces.py) and solo's refused move (guide.refused)
+    take their colour words from the firmware's share of the catalogue."""
+    from microrobots import i18n as words
+    from microrobots.modes import guide
+    from microrobots.rules.board import COLOUR_NAMES
+
+    s = Session(seed=5)
+    s.tap("a")  # solo
+    s.settle()
+    s.wait(200)
+    solo = s.app.current
+    layout = s.app.layout
+    solver = s.app.solver
+    bad = next(c for c in range(36) if c != solo.robot and not solver.is_move(solo.robot, c))
+    solo.refused = bad
+    words.install(i18n.table("de", part=i18n.FIRMWARE))
+    try:
+        named = solo.guide()
+        from microrobots.modes import pieces
+
+        line = pieces.line(s.app)
+    finally:
+        words.install(None)
+        solo.refused = -1
+    german = {"blau", "gelb", "grün", "rot", "pink", "weiß"}
+    assert named.startswith("abgelehnt: "), named
+    words_of = named.split()  # abgelehnt: weiß 6 ist weder rot noch eine 5: ...
+    assert words_of[1] in german and words_of[5] in german, named
+    assert words_of[2] == str(layout.number(bad)), named
+    assert line.startswith("Roboter auf ") and ", Zielfeld " in line, line
+    assert guide.COLOURS == COLOUR_NAMES  # the marked words are the board's, in order
