@@ -47,14 +47,14 @@ class FlashTiming:
         self.times = dict(times)
         self.mcu = mcu
         self.log = []  # (start ms, opcode, address, busy ms) of every timed operation
+        self.on_erase = None  # called inside the emulation as each erase begins: (ms, busy)
         self.busy = False
         self._clock = mcu.clock
         self._alarm = self._clock.create_alarm(self._done)
         flash = mcu.ssi
-        # instance attributes shadow the class's methods: RPSSI calls them through self,
-        # and a test that patches the class (test_power_cut_rp2040) still sees every call
-        self._plain_shift = type(flash)._shift_byte
-        self._plain_apply = type(flash)._apply_command
+        # instance attributes shadow the class's methods: RPSSI calls them through self;
+        # the class's are looked up at each call, so that a test that patches the class
+        # (test_power_cut_rp2040) still sees every operation
         flash._shift_byte = self._shift_byte
         flash._apply_command = self._apply_command
         self._flash = flash
@@ -64,7 +64,7 @@ class FlashTiming:
 
     def _shift_byte(self, byte_out):
         flash = self._flash
-        answer = self._plain_shift(flash, byte_out)
+        answer = type(flash)._shift_byte(flash, byte_out)
         buf = flash._tx_buffer
         if len(buf) > 1 and buf[0] == ssi.CMD_READ_STATUS_1 and self.busy:
             answer |= STATUS_WIP_BIT
@@ -83,16 +83,18 @@ class FlashTiming:
             flash._write_enabled = False
             flash._tx_buffer = bytearray()
         else:
-            self._plain_apply(flash)
+            type(flash)._apply_command(flash)
         if timed:
             ms = self.times[opcode]
             self.log.append((self._clock.nanos / 1e6, opcode, address, ms))
             self.busy = True
             self._alarm.schedule(ms * 1e6)  # (a scheduled alarm is moved)
+            if self.on_erase is not None and opcode in _ERASE_SIZE:
+                self.on_erase(self._clock.nanos / 1e6, ms)
 
     def reset(self):
         """The chip lost power or the board was reset: not busy any more."""
-        if self._alarm.scheduled:
+        if self.busy:  # (rp2040py's native alarms do not say whether they are scheduled)
             self._alarm.cancel()
         self.busy = False
 
