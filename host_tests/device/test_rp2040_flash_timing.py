@@ -77,3 +77,18 @@ def test_an_erase_without_write_enable_takes_no_time_and_erases_nothing():
 def test_a_bad_timing_name_is_one_clear_error():
     with pytest.raises(ValueError, match="flash timing 'slow'"):
         FlashTiming(build_rp2040("pico"), "slow")
+
+
+def test_a_reset_ends_the_busy_time_and_a_later_erase_is_timed_afresh():
+    mcu = build_rp2040("pico")
+    timing = FlashTiming(mcu)
+    timing.reset()  # nothing scheduled: nothing to cancel
+    erase(mcu, ssi.CMD_SECTOR_ERASE, SECTOR)
+    assert busy(mcu)
+    timing.reset()  # the RUN pin (Pico.reset)
+    assert not busy(mcu)
+    erase(mcu, ssi.CMD_SECTOR_ERASE, SECTOR)
+    mcu.clock.tick(44e6)
+    assert busy(mcu)
+    mcu.clock.tick(2e6)
+    assert not busy(mcu) and len(timing.erases()) == 2
