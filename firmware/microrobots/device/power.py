@@ -16,7 +16,8 @@ above 5.5 V, such as a pin nothing drives) is never low: a board without a gauge
 warns or sleeps for its battery, and its LEDs get the lower of the two caps (USB's and
 the cell's: it may be either). USB power (``usb_power`` 1, or a supply above 4.4 V,
 which only USB reaches, whatever the USB pin says) charges the cell: the USB cap, never
-low. The reading is corrected for the LEDs' current in the frame last shown (``display``,
+low. On a board whose reading sags under load (``hw.READS_UNDER_LOAD``: a real cell, not a
+simulator's) it is corrected for the LEDs' current in the frame last shown (``display``,
 set by the device: its ``total``): a bright frame sags the cell's voltage by about
 0.15 ohm times its current (an estimate: the cell, its protection and the wires). On the cell, the charge follows a LiPo's discharge curve (volts at a light load),
 smoothed over some 8 s so that a bright frame's dip is no alarm. At 15 % the battery is
@@ -84,6 +85,9 @@ class Power:
     def __init__(self, config, hw, now=0):
         self.hw = hw
         self.display = None  # the device's Display: the current of the frame shown
+        # a real cell sags under the LEDs (READS_UNDER_LOAD, the rp2 and CircuitPython
+        # backends); a simulated one reads as at a light load already
+        self._sags = getattr(hw, "READS_UNDER_LOAD", False)
         leds = config["led_count"]
         self._leds = leds
         self._usb_cap = config["brightness_cap"]
@@ -116,7 +120,7 @@ class Power:
         usb = self.hw.usb_power()
         if mv < _GAUGE_MIN_MV or mv > _GAUGE_MAX_MV:
             mv = -1  # no gauge, or none worth the name
-        elif self.display is not None:
+        elif self.display is not None and self._sags:
             mv += self.load_ma() * _SAG_MOHM // 1000
         self.on_usb = usb == 1 or mv > _USB_MV or usb < 0 and mv < 0
         if mv < 0 or self.on_usb:

@@ -50,6 +50,8 @@ def _gpio(number):
 class Hardware:
     """Pins from ``config``: LED data, six active-low buttons with pull-ups, a piezo."""
 
+    READS_UNDER_LOAD = True  # the gauge reads a real cell, sagging under the LEDs (power.py)
+
     def __init__(self, config):
         self._config = config
         self.pixels = neopixel.NeoPixel(

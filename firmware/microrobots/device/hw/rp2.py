@@ -90,6 +90,8 @@ def _usb_woken(pin):
 class Hardware:
     """Pins from ``config``: LED data, six active-low buttons with pull-ups, a piezo."""
 
+    READS_UNDER_LOAD = True  # the gauge reads a real cell, sagging under the LEDs (power.py)
+
     def __init__(self, config):
         self._led = Pin(config["led_pin"], Pin.OUT, value=0)
         buttons = config["buttons"]
