@@ -11,8 +11,8 @@ as Roman numerals without subtraction (gold 1, green 5, sky blue 10, magenta 50;
 palette.py): 27 is X X V I I. A number that needs more than five symbols continues on
 the next row.
 
-The loops over all 36 cells that run every frame (``board``, ``dim``) are kernels: viper machine code on a Pico, the same text as plain Python elsewhere
-(see ``kernels.py``). ``Backdrop`` keeps a drawn frame for as long as what it shows does not
+The loops over all 36 cells that run every frame (``board``, ``dim``) are kernels
+(frame_viper.py): viper machine code on MicroPython, its plain twin elsewhere. ``Backdrop`` keeps a drawn frame for as long as what it shows does not
 change, so that a screen redraws only its moving parts.
 
 The animations built of these (the dice, a slide, a replayed route...) are in
@@ -20,19 +20,22 @@ animations.py.
 """
 
 from . import palette as P
-from .compat import const, kernels, ticks_diff
+from .compat import NATIVE, const, ticks_diff
 
 _CELLS = const(36)
 _COUNT_MAX = const(99)  # count() shows larger numbers as 99
 _BLACK = bytes(108)
 
-# Whole-frame loops, compiled by compat.kernels (viper on MicroPython, plain Python where
-# there is no native emitter, and under CPython): one text, so every runtime draws the
-# same values. Arithmetic as in put_scaled: ``value * level // 255``.
-# _board: every cell its die colour at ``level`` (animations.py has the celebration's
-# rings). Only loops that run every frame of some screen are kernels: native code costs
-# heap (the wave is drawn once per layer into a Backdrop; a black fill is a copy).
-_dim, _board = kernels("FRAME", ("_dim", "_board"))
+# Whole-frame loops (frame_viper.py; its plain twin where there is no native emitter and
+# under CPython): the same code, so every runtime draws the same values. Arithmetic as
+# in put_scaled: ``value * level // 255``. _board: every cell its die colour at
+# ``level`` (animations.py has the celebration's rings). Only loops that run every frame
+# of some screen are kernels: native code costs heap (the wave is drawn once per layer
+# into a Backdrop; a black fill is a copy).
+if NATIVE:
+    from .frame_viper import _board, _dim
+else:
+    from .frame_plain import _board, _dim
 
 
 # -- cells --------------------------------------------------------------------------
@@ -210,3 +213,32 @@ def bar(frame, n, rgb, row=5, empty=P.DIM):
     """``n`` of the six cells of ``row`` lit, left to right (a level: 0..6)."""
     for c in range(6):
         put_rgb(frame, row * 6 + c, rgb if c < n else empty)
+
+
+# -- the device's own pictures (handheld.py) ------------------------------------------
+# The low-battery picture: a battery lying on its side, its one charged cell red.
+_BATTERY_OUTLINE = const(b"\x06\x07\x08\x09\x0a\x0c\x10\x11\x12\x16\x17\x18\x19\x1a\x1b\x1c")
+_BATTERY_CELLS = const(b"\x0d\x13")
+
+
+def cross(frame, rgb):
+    """A cross over the whole grid in ``rgb`` on black (the device's red or orange X)."""
+    fill(frame, 0, 0, 0)
+    for k in range(6):
+        put_rgb(frame, 7 * k, rgb)  # the two diagonals
+        put_rgb(frame, 5 * k + 5, rgb)
+
+
+def battery(frame, now, critical):
+    """The low-battery picture over the whole grid: a white battery, its one cell blinking
+    red (all red when critical)."""
+    fill(frame, 0, 0, 0)
+    level = 255 if critical else 120
+    for cell in _BATTERY_OUTLINE:
+        if critical:
+            put(frame, cell, level, 0, 0)
+        else:
+            put(frame, cell, level, level, level)
+    if not (now // 500) & 1:  # blinking, half a second on, half off
+        for cell in _BATTERY_CELLS:
+            frame[3 * cell] = 255

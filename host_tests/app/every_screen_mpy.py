@@ -15,26 +15,31 @@ def ev(kind, b):
 def switched():  # a mode switch takes a few frames
     while app.switching:
         T[0] += 20
+        app.update(T[0])
         app.render(T[0], fr)
 
 def tap(b, n=1):
     for _ in range(n):
-        ev(1, b); T[0] += 60; ev(2, b); T[0] += 80
+        ev(1, b); T[0] += 60; ev(2, b); ev(5, b); T[0] += 80  # press, release, tap
+        app.update(T[0])
         app.render(T[0], fr)
         switched()
 
 def hold(b):
     ev(1, b); T[0] += 700; ev(3, b); T[0] += 100; ev(2, b); T[0] += 80
     if app.switching:
+        app.update(T[0])
         app.render(T[0], fr)
         switched()
 
 def measure(name, frames=60):
+    app.update(T[0])
     app.render(T[0], fr)
     gc.collect(); gc.disable()
     a = gc.mem_alloc()
     for _ in range(frames):
         T[0] += 20
+        app.update(T[0])
         app.render(T[0], fr)
     out[name] = gc.mem_alloc() - a
     gc.enable()
@@ -97,9 +102,9 @@ if ref.state == 4:
     hold(4)
 measure("referee verdict", 40)
 measure("referee why", 300)
-tap(5)
+tap(4)  # A: understood (B would ask to take the verdict back)
 measure("referee verdict scores", 40)
-tap(5); tap(5)
+tap(4); tap(5)
 g = ref.game
 s0 = g.start
 bad = [c for c in range(36) if c != s0 and (c // 6 == s0 // 6 or c % 6 == s0 % 6)
@@ -112,7 +117,7 @@ if ref.state == 4:
 measure("referee verdict 2", 40)
 assert ref.state == 10 and ref.code == 1
 measure("referee why illegal", 300)
-tap(5); tap(5); tap(5)
+tap(4); tap(4); tap(5)
 tap(5)
 assert ref.state == 9
 measure("referee undo question", 100)
@@ -128,6 +133,7 @@ while not ref.game.over:
     for c in r[1:]:
         goto(robot, c); tap(4); robot = c
     T[0] += 3000
+    app.update(T[0])
     app.render(T[0], fr)
 assert ref.game.over
 measure("referee celebration", 100)

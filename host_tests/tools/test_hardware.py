@@ -392,3 +392,21 @@ def test_the_soft_start_and_the_usb_budget_add_up():
     assert cfg["brightness_cap"] == config.power_budget(36, leds_ma) == 2850
     assert "500 - 215 - 25 = %d mA" % leds_ma in text
     assert 36 + cfg["brightness_cap"] / 255 * 20 + 215 + 25 <= 500
+
+
+def test_every_command_the_parts_list_names_exists():
+    """The parts list's notes tell a builder what to run: each ``python -m tools...`` there
+    must be a module that answers --help (bom.csv once named tools.overlay, which is not)."""
+    import importlib.util
+    import subprocess
+    import sys
+
+    with open(BOM, newline="", encoding="utf-8") as f:
+        text = f.read()
+    modules = re.findall(r"python -m (tools(?:\.\w+)+)", text)
+    assert modules, "the parts list names no command"
+    for module in modules:
+        assert importlib.util.find_spec(module) is not None, module
+        proc = subprocess.run([sys.executable, "-m", module, "--help"], cwd=ROOT,
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, (module, proc.stderr)

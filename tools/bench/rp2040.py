@@ -21,8 +21,6 @@ the slowest such frame and the frames late. The run takes several minutes of wal
 import statistics
 import time
 
-from tools import cli  # noqa: F401 - firmware/ on sys.path
-
 MODES = ("menu", "solo", "referee", "classroom", "settings")
 BUDGET_US = 10000  # the goal: half the 20 ms frame
 FRAME_US = 20000  # a frame's period: work over it makes the frame late

@@ -24,10 +24,20 @@ below the cap; the cap only bites on big bright frames.
 
 ``written`` keeps the last values written, in grid order (R, G, B per cell), for the
 simulator and tests. ``show`` allocates nothing. Its loops over the 108 channels are one
-kernel (see ``kernels.py``): viper machine code on a Pico, plain Python elsewhere.
+kernel (display_viper.py): viper machine code on MicroPython, its plain twin elsewhere.
 """
 
-from ..compat import const, kernels
+from ..compat import NATIVE, const
+
+# _show: each channel through the brightness-and-gamma table; if the sum exceeds ``cap``,
+# every channel times cap // sum (the power cap); then, unless nothing changed (-1), the
+# frame into ``written`` and, in wiring order, into the LED buffer. Returns the sum
+# written, plus 65536 when the cap scaled it. One kernel, not three: native code costs
+# heap, and this one runs every frame.
+if NATIVE:
+    from .display_viper import _show
+else:
+    from .display_plain import _show
 
 _CELLS = const(36)
 _FRAME_BYTES = const(108)
@@ -61,17 +71,6 @@ _GAMMA_TABLE = const(
     b"\xae\xb0\xb2\xb4\xb6\xb8\xba\xbc\xbf\xc1\xc3\xc5\xc7\xca\xcc\xce\xd1\xd3\xd5\xd7\xda\xdc"
     b"\xdf\xe1\xe3\xe6\xe8\xeb\xed\xf0\xf2\xf5\xf7\xfa\xfc\xff"
 )
-
-
-# The hot loop of show(), kernels.DISPLAY compiled by compat.kernels: viper on MicroPython, the same text
-# as plain Python where there is no native emitter (CircuitPython, WebAssembly) or under
-# CPython. One source, so every runtime writes the same LED values.
-# _show: each channel through the brightness-and-gamma table; if the sum exceeds ``cap``,
-# every channel times cap // sum (the power cap); then, unless nothing changed (-1), the
-# frame into ``written`` and, in wiring order, into the LED buffer. Returns the sum
-# written, plus 65536 when the cap scaled it. One kernel, not three: native code costs
-# heap, and this one runs every frame.
-(_show,) = kernels("DISPLAY", ("_show",))
 
 
 def led_map(config):
@@ -121,14 +120,18 @@ def gamma_table(gamma=_GAMMA):
 class Display:
     """Shows frames on the LEDs described by ``config`` (see config.py).
 
-    ``write(buf)`` receives ``buf``: ``led_count * 3`` bytes in wiring order and
-    ``color_order``; panel LEDs outside the window stay dark.
+    ``write(buf)`` receives ``buf`` in the pixel order the backend declares
+    (``Hardware.PIXEL_ORDER``): ``"wiring"``, ``led_count * 3`` bytes in the LEDs' wiring
+    order and ``color_order`` (panel LEDs outside the window stay dark); ``"grid"``, the
+    108 bytes as the player sees them, R G B per cell, row-major (the web page).
     """
 
-    def __init__(self, config, write=None, brightness=_DEFAULT_BRIGHTNESS, gamma=_GAMMA):
+    def __init__(self, config, write=None, brightness=_DEFAULT_BRIGHTNESS, gamma=_GAMMA,
+                 pixel_order="wiring"):
         self.write = write
         self.cap = config["brightness_cap"]
-        self.buf = bytearray(config["led_count"] * 3)
+        grid = pixel_order == "grid"
+        self.buf = bytearray(_FRAME_BYTES if grid else config["led_count"] * 3)
         self.written = bytearray(_FRAME_BYTES)
         self.total = 0  # sum of the values last written
         self.capped = False  # whether the cap scaled the last written frame down
@@ -136,12 +139,13 @@ class Display:
         self._next = bytearray(_FRAME_BYTES)
         self._gamma = gamma_table(gamma)
         self._lut = bytearray(256)
-        order = config["color_order"]
+        order = "RGB" if grid else config["color_order"]
         dest = bytearray(_FRAME_BYTES)  # LED buffer indices: 191 at most (an 8x8 panel)
-        leds = led_map(config)
+        leds = None if grid else led_map(config)
         for cell in range(_CELLS):
+            led = cell if grid else leds[cell]
             for ch in range(3):
-                dest[3 * cell + ch] = 3 * leds[cell] + order.index(_RGB[ch])
+                dest[3 * cell + ch] = 3 * led + order.index(_RGB[ch])
         self._dest = dest
         self._fresh = True  # nothing written yet: the first show always writes
         self.set_brightness(brightness)

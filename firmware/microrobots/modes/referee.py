@@ -81,6 +81,8 @@ class Mode(Screens, Base):
         self.why_target = 0  # the round judged: target, waypoint (-1: none), optimum
         self.why_via = -1
         self.why_optimum = 0
+        self.why_legal = 0  # the explanation's place in its period (Screens._time_why)
+        self.why_t = 0
         self.at = 0  # where the revealed route ends
         self.back = BOARD  # the screen an unanswered undo question returns to
         self.undo_tokens = None  # the tokens and pool after the undo asked about
@@ -158,12 +160,15 @@ class Mode(Screens, Base):
             elif key == A or key == B:  # seen: the next roll
                 self._next_round(now)
             return
+        if (st == RESULT or st == WHY) and key == B:  # the verdict: take it back?
+            self._ask_undo(now)
+            return
         if st == ROLL or st == RESULT:
             if key == A or key == B:  # hurry on
                 self._next_round(now)
             return
         if st == WHY:
-            if key == A or key == B:  # understood: the scores, then the next round
+            if key == A:  # understood: the scores, then the next round
                 self.state = RESULT
                 self.t0 = ticks_add(now, -VERDICT_MS)
             return

@@ -67,6 +67,7 @@ class Mode(Base):
         self.walk = Walk()  # the robot's moves this round
         self.cursor = 0
         self.hint = False
+        self.refused = -1  # the cell of a move just refused (the guide says why), else -1
         self.count = 0  # the last solved round: moves, optimum, target
         self.optimum = 0
         self.solved_at = 0
@@ -93,7 +94,11 @@ class Mode(Base):
         self.fresh = False
 
     def prepare(self):
-        if self.game is None:  # none kept, none resumed (the app tried): a new one
+        g = self.game
+        s = self.app.settings
+        # none kept, none resumed (the app tried), or the difficulty or expert play left
+        # changed in the settings (a value only browsed and set back keeps the game)
+        if g is None or g.difficulty != s["difficulty"] or g.expert != s["expert"]:
             self.game = self._rolled_game()
             self.fresh = True  # rolled, not begun: enter begins it
 
@@ -139,11 +144,12 @@ class Mode(Base):
             return False, "saved game: not a solo game on this layout"
         self.game = game
         self.hint = False
-        self.walk.restore(saved, game.start, -1 if game.waypoint is None else game.waypoint,
-                          self.app.solver.is_move)
+        whole = self.walk.restore(saved, game.start,
+                                  -1 if game.waypoint is None else game.waypoint,
+                                  self.app.solver.is_move)
         self.cursor = self.robot
         self.state = _PLAY
-        return True, None
+        return True, None if whole else "solo: saved moves damaged; some were dropped"
 
     # -- keys -----------------------------------------------------------------
 
@@ -160,6 +166,7 @@ class Mode(Base):
         hint = self.hint
         self.hint = False
         self.stats = False
+        self.refused = -1
         if key <= RIGHT:
             self.cursor = step_cursor(self.robot, self.cursor, key)
             app.beep(SOUND_CLICK)
@@ -169,6 +176,7 @@ class Mode(Base):
             if a == b:
                 return
             if not app.solver.is_move(a, b) or not self.walk.step(b):
+                self.refused = b
                 self.flash.start(now, b)
                 app.beep(SOUND_REFUSE)
                 return
@@ -244,17 +252,27 @@ class Mode(Base):
             self.begin_round(now, False)
 
     # -- frames ---------------------------------------------------------------
+    def update(self, now):
+        st = self.state
+        if st == _ROLL and not self.dice.running(now):
+            self.state = _PLAY
+        elif st == _SOLVED and not self.party.running(now):
+            self.state = _SCORE
+            self.t0 = now
+        elif st == _SCORE and F.since(now, self.t0) >= _SCORE_MS:
+            self.state = _REPLAY
+            self.t0 = now
+            self.replay.start(now, self.route)
+        if self.stats and F.since(now, self.stats_at) >= _STATS_MS:
+            self.stats = False
+
     def render(self, now, frame):
         st = self.state
         g = self.game
         app = self.app
         if st == _ROLL:
-            if self.dice.render(now, frame):
-                return
-            self.state = st = _PLAY
-        if self.stats and F.since(now, self.stats_at) >= _STATS_MS:
-            self.stats = False
-        if st == _PLAY and self.stats:
+            self.dice.render(now, frame)
+        elif st == _PLAY and self.stats:
             F.fill(frame, 0, 0, 0)
             F.count(frame, g.score, 0, P.GOOD)
             F.count(frame, g.streak, 2, P.STREAK)
@@ -277,17 +295,12 @@ class Mode(Base):
             if F.since(now, self.party.t0) < 0:
                 if self.slide.render(now, frame):
                     F.put_die(frame, at, app.pal, app.layout.colours[at], P.BACKGROUND)
-            elif not self.party.render(now, frame):
-                self.state = _SCORE
-                self.t0 = now
+            else:
+                self.party.render(now, frame)
         elif st == _SCORE:
             F.fill(frame, 0, 0, 0)
             F.count(frame, self.count, 0, P.GOOD if self.count == self.optimum else P.REFUSE)
             F.count(frame, self.optimum, 3, P.OPTIMUM)
-            if F.since(now, self.t0) >= _SCORE_MS:
-                self.state = _REPLAY
-                self.t0 = now
-                self.replay.start(now, self.route)
         else:  # _REPLAY, then waiting for A
             first = self.route[0]
             F.board(frame, app.layout, app.pal, 70)
