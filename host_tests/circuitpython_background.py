@@ -11,7 +11,7 @@ from tools.rp2040.circuitpython import find_firmware
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "build", "circuitpython")
-PARTS = ("tour", "bad_config")
+PARTS = ("tour", "bad_config", "source_boot")
 TIMEOUT_S = 2400  # minutes of emulation; far longer on a machine others share
 
 _procs = {}

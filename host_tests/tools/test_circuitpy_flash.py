@@ -1,6 +1,7 @@
 """make flash-circuitpython (tools/circuitpy.py): what a CIRCUITPY drive gets, and that
 what is already on the drive (config.json, saved games) stays."""
 
+import glob
 import os
 import shutil
 import subprocess
@@ -219,3 +220,30 @@ def test_an_image_from_circuitpythons_blank_drive_gets_mpy_and_loses_its_stale_s
     assert files["microrobots/app.mpy"][:1] == b"C"
     assert "microrobots/app.py" not in files and "main.py" not in files
     assert b"CircuitPython 10." in files["boot_out.txt"]
+
+
+def test_with_only_the_source_bundle_the_compiler_is_built_once_and_writes_the_same_bytes(
+        tmp_path, monkeypatch):
+    """The third place the installer looks: CircuitPython's mpy-cross built from
+    ../shared/circuitpython/'s source bundle into the cache (about 80 s, once a machine)."""
+    bundles = [b for d in circuitpy_compiler._shared_dirs()
+               for b in sorted(glob.glob(os.path.join(d, circuitpy_compiler.SOURCES)))]
+    if not bundles:
+        pytest.skip("no ../shared/circuitpython/ source bundle beside the checkout")
+    for tool in ("make", "cc"):
+        if shutil.which(tool) is None:
+            pytest.skip("%s is missing: the compiler cannot be built here" % tool)
+    exe = circuitpy_compiler.build(bundles[-1])
+    assert circuitpy_compiler.version_of(exe) == "10.2.1"
+    assert circuitpy_compiler.build(bundles[-1]) == exe  # cached: not built again
+    # Only the bundle beside the checkout: find() builds (here: takes the cached build).
+    shared = tmp_path / "shared" / "circuitpython"
+    shared.mkdir(parents=True)
+    os.symlink(bundles[-1], shared / os.path.basename(bundles[-1]))
+    monkeypatch.delenv(circuitpy_compiler.ENV, raising=False)
+    compiler, why = circuitpy_compiler.find(root=str(tmp_path / "checkout"))
+    assert why is None and compiler.path == exe and compiler.origin == str(
+        shared / os.path.basename(bundles[-1]))
+    if COMPILER is not None:
+        source = open(os.path.join(circuitpy.FIRMWARE, "microrobots", "app.py"), "rb").read()
+        assert compiler.compile(source, "app.py") == COMPILER.compile(source, "app.py")
