@@ -7,7 +7,8 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
-REQSUM := $(shell cat requirements/*.txt | cksum | cut -d' ' -f1)
+# (with the .pth file's version below: a venv made before it gets it)
+REQSUM := $(shell (cat requirements/*.txt; echo firmware-pth-1) | cksum | cut -d' ' -f1)
 # $(call needs,NAME): the stamp of requirements/NAME.txt installed into .venv
 needs   = $(VENV)/.installed-$(1)-$(REQSUM)
 
@@ -16,8 +17,18 @@ needs   = $(VENV)/.installed-$(1)-$(REQSUM)
 
 venv: $(call needs,test)
 
+# firmware/ is on the path of every program of the project, set here and nowhere else:
+# .venv's Python gets it from a .pth file (a path relative to the venv's site-packages, so
+# that it names this checkout's firmware/ even where several checkouts share one venv),
+# the two commands that use a bare python3 (make play, make firmware) from PYTHONPATH, and
+# pytest from pyproject.toml. Importing a tool sets nothing up (docs/tools.md).
+BARE   := PYTHONPATH=firmware $(PYTHON)
+FIRMWARE_PTH = import os, sysconfig; d = sysconfig.get_paths()["purelib"]; \
+  open(os.path.join(d, "microrobots-firmware.pth"), "w").write(os.path.relpath("firmware", d) + "\n")
+
 $(VENV)/.installed-%-$(REQSUM): requirements/%.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@$(PY) -c '$(FIRMWARE_PTH)'
 	$(PY) -m pip install -q --disable-pip-version-check -r $<
 	@rm -f $(VENV)/.installed-$*-*
 	@touch $@
@@ -58,12 +69,17 @@ firmware-deps:
 	fi
 
 firmware: firmware-deps
-	$(PYTHON) -m tools.picoimage $(if $(BOARD),--board $(BOARD))
+	$(BARE) -m tools.picoimage $(if $(BOARD),--board $(BOARD))
 
+# The suite on TEST_JOBS workers (pytest-xdist; auto: one per core), a test file on one
+# worker (its module fixtures: a browser, a scratch checkout, the enclosure's renders),
+# the emulated boards beside them (host_tests/board_runs.py, cached by their inputs);
+# the slowest ten tests and the skips with their reasons at the end.
+TEST_JOBS ?= auto
 test: $(call needs,test) system-deps web-deps firmware-deps
 	$(PY) -m tools.picoimage --board RPI_PICO --if-possible
 	$(BIN)/ruff check --quiet firmware tools host_tests
-	$(PY) -m pytest -q -rs host_tests
+	$(PY) -m pytest -q -rs -n $(TEST_JOBS) --dist loadfile --durations=10 host_tests
 
 bench: $(call needs,bench)
 	$(PY) -m tools.bench
@@ -77,7 +93,7 @@ soak: $(call needs,device)
 
 # The standard library only: nothing to install (--runtime micropython needs make venv).
 play:
-	$(PYTHON) -m tools.sim $(ARGS)
+	$(BARE) -m tools.sim $(ARGS)
 
 # The Ricochet table page and its solver in one process (docs/ricochet.md): open the address
 # it prints. PORT=... to choose the port, HOST=0.0.0.0 to let a tablet on the network in.

@@ -3,7 +3,7 @@ button``; the firmware keeps no names for them, a Pico's heap being small)."""
 
 from microrobots.device.input import BUTTON_NAMES
 
-KIND_NAMES = ("", "press", "release", "long", "repeat")
+KIND_NAMES = ("", "press", "release", "long", "repeat", "tap")
 
 
 def event(kind, button):

@@ -1,14 +1,11 @@
-"""Shared test setup: the firmware package and the tools are importable under CPython."""
+"""Shared test setup (the checkout, firmware/ and host_tests/ are on the path by
+pyproject.toml's pythonpath)."""
 
 import os
 import sys
 
+import pytest
 from hypothesis import settings
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for path in (ROOT, os.path.join(ROOT, "firmware")):
-    if path not in sys.path:
-        sys.path.insert(0, path)
 
 # CI has two cores and a time budget: keep property tests thorough but bounded.
 settings.register_profile("default", max_examples=150, deadline=None)
@@ -16,36 +13,35 @@ settings.register_profile("ci", max_examples=100, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 
-# -- the emulated board (test_rp2040.py) ----------------------------------------------------
-# Its sessions take minutes of emulation, so they start in a background process as soon as
-# the tests are collected (tools/rp2040/checks.py) and test_rp2040.py runs last, judging
-# what that process wrote: the emulator works beside the rest of the suite.
+# -- the emulated board (test_rp2040.py, test_circuitpython.py) ---------------------------
+# Their sessions take minutes of emulation: board_runs.py starts them (or takes them from
+# its cache) as soon as the tests are collected, and the tests that judge them run last,
+# so that the emulator works beside the rest of the suite.
+BOARD_TESTS = ("test_rp2040.py", "test_circuitpython.py")
+
+
+@pytest.hookimpl(trylast=True)  # after -k and -m have deselected what will not run
 def pytest_collection_modifyitems(session, config, items):
-    _circuitpython_last(items)
-    board = [item for item in items if item.fspath.basename == "test_rp2040.py"]
-    if not board:
-        return
-    items[:] = [item for item in items if item.fspath.basename != "test_rp2040.py"] + board
-    import rp2040_background
-
-    rp2040_background.start()
+    items[:] = ([item for item in items if item.fspath.basename not in BOARD_TESTS]
+                + [item for item in items if item.fspath.basename in BOARD_TESTS])
+    if not hasattr(config, "workerinput") and not config.option.collectonly:
+        _start_board_runs(item.fspath.basename for item in items)  # (no xdist: from here)
 
 
-def _circuitpython_last(items):
-    """test_circuitpython.py likewise: its board runs start now, its tests run last."""
-    board = [item for item in items if item.fspath.basename == "test_circuitpython.py"]
-    if not board:
-        return
-    items[:] = [item for item in items if item.fspath.basename != "test_circuitpython.py"] + board
-    import circuitpython_background
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node, ids):
+    """The xdist controller, as each worker reports what it collected (before any test
+    runs): it starts the runs, once; the workers wait for them (board_runs.result)."""
+    _start_board_runs(os.path.basename(i.split("::")[0]) for i in ids)
 
-    circuitpython_background.start()
+
+def _start_board_runs(files):
+    import board_runs
+
+    board_runs.start(board_runs.names_for(set(files)))
 
 
 def pytest_unconfigure(config):
-    import sys
-
-    for name in ("rp2040_background", "circuitpython_background"):
-        background = sys.modules.get(name)
-        if background is not None:
-            background.stop()
+    board_runs = sys.modules.get("board_runs")
+    if board_runs is not None and not hasattr(config, "workerinput"):
+        board_runs.stop()

@@ -114,15 +114,84 @@ def test_the_rules_know_nothing_of_the_device_and_the_device_nothing_of_the_app(
     assert "microrobots.rules.notation" in edges  # (the names are what they should be)
 
 
-MAX_LINES = 400  # issue 23: a firmware module a reader takes in at one sitting
+
+# -- tools/ by kind (docs/tools.md draws the map) ---------------------------------------------
+# Every folder and top-level module of tools/, its kind, and the other parts of tools/ it may
+# import. The commands a user runs stand on cli.py (and on the firmware); the harness that
+# the tests and make bench use (the emulated board, the benches) stands on the commands;
+# Ricochet Robots is a product of its own: cli.py's conventions, nothing else of tools/ and
+# nothing of the firmware; no tool imports the tests' helpers.
+TOOLS = {
+    # shared utility: paths, one-line errors, reading the user's files
+    "tools.cli": ("utility", set()),
+    # commands a user runs
+    "tools.solve": ("command", {"tools.cli"}),
+    "tools.boards": ("command", {"tools.cli"}),
+    "tools.replay": ("command", {"tools.cli"}),
+    "tools.lesson": ("command", {"tools.cli"}),
+    "tools.worksheet": ("command", {"tools.cli", "tools.draw", "tools.lesson"}),
+    "tools.flash": ("command", {"tools.cli", "tools.picoimage"}),
+    "tools.circuitpy": ("command", {"tools.cli", "tools.flash"}),
+    "tools.picoimage": ("command", {"tools.cli"}),
+    "tools.sim": ("command", {"tools.cli", "tools.draw"}),
+    "tools.sim.web": ("command", {"tools.cli", "tools.draw", "tools.sim"}),
+    "tools.draw": ("command", {"tools.cli", "tools.sim"}),
+    # a product of its own
+    "tools.ricochet": ("ricochet", {"tools.cli"}),
+    # the harness of the tests and benches
+    "tools.rp2040": ("harness", {"tools.cli", "tools.flash", "tools.picoimage", "tools.circuitpy",
+                                 "tools.sim"}),
+    "tools.bench": ("harness", {"tools.cli", "tools.boards", "tools.draw", "tools.flash",
+                                "tools.ricochet", "tools.rp2040", "tools.sim", "tools.sim.web"}),
+}
 
 
-def test_no_firmware_file_is_over_400_lines():
-    long = {}
-    for name, path in modules().items():
-        if path.startswith(os.path.join(ROOT, "firmware") + os.sep):
-            with open(path, encoding="utf-8") as f:
-                n = sum(1 for _ in f)
-            if n > MAX_LINES:
-                long[name] = n
-    assert not long, long
+def tools_part(name):
+    """The entry of TOOLS a module of tools/ belongs to (the longest that contains it)."""
+    best = None
+    for part in TOOLS:
+        if (name == part or name.startswith(part + ".")) and (best is None or len(part) > len(best)):
+            best = part
+    return best
+
+
+def test_every_part_of_tools_has_a_declared_kind():
+    folders = set()
+    for entry in os.scandir(os.path.join(ROOT, "tools")):
+        if entry.is_dir() and os.path.exists(os.path.join(entry.path, "__init__.py")):
+            folders.add("tools." + entry.name)
+        elif entry.name.endswith(".py") and entry.name != "__init__.py":
+            folders.add("tools." + entry.name[:-3])
+    folders.add("tools.sim.web")
+    assert folders == set(TOOLS), (sorted(folders - set(TOOLS)), sorted(set(TOOLS) - folders))
+    # the map of the commands names every part
+    with open(os.path.join(ROOT, "docs", "tools.md"), encoding="utf-8") as f:
+        doc = f.read()
+    unnamed = [p for p in TOOLS if "tools/%s" % p[6:].replace(".", "/") not in doc]
+    assert not unnamed, "docs/tools.md does not name %s" % unnamed
+
+
+def test_each_part_of_tools_imports_only_what_its_kind_allows():
+    edges = graph()
+    wrong = []
+    for name, targets in sorted(edges.items()):
+        if name == "tools" or not name.startswith("tools."):
+            continue
+        part = tools_part(name)
+        kind, allowed = TOOLS[part]
+        for target in sorted(targets):
+            if target.startswith("tools."):
+                other = tools_part(target)
+                if other != part and other not in allowed:
+                    wrong.append("%s (%s) imports %s" % (name, kind, target))
+            elif target.startswith("microrobots") and kind == "ricochet":
+                wrong.append("%s (ricochet: self-contained) imports the firmware's %s"
+                             % (name, target))
+    assert wrong == []
+
+
+def test_the_tools_layer_check_sees_a_wrong_import():
+    assert tools_part("tools.sim.web.page") == "tools.sim.web"
+    assert tools_part("tools.sim.headless") == "tools.sim"
+    assert "tools.rp2040" not in TOOLS["tools.ricochet"][1]
+    assert "tools.bench" not in set().union(*(a for k, (_, a) in TOOLS.items() if k != "tools.bench"))

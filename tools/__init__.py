@@ -14,12 +14,14 @@ Grouped by purpose, as firmware/microrobots/ is::
     solve.py    optimal routes and claim checks         boards.py   every arrangement, analysed
     replay.py   a shared or saved game, told round by round
     flash.py    make flash: the firmware onto a Pico
-    cli.py      what every command shares: ROOT and FIRMWARE (on sys.path), one-line
+    cli.py      what every command shares: ROOT and FIRMWARE (their paths), one-line
                 errors (UsageError, Parser, fail, run), reading the user's files
                 (read_text, read_json: binary, missing, folder, unreadable -> one line,
                 exit 2), write_atomically, --layout/--tiles/--side and dice names
                 (add_layout_options, layout_from_args, cell), plural, micropython_binary
 
-A command imports what it shares from cli.py (ROOT, FIRMWARE on sys.path, Parser), never a
-sibling's private helpers; host_tests/tools/test_tools_cli.py checks both.
+A command imports what it shares from cli.py (ROOT, FIRMWARE, Parser), never a sibling's
+private helpers; host_tests/tools/test_tools_cli.py checks both. Importing a tool sets
+nothing up: firmware/ is on the path by the project's configuration (the venv's .pth file,
+the Makefile, pyproject.toml). The map of every command: docs/tools.md.
 """

@@ -1,7 +1,7 @@
 """What every command in tools/ does alike, in one place: paths, one-line errors, reading a
 user's file, the layout options and dice names.
 
-    from tools import cli                    # also puts firmware/ on sys.path
+    from tools import cli
 
     parser = cli.Parser(prog="python -m tools.x")   # a bad option raises cli.UsageError
     cli.add_layout_options(parser)                  # --layout FILE | --tiles CODE, --side
@@ -13,7 +13,9 @@ user's file, the layout options and dice names.
     except cli.Errors as e:                         # UsageError, LayoutError
         return cli.fail("x", e)                     # "x: <one line>" on stderr; 2
 
-Paths: ``ROOT`` (the checkout), ``FIRMWARE`` (its firmware/ folder).
+Paths: ``ROOT`` (the checkout), ``FIRMWARE`` (its firmware/ folder). Importing this module
+changes nothing: ``microrobots`` is importable because the project's Python configuration
+puts firmware/ on the path, once (docs/tools.md, "How the tools find the firmware").
 
 Errors: ``UsageError`` is bad input from the user (an option, an argument, a file): the
 command reports it in one line and exits with status 2, never with a traceback.
@@ -51,12 +53,16 @@ import shutil
 import sys
 import tempfile
 
+try:
+    from microrobots.rules.board import DEFAULT_LAYOUT, SIDES, Layout, LayoutError
+except ModuleNotFoundError as e:  # a Python without the project's configuration
+    if e.name != "microrobots":
+        raise
+    raise SystemExit("tools: the firmware is not on Python's path: use .venv/bin/python "
+                     "(make venv), or PYTHONPATH=firmware python3 -m tools...") from None
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
-if FIRMWARE not in sys.path:  # `python -m tools.x` from a fresh clone
-    sys.path.insert(0, FIRMWARE)
-
-from microrobots.rules.board import DEFAULT_LAYOUT, SIDES, Layout, LayoutError  # noqa: E402
 
 MP_FIRMWARE = "firmware"  # firmware/ as micropython_command() sees it, from cwd=ROOT
 PICO_HEAP = "190k"  # what a Pico's MicroPython leaves free for Python objects, roughly

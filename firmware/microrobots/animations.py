@@ -3,7 +3,7 @@
 Each is a small object that owns its buffers: ``start(now, ...)`` sets it up (it may
 copy into preallocated storage), ``running(now)`` says whether it still runs and
 ``render(now, frame)`` draws over what is already in the frame (frame.py's cells and
-marks; allocates nothing). A mode keeps its animations in attributes that
+marks; reads its state only, allocates nothing). A mode keeps its animations in attributes that
 modes.Base.busy knows by name.
 """
 
@@ -55,6 +55,11 @@ class DiceRoll:
         if cell >= 0:
             self.cells[self.count] = cell
             self.count += 1
+
+    def running(self, now):
+        """True until the last throw has been shown."""
+        t = since(now, self.t0)
+        return (t if t > 0 else 0) // _ROLL_MS < self.count
 
     def render(self, now, frame):
         t = since(now, self.t0)
@@ -125,17 +130,20 @@ class Slide:
         return 0 <= t < (b - a) // _step(a, b) * _SPEED
 
     def render(self, now, frame):
-        a = self.a
-        b = self.b
-        if a // 6 != b // 6 and a % 6 != b % 6:
-            return False
-        step = _step(a, b)
-        n = (b - a) // step
-        k = since(now, self.t0) // _SPEED
-        if k < 0 or k >= n:
-            return False
-        put_rgb(frame, a + k * step, P.ROBOT_WHITE)
-        return True
+        return _glide(frame, self.a, self.b, since(now, self.t0))
+
+
+def _glide(frame, a, b, t):
+    """The robot's white ``t`` ms into its glide from ``a`` to ``b``; False when it
+    does not glide then (done, not begun, or not a straight move)."""
+    if a // 6 != b // 6 and a % 6 != b % 6:
+        return False
+    step = _step(a, b)
+    k = t // _SPEED
+    if k < 0 or k >= (b - a) // step:
+        return False
+    put_rgb(frame, a + k * step, P.ROBOT_WHITE)
+    return True
 
 
 class Replay:
@@ -149,7 +157,6 @@ class Replay:
         self.n = 0
         self.t0 = 0
         self.hop = HOP_MS
-        self.slide = Slide()
 
     def start(self, now, route):
         n = 0
@@ -178,13 +185,8 @@ class Replay:
         for k in range(m + 1 if m < moves else moves):
             put_rgb(frame, self.route[k], P.TRAIL)
         if m < moves:
-            a = self.route[m]
             b = self.route[m + 1]
-            s = self.slide
-            s.a = a
-            s.b = b
-            s.t0 = ticks_add(self.t0, m * hop)
-            if not s.render(now, frame):
+            if not _glide(frame, self.route[m], b, since(now, ticks_add(self.t0, m * hop))):
                 put_rgb(frame, b, P.ROBOT_WHITE)
             return True
         put_rgb(frame, self.route[moves], P.ROBOT_WHITE if blink(t, 300) else P.GOOD)
@@ -238,10 +240,7 @@ class Flash:
         if not self.on:
             return False
         t = since(now, self.t0)
-        if t >= _FLASH:
-            self.on = False
-            return False
-        if t < 0:
+        if t < 0 or t >= _FLASH:
             return False
         if t % 240 < 140:
             if self.cell >= 0:

@@ -4,17 +4,19 @@ One mode runs at a time (``modes/``: menu, solo, referee, classroom, settings)::
 
     app = App(store, seed=1234)      # loads settings and a game in progress
     app.handle(event, now)           # every input.py event, in order
-    app.render(now, frame)           # fills the bytearray(108); allocates nothing
+    app.update(now)                  # then, once a frame: time, work, held keys, saves
+    app.render(now, frame)           # fills the bytearray(108) from the state; reads only
     app.mode                         # "menu", "solo", "referee", "classroom", "settings"
     app.brightness                   # 1..8, for display.set_brightness
     app.take_sound()                 # a sound request (keys.SOUND_*), 0 when none
     app.take_line()                  # a line for the serial console (a verdict and why), or None
 
-Buttons, the same in every mode (keys.py): the D-pad acts when pressed (and repeats
-while held); A and B act when released, or when held (``LONG_A``, ``LONG_B``: about
-0.6 s). Holding B always returns to the menu; whatever was being played is kept.
+The device loop sees the app through device/contract.py (App implements it). Buttons,
+the same in every mode (keys.py): the D-pad acts when pressed (and repeats while held);
+A and B act when tapped, or when held (``LONG_A``, ``LONG_B``: about 0.6 s): input.py
+decides which. Holding B always returns to the menu; whatever was being played is kept.
 
-Long work goes in pieces, one a frame: ``work`` is a generator that ``render`` steps
+Long work goes in pieces, one a frame: ``work`` is a generator that ``update`` steps
 once a frame, while the picture fades and keys wait (then come, in order). A mode switch
 is such work (``go``, ``_switching``): one mode's state and code in the heap at a time.
 
@@ -44,8 +46,9 @@ from . import frame as F
 from . import palette as P
 from .rules.board import Layout
 from .compat import const, ticks_diff
-from .device.input import LONG, PRESS, RELEASE, REPEAT
-from .keys import LONG_B, SOUND_CLICK
+from .device.contract import AppContract
+from .device.input import LONG, PRESS, REPEAT, TAP
+from .keys import LONG_B, SOUND_CLICK, TONES
 from . import modes as M
 from .rules.notation import finish
 from .preferences import check_settings
@@ -60,17 +63,21 @@ from .modes import referee_screens  # noqa: F401
 # a mode 1.4-4 ms); a game mode keeps them in the heap anyway (modes.release).
 _NOTICE_MS = const(30000)  # a notice blinks on the grid this long, or until a key
 _FADE = const(150)  # each frame of a switch dims the picture to this / 255
+_MINUTE_MS = const(60000)
 
 
 def _join(a, b):
     return b if a is None else a if b is None else a + "; " + b
 
 
-class App:
+class App(AppContract):
     """The handheld, minus its hardware. See the module docstring."""
 
-    def __init__(self, store=None, seed=0, now=0):
+    TONES = TONES
+
+    def __init__(self, store=None, seed=0, now=0, power=None):
         self.store = store
+        self.power = power  # the battery gauge (device/power.py), for the settings
         self.saver = Saver(store)
         self.seed = seed & 0x3FFFFFFF
         self.sound = 0
@@ -80,7 +87,7 @@ class App:
         self._noticing = False  # the notice blinks on the grid (30 s from _notice_at)
         self._notice_at = now
         self._now = now  # the frame being drawn (the time work goes on at)
-        self._long = 0  # bit per button: held long since pressed (its release is no tap)
+        self._fading = False  # work ran this frame: render fades the last picture
         data, problem = self._load(SETTINGS_FILE)
         self.settings, bad = check_settings(data if data is not None else {})
         problem = problem or (bad if data is not None else None)
@@ -337,25 +344,21 @@ class App:
     def handle(self, event, now):
         """Take one input.py event (``kind << 3 | button``) at time ``now``."""
         if self.work is not None or self._held_n:
-            # kept, in order, until the switch is done (render)
+            # kept, in order, until the switch is done (update)
             if self._held_n < len(self._held):
                 self._held[self._held_n] = event
                 self._held_n += 1
             return
         kind = event >> 3
         button = event & 7
-        if button < 4:
+        if button < 4:  # the D-pad: when pressed, and again while held
             if kind != PRESS and kind != REPEAT:
                 return
             key = button
-        elif kind == PRESS:
-            self._long &= ~(1 << button)
-            return
-        elif kind == LONG:
-            self._long |= 1 << button
-            key = button + 8
-        elif kind == RELEASE and not self._long >> button & 1:
+        elif kind == TAP:
             key = button
+        elif kind == LONG:
+            key = button + 8
         else:
             return
         self._noticing = False  # any key dismisses the notice
@@ -367,13 +370,14 @@ class App:
             return
         self.current.key(key, now)
 
-    def render(self, now, frame):
-        """Draw the current mode at ``now`` into ``frame``; allocates nothing (but in the
-        frame that encodes a file to save, see saving.py, and a switch's)."""
+    def update(self, now):
+        """Everything that changes with time, once a frame before ``render``: a piece of
+        the work, then the keys held during it, the mode's timers, a file saved (at most
+        one, in a frame no key was handled, see saving.py), the notice's 30 s."""
         self._now = now
-        if self.work is not None:
+        self._fading = self.work is not None
+        if self._fading:
             self._step_work()
-            F.dim(frame, _FADE)  # the last picture fades while the switch runs
             return
         if self._held_n:  # keys pressed during the switch
             n = self._held_n
@@ -381,8 +385,9 @@ class App:
             for k in range(n):
                 self.handle(self._held[k], now)
             if self.work is not None:  # one of them began another switch
+                self._fading = True
                 return
-        self.current.render(now, frame)
+        self.current.update(now)
         saver = self.saver
         if self._keyed:
             self._keyed = False
@@ -394,7 +399,32 @@ class App:
             t = ticks_diff(now, self._notice_at)
             if t < 0 or t >= _NOTICE_MS:
                 self._noticing = False
-            elif F.blink(now, 800):
-                for i in range(36):
-                    if i < 6 or i >= 30 or i % 6 == 0 or i % 6 == 5:
-                        F.put_rgb(frame, i, P.NOTICE)
+
+    def render(self, now, frame):
+        """Draw the current mode at ``now`` into ``frame``; reads the state, changes none
+        of it, allocates nothing."""
+        if self._fading:
+            F.dim(frame, _FADE)  # the last picture fades while the switch runs
+            return
+        self.current.render(now, frame)
+        if self._noticing and F.blink(now, 800):
+            for i in range(36):
+                if i < 6 or i >= 30 or i % 6 == 0 or i % 6 == 5:
+                    F.put_rgb(frame, i, P.NOTICE)
+
+    # -- what the device asks (device/contract.py) ------------------------------------
+    def keeps_awake(self):
+        """A mode playing by itself (the classroom's demo, not paused) counts as a key."""
+        return self.current is not None and self.current.playing_alone
+
+    def dim_after_ms(self):
+        return self.settings["dim"] * _MINUTE_MS
+
+    def sleep_after_ms(self):
+        return self.settings["sleep"] * _MINUTE_MS
+
+    def may_sleep(self):
+        return self.work is None  # never in the middle of a switch
+
+    def flush(self):
+        self.saver.flush()

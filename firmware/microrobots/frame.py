@@ -210,3 +210,32 @@ def bar(frame, n, rgb, row=5, empty=P.DIM):
     """``n`` of the six cells of ``row`` lit, left to right (a level: 0..6)."""
     for c in range(6):
         put_rgb(frame, row * 6 + c, rgb if c < n else empty)
+
+
+# -- the device's own pictures (handheld.py) ------------------------------------------
+# The low-battery picture: a battery lying on its side, its one charged cell red.
+_BATTERY_OUTLINE = const(b"\x06\x07\x08\x09\x0a\x0c\x10\x11\x12\x16\x17\x18\x19\x1a\x1b\x1c")
+_BATTERY_CELLS = const(b"\x0d\x13")
+
+
+def cross(frame, rgb):
+    """A cross over the whole grid in ``rgb`` on black (the device's red or orange X)."""
+    fill(frame, 0, 0, 0)
+    for k in range(6):
+        put_rgb(frame, 7 * k, rgb)  # the two diagonals
+        put_rgb(frame, 5 * k + 5, rgb)
+
+
+def battery(frame, now, critical):
+    """The low-battery picture over the whole grid: a white battery, its one cell blinking
+    red (all red when critical)."""
+    fill(frame, 0, 0, 0)
+    level = 255 if critical else 120
+    for cell in _BATTERY_OUTLINE:
+        if critical:
+            put(frame, cell, level, 0, 0)
+        else:
+            put(frame, cell, level, level, level)
+    if not (now // 500) & 1:  # blinking, half a second on, half off
+        for cell in _BATTERY_CELLS:
+            frame[3 * cell] = 255

@@ -3,8 +3,8 @@ the frame loop.
 
     Device(hw.backend()).run()       # what main.py does at power-on (main())
 
-Every 20 ms: read the buttons, hand their events to the app, let it draw a frame, show
-the frame on the LEDs, play any sound it asked for, print any line it has for the serial
+Every 20 ms: read the buttons, hand their events to the app, let it update, then draw
+a frame (the contract: device/contract.py), show the frame on the LEDs, play any sound it asked for, print any line it has for the serial
 console (a referee's verdict and why), sleep until the next frame. Long work (a saved
 game replayed) is the app's: a piece of it a frame (app.App.work).
 
@@ -33,7 +33,8 @@ Nothing here may reboot the device in a loop:
 import gc
 import sys
 
-from .compat import TICKS_MAX, const, forget, ticks_add, ticks_diff
+from . import frame as F
+from .compat import TICKS_MAX, forget, ticks_add, ticks_diff
 from .device import hw
 from .device.display import Display
 from .device.input import NO_EVENT, RELEASE, Buttons
@@ -43,10 +44,8 @@ from .device.store import Store
 
 try:
     from .app import App as _App
-    from .keys import TONES
 except Exception as error:  # noqa: BLE001 - shown as a failed app below, not a crash
     _App = error
-    TONES = ()
 
 FRAME_MS = 20
 CONFIG_FILE = "config.json"
@@ -54,39 +53,6 @@ CONFIG_ERROR = (255, 0, 0)  # red X: config.json is wrong, see the serial consol
 APP_ERROR = (255, 96, 0)  # orange X: the app stopped; release any button to restart it
 RESTART_AFTER_MS = 1000  # ignore buttons this long after a failure (one may be held)
 REPEAT_MESSAGE_MS = 10000
-_MINUTE_MS = const(60000)
-# The low-battery picture: a battery lying on its side, its one charged cell red.
-_BATTERY_OUTLINE = const(b"\x06\x07\x08\x09\x0a\x0c\x10\x11\x12\x16\x17\x18\x19\x1a\x1b\x1c")
-_BATTERY_CELLS = const(b"\x0d\x13")
-
-
-def draw_x(frame, color):
-    """A cross over the whole grid in ``color`` on black."""
-    for i in range(len(frame)):
-        frame[i] = 0
-    for k in range(6):
-        for cell in (7 * k, 5 * k + 5):  # the two diagonals
-            frame[3 * cell] = color[0]
-            frame[3 * cell + 1] = color[1]
-            frame[3 * cell + 2] = color[2]
-
-
-def draw_battery(frame, now, critical):
-    """The low-battery picture over the whole grid: a white battery, its one cell blinking
-    red (all red when critical)."""
-    for i in range(len(frame)):
-        frame[i] = 0
-    level = 255 if critical else 120
-    for cell in _BATTERY_OUTLINE:
-        frame[3 * cell] = level
-        if not critical:
-            frame[3 * cell + 1] = level
-            frame[3 * cell + 2] = level
-    if not (now // 500) & 1:  # blinking, half a second on, half off
-        for cell in _BATTERY_CELLS:
-            frame[3 * cell] = 255
-
-
 def read_config(path):
     """``(config, problem)``: config.json checked, or the defaults and one line on why.
 
@@ -117,7 +83,8 @@ def log_exception(error):
 
 
 class Device:
-    """The running handheld. ``Hardware``: a class from ``microrobots.hw``."""
+    """The running handheld. ``Hardware``: a class from ``microrobots.hw``; ``App``: the
+    app's class (None: app.App), anything that implements device/contract.py."""
 
     def __init__(self, Hardware, config_path=CONFIG_FILE, root="", App=None):
         config, self.problem = read_config(config_path)  # a problem: the default wiring
@@ -130,7 +97,7 @@ class Device:
                 config_path, type(error).__name__, error)
             config = read_config(None)[0]
             self.hw = Hardware(config)
-        self.display = Display(config, write=self.hw.show)
+        self.display = Display(config, write=self.hw.show, pixel_order=Hardware.PIXEL_ORDER)
         self.buttons = Buttons()
         self.buttons.reset(self.hw.ticks_ms() & TICKS_MAX)
         self.store = Store(root)
@@ -147,7 +114,6 @@ class Device:
         self._failed_at = self.now
         self._said_at = self.now  # the problem is said at once, then every 10 s
         self.app = None
-        self._take_line = None
         self._notice = None  # a saved game set aside by fail(): the next app shows it
         self._suspect = None  # the file in play when a MemoryError stopped the app (fail)
         self._App = App
@@ -161,22 +127,18 @@ class Device:
     def start_app(self):
         try:
             App = self._App
-            self.tones = getattr(App, "TONES", ())
             if App is None:
                 if isinstance(_App, Exception):
                     raise _App
                 App = _App
-                self.tones = TONES
+            self.tones = App.TONES
             gc.collect()
-            self.app = App(self.store, seed=self.hw.seed(), now=self.now)
-            self.app.power = self.power  # the battery gauge, for the settings
-            self._take_line = getattr(self.app, "take_line", None)
-            if self._notice and hasattr(self.app, "show_notice"):  # a game set aside by fail
+            self.app = App(self.store, seed=self.hw.seed(), now=self.now, power=self.power)
+            if self._notice:  # a game set aside by fail
                 self.app.show_notice(self._notice, self.now)
             self._notice = None
-            notice = getattr(self.app, "notice", None)
-            if notice:  # a saved file was reset to defaults: say so on the console too
-                print("notice:", notice)
+            if self.app.notice:  # a saved file was reset to defaults: say so on the console
+                print("notice:", self.app.notice)
         except Exception as error:  # noqa: BLE001 - never reboot in a loop
             self.fail(error)
 
@@ -192,8 +154,7 @@ class Device:
         # A MemoryError may say only that the heap was short, not that the game is bad:
         # the game is kept the first time, and set aside if the same file is in play
         # when the app stops again (whatever the error): no loop, however it fails.
-        live = getattr(self.app, "live_game", None)
-        name = live() if live else self.store.loaded if self.app is None else None
+        name = self.store.loaded if self.app is None else self.app.live_game()
         kept = None
         if name and (name == self._suspect or not isinstance(error, MemoryError)):
             kept = self.store.set_aside(name)
@@ -211,7 +172,7 @@ class Device:
 
     def _halt(self, color):
         self.player.stop()
-        draw_x(self.frame, color)
+        F.cross(self.frame, color)
         self.display.set_brightness(4)
         self.display.show(self.frame)
 
@@ -238,22 +199,21 @@ class Device:
             self._idle(now)
             return
         power = self.power
-        # a mode playing by itself (the classroom's demo, not paused) keeps it awake
-        if mask or getattr(getattr(app, "current", None), "playing_alone", False):
-            power.touch(now)
         try:
+            # a mode playing by itself (the classroom's demo, not paused) keeps it awake
+            if mask or app.keeps_awake():
+                power.touch(now)
             event = buttons.next_event()
             while event != NO_EVENT:
                 app.handle(event, now)
                 event = buttons.next_event()
+            app.update(now)
             app.render(now, self.frame)
             sound = app.take_sound()
             level = app.brightness
-            line = self._take_line() if self._take_line is not None else None
-            settings = getattr(app, "settings", None)
-            state = power.update(now, settings["dim"] * _MINUTE_MS if settings else 0,
-                                 settings["sleep"] * _MINUTE_MS if settings else 0)
-            if state == SLEEP and getattr(app, "work", None) is None:  # not mid-switch
+            line = app.take_line()
+            state = power.update(now, app.dim_after_ms(), app.sleep_after_ms())
+            if state == SLEEP and app.may_sleep():
                 self.sleep()
                 return
         except Exception as error:  # noqa: BLE001 - show it, keep running
@@ -264,7 +224,7 @@ class Device:
         if state == DIM:
             level = 1
         if power.warning(now):
-            draw_battery(self.frame, now, power.critical)
+            F.battery(self.frame, now, power.critical)
         if level != self.display.brightness:
             self.display.set_brightness(level)
         self.display.cap = power.cap
@@ -278,9 +238,8 @@ class Device:
         switch go off, meanwhile), the LEDs dark and their supply cut, then the board's
         lowest power state (``hw.sleep``: blocks until a button on a Pico; a fake or a
         page cannot block, and step() asks again each frame)."""
-        saver = getattr(self.app, "saver", None)
-        if saver is not None:
-            saver.flush()
+        if self.app is not None:
+            self.app.flush()
         self.player.stop()
         frame = self.frame
         for i in range(len(frame)):

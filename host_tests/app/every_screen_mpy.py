@@ -15,26 +15,31 @@ def ev(kind, b):
 def switched():  # a mode switch takes a few frames
     while app.switching:
         T[0] += 20
+        app.update(T[0])
         app.render(T[0], fr)
 
 def tap(b, n=1):
     for _ in range(n):
-        ev(1, b); T[0] += 60; ev(2, b); T[0] += 80
+        ev(1, b); T[0] += 60; ev(2, b); ev(5, b); T[0] += 80  # press, release, tap
+        app.update(T[0])
         app.render(T[0], fr)
         switched()
 
 def hold(b):
     ev(1, b); T[0] += 700; ev(3, b); T[0] += 100; ev(2, b); T[0] += 80
     if app.switching:
+        app.update(T[0])
         app.render(T[0], fr)
         switched()
 
 def measure(name, frames=60):
+    app.update(T[0])
     app.render(T[0], fr)
     gc.collect(); gc.disable()
     a = gc.mem_alloc()
     for _ in range(frames):
         T[0] += 20
+        app.update(T[0])
         app.render(T[0], fr)
     out[name] = gc.mem_alloc() - a
     gc.enable()
@@ -128,6 +133,7 @@ while not ref.game.over:
     for c in r[1:]:
         goto(robot, c); tap(4); robot = c
     T[0] += 3000
+    app.update(T[0])
     app.render(T[0], fr)
 assert ref.game.over
 measure("referee celebration", 100)

@@ -2,6 +2,7 @@
 
 import json
 
+from microrobots.device.contract import AppContract
 from tools.sim.script import Session
 
 
@@ -275,10 +276,10 @@ def test_a_saved_game_whose_loading_raises_is_set_aside_without_stopping(
 def test_an_app_that_cannot_start_sets_aside_the_file_it_read_last(tmp_path, capsys):
     (tmp_path / "referee.json").write_text('{"format": 1, "data": {"poison": true}}')
 
-    class Fussy:
+    class Fussy(AppContract):
         """Stops when it finds the poison, as an app with a bug on load would."""
 
-        def __init__(self, store, seed=0, now=0):
+        def __init__(self, store, seed=0, now=0, power=None):
             store.load("settings")
             data, _ = store.load("referee")
             if data is not None and data.get("poison"):
@@ -322,10 +323,10 @@ def test_refused_and_corrupt_saved_files_are_kept_aside_not_deleted(tmp_path):
 
 
 def test_a_crash_with_no_game_live_restarts_once_per_release(tmp_path, capsys):
-    class Crashes:
+    class Crashes(AppContract):
         starts = 0
 
-        def __init__(self, store, seed=0, now=0):
+        def __init__(self, store, seed=0, now=0, power=None):
             type(self).starts += 1
             self.brightness = 5
 

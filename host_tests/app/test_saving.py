@@ -13,7 +13,7 @@ from microrobots.device.store import Store
 from tools.sim.script import Session
 
 A, B, RIGHT, DOWN = 4, 5, 3, 1
-PRESS, RELEASE, LONG = 1, 2, 3
+PRESS, RELEASE, LONG, TAP = 1, 2, 3, 5
 
 
 class Recorder(Store):
@@ -57,6 +57,7 @@ class Player:
             self.app.handle(e, self.now)
         self.switching[self.store.frame] = self.app.switching
         self.busy[self.store.frame] = not self.app.switching and self.app.current.busy(self.now)
+        self.app.update(self.now)
         self.app.render(self.now, self.fr)
 
     def run(self, ms):
@@ -66,7 +67,7 @@ class Player:
     def tap(self, button):
         self.frame([PRESS << 3 | button])
         self.frame()
-        self.frame([RELEASE << 3 | button])
+        self.frame([RELEASE << 3 | button, TAP << 3 | button])
         self.run(100)
 
 
@@ -118,9 +119,9 @@ def test_a_burst_of_changes_is_one_write(tmp_path):
 def test_entering_a_mode_takes_three_frames_after_the_key_and_keys_wait_for_it(tmp_path):
     p = Player(tmp_path)
     p.frame([PRESS << 3 | A])
-    p.frame([RELEASE << 3 | A])  # solo chosen: the key's frame only fades
+    p.frame([RELEASE << 3 | A, TAP << 3 | A])  # solo chosen: the key's frame only fades
     assert p.app.mode == "solo" and p.app.switching and p.app.current is None
-    p.frame([PRESS << 3 | B, RELEASE << 3 | B])  # the menu put away; a key meanwhile waits
+    p.frame([PRESS << 3 | B, RELEASE << 3 | B, TAP << 3 | B])  # the menu put away; a key meanwhile waits
     assert p.app.switching and "menu" not in p.app.modes
     p.frame()  # solo built
     assert p.app.switching and p.app.current is None
@@ -146,10 +147,10 @@ def test_a_saved_game_is_read_back_a_piece_a_frame_when_its_mode_comes_back(tmp_
     p.run(3000)
     assert "solo" not in p.app.modes and not p.app.saver.unsaved
     p.frame([PRESS << 3 | A])
-    p.frame([RELEASE << 3 | A])  # solo again
+    p.frame([RELEASE << 3 | A, TAP << 3 | A])  # solo again
     frames = 0
     while p.app.switching:
-        p.frame([PRESS << 3 | A] if frames == 1 else [RELEASE << 3 | A] if frames == 2 else ())
+        p.frame([PRESS << 3 | A] if frames == 1 else [RELEASE << 3 | A, TAP << 3 | A] if frames == 2 else ())
         frames += 1
     # put away, built, the file read, the decisions four a frame, entered
     assert frames == 1 + 1 + 1 + 12 // 4 + 1
@@ -163,7 +164,7 @@ def test_the_picture_fades_while_the_mode_switches(tmp_path):
     before = sum(p.fr)
     p.frame([PRESS << 3 | A])
     before = sum(p.fr)  # (the menu's picture pulses a little)
-    p.frame([RELEASE << 3 | A])  # the key's frame: the menu's picture, dimmed
+    p.frame([RELEASE << 3 | A, TAP << 3 | A])  # the key's frame: the menu's picture, dimmed
     p.frame()  # dimmed again while the switch works
     assert 0 < sum(p.fr) < before // 2 and p.app.mode == "solo"
 

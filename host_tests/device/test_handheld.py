@@ -6,7 +6,9 @@ import os
 import handheld_mpy
 import mpy
 from microrobots import handheld as main
-from microrobots.handheld import CONFIG_ERROR, Device, draw_x
+from microrobots import frame as F
+from microrobots.device.contract import AppContract
+from microrobots.handheld import CONFIG_ERROR, Device
 from microrobots.device.config import defaults
 from microrobots.device.display import Display
 from microrobots.device.hw.fake import Hardware as FakeHardware
@@ -26,13 +28,13 @@ class Recorder(FakeHardware):
         self.log.append((self.now, bytes(buf)))
 
 
-class EchoApp:
+class EchoApp(AppContract):
     """Lights cell ``button`` white for the last PRESS; asks for sound 1 on A."""
 
     TONES = ((), ((1000, 40), (0, 20), (2000, 40)))
     instances = 0
 
-    def __init__(self, store, seed=0, now=0):
+    def __init__(self, store, seed=0, now=0, power=None):
         type(self).instances += 1
         self.store, self.seed = store, seed
         self.brightness = 6
@@ -95,7 +97,7 @@ def test_bad_config_shows_a_red_x_and_idles(tmp_path, capsys):
     assert d.hw.config == defaults()  # the X is lit on the default wiring
     expected = Display(defaults(), brightness=4)
     frame = bytearray(108)
-    draw_x(frame, CONFIG_ERROR)
+    F.cross(frame, CONFIG_ERROR)
     expected.show(frame)
     assert d.hw.shown == bytes(expected.buf)
     assert [i // 3 for i in range(0, 108, 3) if d.display.written[i]] == [0, 5, 7, 10, 14, 15,
@@ -155,8 +157,8 @@ def test_an_app_crash_shows_an_orange_x_and_a_release_restarts(tmp_path, capsys)
 
 
 def test_an_app_that_cannot_start_does_not_stop_the_device(tmp_path, capsys):
-    class Broken:
-        def __init__(self, store, seed=0, now=0):
+    class Broken(AppContract):
+        def __init__(self, store, seed=0, now=0, power=None):
             raise MemoryError("memory allocation failed")
     d = device(tmp_path, App=Broken)
     d.run(5)

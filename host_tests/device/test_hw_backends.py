@@ -427,10 +427,12 @@ def test_web_backend_gives_the_page_the_grid_as_written(web, wiring):
     config = cfg.defaults()
     config.update(wiring)
     page = module.Hardware(config)
-    display = Display(config, write=page.show)
+    display = Display(config, write=page.show, pixel_order=module.Hardware.PIXEL_ORDER)
     frame = bytearray(range(108))
     display.show(frame)
-    assert board.grids == [bytes(display.written)]  # undone wiring: the simulator's order
+    assert board.grids == [bytes(display.written)]  # the grid's order: the simulator's
+    # (whatever the wiring: the page declares its own pixel order, nothing is undone)
+    assert len(board.grids[0]) == 108
 
 
 def test_web_backend_buttons_clock_buzzer_seed(web):

@@ -18,6 +18,7 @@ from microrobots.device.input import (
     RELEASE,
     REPEAT,
     RIGHT,
+    TAP,
     UP,
     A,
     B,
@@ -56,7 +57,7 @@ def hold(bit, start, end, until, step=20):
 def test_event_encoding_is_the_shared_convention():
     assert (UP, DOWN, LEFT, RIGHT, A, B) == (0, 1, 2, 3, 4, 5)
     assert BUTTON_NAMES == ("up", "down", "left", "right", "a", "b")
-    assert (PRESS, RELEASE, LONG, REPEAT) == (1, 2, 3, 4)
+    assert (PRESS, RELEASE, LONG, REPEAT, TAP) == (1, 2, 3, 4, 5)
     assert event(LONG, B) == 3 << 3 | 5 == 29
     assert 29 >> 3 == LONG and 29 & 7 == B  # the kind, the button
     assert event_name(event(REPEAT, LEFT)) == "repeat left"
@@ -64,23 +65,36 @@ def test_event_encoding_is_the_shared_convention():
 
 def test_press_is_reported_by_the_first_poll_that_sees_it():
     assert run([(0, 0), (20, 1 << A), (40, 1 << A), (60, 0), (80, 0)]) == [
-        (20, "press a"), (60, "release a")]
+        (20, "press a"), (60, "release a"), (60, "tap a")]
 
 
 def test_bounces_within_the_debounce_window_are_ignored():
     # Contact bounce: down, up, down within 20 ms of the press, then held; same on release.
     polls = [(0, 1 << B), (4, 0), (9, 1 << B), (15, 0), (19, 1 << B), (40, 1 << B),
              (100, 0), (105, 1 << B), (110, 0), (140, 0)]
-    assert run(polls) == [(0, "press b"), (100, "release b")]
+    assert run(polls) == [(0, "press b"), (100, "release b"), (100, "tap b")]
 
 
 def test_a_release_after_the_window_is_taken_at_once():
-    assert run([(0, 1), (20, 0), (40, 0)]) == [(0, "press up"), (20, "release up")]
+    assert run([(0, 1), (20, 0), (40, 0)]) == [(0, "press up"), (20, "release up"),
+                                               (20, "tap up")]
 
 
-def test_long_press_on_a_fires_once_without_repeat():
+def test_long_press_on_a_fires_once_without_repeat_and_its_release_is_no_tap():
     out = run(hold(1 << A, 100, 1500, 1600))
     assert out == [(100, "press a"), (700, "long a"), (1500, "release a")]
+
+
+def test_a_release_just_before_the_long_press_is_a_tap():
+    out = run(hold(1 << A, 100, 680, 800))
+    assert out == [(100, "press a"), (680, "release a"), (680, "tap a")]
+
+
+def test_a_tap_of_b_while_a_is_held_long_is_still_a_tap():
+    polls = [(0, 1 << A), (100, 1 << A | 1 << B), (600, 1 << A | 1 << B),
+             (700, 1 << A), (800, 0)]
+    assert run(polls) == [(0, "press a"), (100, "press b"), (600, "long a"),
+                          (700, "release b"), (700, "tap b"), (800, "release a")]
 
 
 def test_dpad_repeats_after_400_then_every_120_and_longs_at_600():
@@ -97,20 +111,22 @@ def test_late_polls_repeat_once_per_poll_and_do_not_burst():
 
 def test_buttons_are_independent():
     polls = [(0, 1 << UP), (20, 1 << UP | 1 << A), (40, 1 << A), (60, 0)]
-    assert run(polls) == [(0, "press up"), (20, "press a"), (40, "release up"), (60, "release a")]
+    assert run(polls) == [(0, "press up"), (20, "press a"), (40, "release up"), (40, "tap up"),
+                          (60, "release a"), (60, "tap a")]
 
 
 def test_a_full_queue_drops_new_events_and_counts_them():
     buttons = Buttons()
     t = 0
-    for _ in range(12):  # 12 presses and 12 releases, never drained
+    for _ in range(12):  # 12 presses, releases and taps, never drained
         buttons.poll(t, 1 << A)
         buttons.poll(t + 20, 0)
         t += 40
     assert buttons.pending() == inp._QUEUE_SIZE
-    assert buttons.dropped == 24 - inp._QUEUE_SIZE
+    assert buttons.dropped == 36 - inp._QUEUE_SIZE
     got = drain(buttons)
-    assert got == [event(PRESS, A), event(RELEASE, A)] * (inp._QUEUE_SIZE // 2)
+    cycle = [event(PRESS, A), event(RELEASE, A), event(TAP, A)]
+    assert got == (cycle * 6)[:inp._QUEUE_SIZE]
     assert buttons.next_event() == NO_EVENT
 
 
@@ -143,6 +159,8 @@ def reference(polls, button):
                 next_repeat = now + 400
             else:
                 out.append((now, "release"))
+                if not long_sent:
+                    out.append((now, "tap"))
             continue
         if not down:
             continue
@@ -187,6 +205,8 @@ def test_press_and_release_alternate_and_extras_come_while_held(polls):
             elif kind == "release":
                 assert down
                 down = False
+            elif kind == "tap":  # right after its release, when no long came
+                assert not down and longs == 0
             else:
                 assert down
                 assert kind != "repeat" or name in ("up", "down", "left", "right")

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from microrobots import frame as F
 from microrobots import handheld
 from microrobots.device import config
 from microrobots.device.hw.fake import Hardware as FakeHardware
@@ -133,7 +134,7 @@ def test_the_low_battery_picture_blinks_on_the_grid(tmp_path):
     seen = set()
     for _ in range(60):  # 1.2 s: both halves of the blink
         d.run(1)
-        handheld.draw_battery(frame, d.now, False)
+        F.battery(frame, d.now, False)
         seen.add(bytes(frame))
         # what the LEDs show is the picture (at the brightness, gamma applied)
         assert [v > 0 for v in d.display.written] == [v > 0 for v in frame]

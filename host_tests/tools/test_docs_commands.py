@@ -56,6 +56,7 @@ NOT_RUN = {
     "mpremote ": "talks to a Pico",
     ".venv/bin/python -m pytest": "a part of make test, which runs it anyway",
     "make venv": "installs every pinned tool into .venv: make test's first step",
+    "make clean": "removes .venv and build/, which the lines after it use",
 }
 # `make flash` (and -circuitpython) alone looks for a board: with none it must say so in one line.
 NO_BOARD = ("make flash", "make flash-circuitpython")

@@ -718,11 +718,12 @@ def test_make_play_needs_only_the_standard_library(tmp_path):
             " - set(sys.builtin_module_names) - {'tools', 'microrobots', 'main', '__main__'})\n"
             "print(' '.join(extra) or 'stdlib only')\n")
     proc = subprocess.run([sys.executable, "-S", "-c", code], cwd=ROOT, capture_output=True,
-                          text=True, timeout=60)
+                          text=True, timeout=60, env=dict(os.environ, PYTHONPATH="firmware"))
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "stdlib only"
     if shutil.which("make") is None:
         return
     dry = subprocess.run(["make", "--no-print-directory", "-n", "play"], cwd=ROOT, capture_output=True, text=True,
                          timeout=60)
-    assert dry.returncode == 0 and dry.stdout.split() == ["python3", "-m", "tools.sim"]
+    assert dry.returncode == 0 and dry.stdout.split() == ["PYTHONPATH=firmware", "python3", "-m",
+                                                          "tools.sim"]

@@ -76,7 +76,8 @@ out = {}
 
 def tap(b, n=1):
     for _ in range(n):
-        app.handle(8 | b, T[0]); T[0] += 60; app.handle(16 | b, T[0]); T[0] += 80
+        app.handle(8 | b, T[0]); T[0] += 60; app.handle(16 | b, T[0]); app.handle(40 | b, T[0]); T[0] += 80
+        app.update(T[0])
         app.render(T[0], fr)
         settle()
 
@@ -87,6 +88,7 @@ def settle():  # a switch's pieces (imports, a new game) are not a frame's work
 def frames(n):
     for _ in range(n):
         T[0] += 20
+        app.update(T[0])
         app.render(T[0], fr)
 
 def timed(name, n=300):

@@ -22,8 +22,6 @@ import shutil
 import tempfile
 import time
 
-from tools import cli  # noqa: F401 - puts firmware/ on sys.path
-
 CELL_MAH = 2000
 LED_IDLE_MA = 1  # per WS2812B, dark
 CHANNEL_MA = 20  # per channel at 255

@@ -25,8 +25,6 @@ Emulated time is the model's, believed about 2x slower than a real RP2040 at 125
 import statistics
 import time
 
-from tools import cli  # noqa: F401 - firmware/ on sys.path
-
 MODES = ("menu", "solo", "referee", "classroom", "settings")
 FRAME_US = 20000
 

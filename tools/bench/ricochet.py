@@ -26,7 +26,7 @@ import time
 from collections import deque
 
 from tools import cli
-from tools.cli import ROOT  # also puts firmware/ on sys.path
+from tools.cli import ROOT
 from tools.ricochet import solver
 
 from tools.ricochet import rules as rr

@@ -19,8 +19,6 @@ about 45 ms). The run takes several minutes of wall time.
 import statistics
 import time
 
-from tools import cli  # noqa: F401 - firmware/ on sys.path
-
 MODES = ("menu", "solo", "referee", "classroom", "settings")
 BUDGET_US = 10000  # the goal: half the 20 ms frame
 

@@ -47,7 +47,7 @@ import functools
 import json
 import math
 
-from tools import cli  # also puts firmware/ on sys.path
+from tools import cli
 
 
 def _lab(r, g, b):

@@ -17,7 +17,7 @@ the names it interns first.
 import sys
 import time
 
-from tools import cli  # also puts firmware/ on sys.path
+from tools import cli
 
 from . import image
 from .pico import Pico

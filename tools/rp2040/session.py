@@ -16,8 +16,6 @@ the unit of scripts and records; ``Pico`` works in emulated ms since power-on.
 import json
 import tempfile
 
-from tools.cli import FIRMWARE, ROOT  # noqa: F401 - tools.cli puts firmware/ on sys.path
-
 from . import image, probe
 from .pico import Pico
 BUTTON_NAMES = ("up", "down", "left", "right", "a", "b")

@@ -13,7 +13,7 @@ Closed loop: the moves depend on the rolled puzzle, which the session reads from
 ``s.app``. CPython only (the replay is what runs in MicroPython).
 """
 
-from tools.sim import driver as simdriver  # puts firmware/ on sys.path if need be
+from tools.sim import driver as simdriver
 
 BUTTONS = ("up", "down", "left", "right", "a", "b")
 GAP_MS = 140  # from one press to the next

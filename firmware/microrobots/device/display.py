@@ -121,14 +121,18 @@ def gamma_table(gamma=_GAMMA):
 class Display:
     """Shows frames on the LEDs described by ``config`` (see config.py).
 
-    ``write(buf)`` receives ``buf``: ``led_count * 3`` bytes in wiring order and
-    ``color_order``; panel LEDs outside the window stay dark.
+    ``write(buf)`` receives ``buf`` in the pixel order the backend declares
+    (``Hardware.PIXEL_ORDER``): ``"wiring"``, ``led_count * 3`` bytes in the LEDs' wiring
+    order and ``color_order`` (panel LEDs outside the window stay dark); ``"grid"``, the
+    108 bytes as the player sees them, R G B per cell, row-major (the web page).
     """
 
-    def __init__(self, config, write=None, brightness=_DEFAULT_BRIGHTNESS, gamma=_GAMMA):
+    def __init__(self, config, write=None, brightness=_DEFAULT_BRIGHTNESS, gamma=_GAMMA,
+                 pixel_order="wiring"):
         self.write = write
         self.cap = config["brightness_cap"]
-        self.buf = bytearray(config["led_count"] * 3)
+        grid = pixel_order == "grid"
+        self.buf = bytearray(_FRAME_BYTES if grid else config["led_count"] * 3)
         self.written = bytearray(_FRAME_BYTES)
         self.total = 0  # sum of the values last written
         self.capped = False  # whether the cap scaled the last written frame down
@@ -136,12 +140,13 @@ class Display:
         self._next = bytearray(_FRAME_BYTES)
         self._gamma = gamma_table(gamma)
         self._lut = bytearray(256)
-        order = config["color_order"]
+        order = "RGB" if grid else config["color_order"]
         dest = bytearray(_FRAME_BYTES)  # LED buffer indices: 191 at most (an 8x8 panel)
-        leds = led_map(config)
+        leds = None if grid else led_map(config)
         for cell in range(_CELLS):
+            led = cell if grid else leds[cell]
             for ch in range(3):
-                dest[3 * cell + ch] = 3 * leds[cell] + order.index(_RGB[ch])
+                dest[3 * cell + ch] = 3 * led + order.index(_RGB[ch])
         self._dest = dest
         self._fresh = True  # nothing written yet: the first show always writes
         self.set_brightness(brightness)

@@ -1,4 +1,4 @@
-"""Debounced buttons: press, release, long press and auto-repeat, as small-int events.
+"""Debounced buttons into the events a mode needs: press, tap, long, repeat, release.
 
 Modelled on Peter Hinch's ``Pushbutton`` (micropython-async ``primitives``), made
 synchronous and allocation-free: the main loop calls ``poll(now, pressed_mask)`` once per
@@ -20,7 +20,13 @@ that first sees the button down, and reaches the screen in the same frame.
 
 Holding a button: LONG once after 600 ms, for every button. The D-pad also
 auto-repeats: REPEAT after 400 ms, then every 120 ms,
-at most one per poll (a late poll never bursts). RELEASE always follows, LONG or not.
+at most one per poll (a late poll never bursts). RELEASE always follows, LONG or not;
+a TAP follows a RELEASE that came before LONG. Whether a release is a tap is decided
+here, once, as Hinch's Pushbutton decides it ("a release after long is no tap"), per
+button: a tap of B while A is held long is still a tap.
+
+What the app makes of them (app.App.handle): the D-pad acts on PRESS and REPEAT, A and
+B on TAP and LONG.
 """
 
 from ..compat import const, ticks_add, ticks_diff
@@ -39,6 +45,7 @@ PRESS = const(1)
 RELEASE = const(2)
 LONG = const(3)
 REPEAT = const(4)
+TAP = const(5)  # released before LONG
 
 NO_EVENT = const(-1)
 
@@ -93,6 +100,8 @@ class Buttons:
                 state ^= bit
                 if held:
                     self._put(RELEASE << 3 | b)
+                    if not self._long_done[b]:
+                        self._put(TAP << 3 | b)
                 else:
                     self._put(PRESS << 3 | b)
                     self._long_done[b] = False

@@ -2,7 +2,9 @@
 
 A mode is a class ``Mode(app)`` with ``name`` and these methods, all called by app.App:
 ``enter(now)`` when chosen in the menu, ``key(key, now)`` for each key (keys.UP ...
-keys.LONG_B), ``render(now, frame)`` every frame (allocates nothing), ``leave(now)``
+keys.LONG_B), then every frame ``update(now)`` (what time changes: a state that ends,
+an animation that hands over) and ``render(now, frame)`` (draws the state, changes none
+of it, allocates nothing), ``leave(now)``
 when B is held to go back to the menu, ``reset()`` when the layout changes, ``busy(now)``
 while an animation runs (the app writes no file then), ``guide()`` what to do now in
 words (a line, or None), and for modes with a game in progress (``game``, None when
@@ -51,9 +53,13 @@ class Base:
     """Defaults for the optional methods."""
 
     name = "?"
+    playing_alone = False  # True while the mode plays by itself: the device stays awake
 
     def __init__(self, app):
         self.app = app
+
+    def update(self, now):
+        """Once a frame, before ``render``: what time changes."""
 
     def prepare(self):
         """Make ready what ``enter`` needs that takes time (a game mode: a new game),

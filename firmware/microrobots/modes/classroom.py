@@ -71,9 +71,12 @@ class Wave:
         self.t0 = now
         self.layer = 0
 
-    def render(self, now, frame):
+    def update(self, now):
+        """A wave that spreads by itself (``step_ms`` > 0): the layer it has reached."""
         if self.step_ms > 0:
             self.layer = F.since(now, self.t0) // self.step_ms
+
+    def render(self, now, frame):
         layer = self.layer
         for i in range(36):
             d = self.dist[i]
@@ -118,7 +121,7 @@ class Mode(Base):
 
     def prepare(self):
         """A new puzzle, rolled here; enter starts its dice. A lesson's: its first puzzle
-        (render catches up with the one on show, ``behind``)."""
+        (update catches up with the one on show, ``behind``)."""
         if self.game is None:
             app = self.app
             lesson = app.settings["lesson"]
@@ -136,7 +139,7 @@ class Mode(Base):
 
     def enter(self, now):
         self.prepare()
-        if self.behind:  # render gives up the puzzles before, then rolls the dice
+        if self.behind:  # update gives up the puzzles before, then rolls the dice
             self.state = _ROLL
         else:
             self._roll(now, self.fresh)  # a puzzle kept: the dice roll the next target only
@@ -199,26 +202,28 @@ class Mode(Base):
             self.t0 = now
         self.app.beep(SOUND_CLICK)
 
-    def render(self, now, frame):
-        st = self.state
+    def update(self, now):
         g = self.game
         app = self.app
         if self.behind:  # a few puzzles a frame (each about 1 ms on the emulated Pico)
             for _ in range(min(self.behind, _CATCH_UP)):
                 g.give_up()
             self.behind -= min(self.behind, _CATCH_UP)
-            F.board(frame, app.layout, app.pal, 40)
             if not self.behind:
                 self._roll(now, True)
             return
-        if st == _ROLL:
-            if self.dice.render(now, frame):
-                return
+        st = self.state
+        if st == _ROLL and not self.dice.running(now):
             self._begin_wave(now)
-            st = _WAVE
-        if st == _WAVE:
+        elif st == _ROUTE and not self.paused and not self.replay.running(now) and F.since(
+                now, self.t0) >= _AUTO_MS:
+            self._next(now)
+        elif st == _WAVE and not self.paused and F.since(now, self.t0) >= _AUTO_MS:
+            self._next(now)
+        g = self.game
+        if self.state == _WAVE:
             # As draw_round(frame, app, g.start, g.target, -1, now, 40) with the wave over
-            # it; the robot and the target are drawn last anyway.
+            # it, drawn once per layer; the robot and the target are drawn last anyway.
             hidden = app.settings["aid"] & 2 and not F.blink(now, 900)
             key = self.wave.layer * 2 + (1 if hidden else 0)
             backdrop = self.backdrop
@@ -226,13 +231,18 @@ class Mode(Base):
                 draw_round(backdrop.frame, app, g.start, g.target, -1, now, 40)
                 self.wave.render(now, backdrop.frame)
                 backdrop.key = key
-            backdrop.copy_to(frame)
+
+    def render(self, now, frame):
+        g = self.game
+        app = self.app
+        if self.behind:
+            F.board(frame, app.layout, app.pal, 40)
+        elif self.state == _ROLL:
+            self.dice.render(now, frame)
+        elif self.state == _WAVE:
+            self.backdrop.copy_to(frame)
             F.target(frame, g.target, app.pal, app.layout.colours[g.target], now)
             F.robot(frame, g.start, app.pal, app.layout.colours[g.start], now)
-            if not self.paused and F.since(now, self.t0) >= _AUTO_MS:
-                self._next(now)
         else:
             F.board(frame, app.layout, app.pal, 60)
             self.replay.render(now, frame)
-            if not self.paused and not self.replay.running(now) and F.since(now, self.t0) >= _AUTO_MS:
-                self._next(now)

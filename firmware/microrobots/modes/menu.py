@@ -51,14 +51,16 @@ class Mode(Base):
             app.beep(SOUND_CLICK)
             app.go(_TARGETS[c], now)
 
-    def render(self, now, frame):
+    def update(self, now):
         backdrop = self.backdrop
-        if backdrop.key != 0:  # every quadrant as when not chosen
+        if backdrop.key != 0:  # every quadrant as when not chosen, drawn once
             F.fill(backdrop.frame, 0, 0, 0)
             for q in range(4):
                 _quadrant(backdrop.frame, q, False, now, 0)
             backdrop.key = 0
-        backdrop.copy_to(frame)
+
+    def render(self, now, frame):
+        self.backdrop.copy_to(frame)
         _quadrant(frame, self.choice, True, now, F.pulse(now, 1400, 150, 255))
 
 

@@ -81,6 +81,8 @@ class Mode(Screens, Base):
         self.why_target = 0  # the round judged: target, waypoint (-1: none), optimum
         self.why_via = -1
         self.why_optimum = 0
+        self.why_legal = 0  # the explanation's place in its period (Screens._time_why)
+        self.why_t = 0
         self.at = 0  # where the revealed route ends
         self.back = BOARD  # the screen an unanswered undo question returns to
         self.undo_tokens = None  # the tokens and pool after the undo asked about

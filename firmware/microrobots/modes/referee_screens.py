@@ -62,17 +62,48 @@ def scores(frame, tokens, players, page=0, pool=-1):
 
 
 class Screens:
-    """The referee's render: every state's screen (a mixin of referee.Mode)."""
+    """The referee's update and render: every state's screen (a mixin of referee.Mode)."""
+
+    def update(self, now):
+        st = self.state
+        if st == ROLL and not self.dice.running(now):
+            self.state = BOARD
+        elif st == UNDO and F.since(now, self.t0) >= UNDO_MS:
+            self.state = self.back
+        elif st == RESULT:
+            t = F.since(now, self.t0)
+            if t >= VERDICT_MS and not self.ok and not self.explained:
+                self.explained = True
+                self.state = WHY  # a wrong claim: why, until A
+                self.t0 = now
+            elif t >= RESULT_MS:
+                self._next_round(now)
+        if self.state == WHY:
+            self._time_why(now)
+
+    def _time_why(self, now):
+        """Where the explanation is (``why_t`` into ``why_legal`` moves); the replay
+        sliding the legal moves runs from the period's start."""
+        code = self.code
+        if code == BELOW_OPTIMUM:
+            return
+        replay = self.replay
+        legal = self.bad - 1 if code == ILLEGAL_MOVE else replay.n - 1
+        hops = legal * anim.HOP_MS
+        period = hops + (END_MS + WHY_HOLD_MS if code == WRONG_COUNT else WHY_HOLD_MS)
+        t = F.since(now, self.t0) % period
+        self.why_legal = legal
+        self.why_t = t
+        if t < hops:  # the legal moves slide, leaving their trail
+            replay.t0 = ticks_add(now, -t)
 
     def render(self, now, frame):
         st = self.state
         g = self.game
         app = self.app
         if st == ROLL:
-            if self.dice.render(now, frame):
-                return
-            self.state = st = BOARD
-        if st == BOARD:
+            self.dice.render(now, frame)
+        elif st == BOARD:
             w = g.waypoint
             draw_round(frame, app, g.start, g.target, -1 if w is None else w, now)
             self.flash.render(now, frame)
@@ -94,8 +125,6 @@ class Screens:
                 page = F.since(now, self.t0) // PAGE_MS % 2
             scores(frame, g.tokens, g.players, page, g.pool)
         elif st == UNDO:
-            if F.since(now, self.t0) >= UNDO_MS:
-                self.state = self.back
             now_shown = F.blink(now, 800)
             tokens = g.tokens if now_shown else self.undo_tokens
             page = 0
@@ -127,20 +156,12 @@ class Screens:
                     for i in range(36):
                         F.put_scaled(frame, i, rgb[0], rgb[1], rgb[2], 110)
                 return
-            if not self.ok and not self.explained:
-                self.explained = True
-                self.state = WHY  # a wrong claim: why, until A
-                self.t0 = now
-                self._render_why(now, frame)
-                return
             # then the scores, the claimant's colour blinking the verdict
             page = self.player // 6
             scores(frame, g.tokens, g.players, page,
-                     g.pool if page + 1 == score_pages(g.players) else -1)
+                   g.pool if page + 1 == score_pages(g.players) else -1)
             if F.blink(now, 400):
                 F.put_rgb(frame, (self.player % 6) * 6, rgb)
-            if t >= RESULT_MS:
-                self._next_round(now)
         elif st == WHY:
             self._render_why(now, frame)
         elif st == REVEAL:
@@ -168,17 +189,15 @@ class Screens:
             self._counts(frame, self.why_optimum, P.OPTIMUM)
             return
         replay = self.replay
-        legal = self.bad - 1 if code == ILLEGAL_MOVE else replay.n - 1
+        legal = self.why_legal
         hops = legal * anim.HOP_MS
-        period = hops + (END_MS + WHY_HOLD_MS if code == WRONG_COUNT else WHY_HOLD_MS)
-        t = F.since(now, self.t0) % period
+        t = self.why_t
         if code == WRONG_COUNT and t >= hops + END_MS:
             self._counts(frame, self.shown, P.REFUSE)
             return
         F.board(frame, app.layout, pal, 70)
         route = replay.route
-        if t < hops:  # the legal moves slide, leaving their trail
-            replay.t0 = ticks_add(now, -t)
+        if t < hops:  # the legal moves slide, leaving their trail (from update's t0)
             replay.render(now, frame)
             return
         for k in range(legal):

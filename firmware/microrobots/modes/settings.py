@@ -209,7 +209,7 @@ class Mode(Base):
                 if colours[i] == 3:
                     F.put(frame, i, 0, 0, 0)
 
-    def _copy_lower(self, frame):
+    def update(self, now):
         app = self.app
         lower = self.lower
         drawn = self.lower_of
@@ -218,10 +218,12 @@ class Mode(Base):
             for i in range(54):  # the upper half dark
                 lower[i] = 0
             self.lower_of = (app.layout, app.pal)
-        frame[:] = lower
+
+    def _copy_lower(self, frame):
+        frame[:] = self.lower
 
     def _render_battery(self, frame):
-        power = getattr(self.app, "power", None)
+        power = self.app.power
         if power is None or power.on_usb:
             F.count(frame, 0, 1, P.VALUE, 1)
             if power is not None and power.mv >= 0:  # a gauge, on USB: charging

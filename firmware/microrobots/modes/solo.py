@@ -244,17 +244,27 @@ class Mode(Base):
             self.begin_round(now, False)
 
     # -- frames ---------------------------------------------------------------
+    def update(self, now):
+        st = self.state
+        if st == _ROLL and not self.dice.running(now):
+            self.state = _PLAY
+        elif st == _SOLVED and not self.party.running(now):
+            self.state = _SCORE
+            self.t0 = now
+        elif st == _SCORE and F.since(now, self.t0) >= _SCORE_MS:
+            self.state = _REPLAY
+            self.t0 = now
+            self.replay.start(now, self.route)
+        if self.stats and F.since(now, self.stats_at) >= _STATS_MS:
+            self.stats = False
+
     def render(self, now, frame):
         st = self.state
         g = self.game
         app = self.app
         if st == _ROLL:
-            if self.dice.render(now, frame):
-                return
-            self.state = st = _PLAY
-        if self.stats and F.since(now, self.stats_at) >= _STATS_MS:
-            self.stats = False
-        if st == _PLAY and self.stats:
+            self.dice.render(now, frame)
+        elif st == _PLAY and self.stats:
             F.fill(frame, 0, 0, 0)
             F.count(frame, g.score, 0, P.GOOD)
             F.count(frame, g.streak, 2, P.STREAK)
@@ -277,17 +287,12 @@ class Mode(Base):
             if F.since(now, self.party.t0) < 0:
                 if self.slide.render(now, frame):
                     F.put_die(frame, at, app.pal, app.layout.colours[at], P.BACKGROUND)
-            elif not self.party.render(now, frame):
-                self.state = _SCORE
-                self.t0 = now
+            else:
+                self.party.render(now, frame)
         elif st == _SCORE:
             F.fill(frame, 0, 0, 0)
             F.count(frame, self.count, 0, P.GOOD if self.count == self.optimum else P.REFUSE)
             F.count(frame, self.optimum, 3, P.OPTIMUM)
-            if F.since(now, self.t0) >= _SCORE_MS:
-                self.state = _REPLAY
-                self.t0 = now
-                self.replay.start(now, self.route)
         else:  # _REPLAY, then waiting for A
             first = self.route[0]
             F.board(frame, app.layout, app.pal, 70)

@@ -4,7 +4,8 @@ Every backend offers the same ``Hardware(config)`` (config: a dict from config.p
 
     hw = backend()(config)
     hw.pressed_mask()        # bit i set = button input.BUTTON_NAMES[i] held down
-    hw.show(buf)             # send display.py's prepared bytes to the LEDs
+    hw.show(buf)             # send display.py's prepared bytes to the LEDs, in the
+    Hardware.PIXEL_ORDER     #   order the backend declares: "wiring" (a strip) or "grid"
     hw.tone(440); hw.quiet() # the piezo, if config["buzzer_pin"] is not None
     hw.ticks_ms(); hw.ticks_diff(a, b); hw.sleep_ms(20)
     hw.seed()                # a different number at every boot, for new games

@@ -49,6 +49,7 @@ def _gpio(number):
 
 class Hardware:
     """Pins from ``config``: LED data, six active-low buttons with pull-ups, a piezo."""
+    PIXEL_ORDER = "wiring"  # show() gets the LEDs' bytes in their wiring (display.py)
 
     def __init__(self, config):
         self._config = config

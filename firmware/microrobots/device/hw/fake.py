@@ -19,6 +19,7 @@ from ...compat import TICKS_MAX, ticks_add, ticks_diff
 
 
 class Hardware:
+    PIXEL_ORDER = "wiring"  # show() gets the bytes a strip would (display.py)
     start = 0  # the first tick
 
     def __init__(self, config):

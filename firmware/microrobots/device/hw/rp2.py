@@ -34,6 +34,7 @@ def _pico_w():
 
 class Hardware:
     """Pins from ``config``: LED data, six active-low buttons with pull-ups, a piezo."""
+    PIXEL_ORDER = "wiring"  # show() gets the LEDs' bytes in their wiring (display.py)
 
     def __init__(self, config):
         self._led = Pin(config["led_pin"], Pin.OUT, value=0)

@@ -15,16 +15,13 @@ boots, ``globalThis.microrobotsBoard``::
     ledPower(on)  the LED supply switched on (true) or off (the page shows it)
     sleep()       the device went to sleep (the page shows it; a button wakes it)
 
-``show`` undoes the wiring that display.py applied for a strip of LEDs (order and
-``color_order``), so the page receives the grid as the player sees it: the same values,
-in the same order, as the simulator's frames (``Display.written``).
+The page is no strip of LEDs: the backend declares the grid's own pixel order
+(``PIXEL_ORDER``), so display.py hands ``show`` the grid as the player sees it, R G B
+per cell, row-major: the same values, in the same order, as the simulator's frames
+(``Display.written``).
 """
 
-from array import array
-
 import js
-
-from ..display import led_map
 
 _PERIOD = 0x40000000  # ticks wrap as MicroPython's do (2**30 ms, 12.4 days)
 _HALF = 0x20000000
@@ -33,27 +30,17 @@ _HALF = 0x20000000
 class Hardware:
     """The page's buttons, grid, buzzer and clock (see the module docstring)."""
 
+    PIXEL_ORDER = "grid"  # display.py writes R G B per cell, row-major: no wiring
+
     def __init__(self, config):
         self._board = js.microrobotsBoard
-        order = config["color_order"]
-        leds = led_map(config)
-        # _source[i]: where grid byte i (cell i // 3, channel R G B) sits in show()'s buffer
-        self._source = array("H", [0] * 108)
-        for cell in range(36):
-            for ch in range(3):
-                self._source[3 * cell + ch] = 3 * leds[cell] + order.index("RGB"[ch])
-        self._grid = bytearray(108)
         self._buzzer = config["buzzer_pin"] is not None
 
     def pressed_mask(self):
         return self._board.buttons()
 
     def show(self, buf):
-        grid = self._grid
-        source = self._source
-        for i in range(108):
-            grid[i] = buf[source[i]]
-        self._board.show(js.Uint8Array.new(grid))
+        self._board.show(js.Uint8Array.new(buf))
 
     def tone(self, freq):
         if self._buzzer:
