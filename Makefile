@@ -13,7 +13,7 @@ REQSUM := $(shell (cat requirements/*.txt; echo firmware-pth-1) | cksum | cut -d
 needs   = $(VENV)/.installed-$(1)-$(REQSUM)
 
 .PHONY: test bench play flash firmware firmware-deps images overlay wiring stl package-json lint clean venv system-deps \
-        web web-build web-images web-deps soak flash-circuitpython worksheets
+        web web-build web-images web-deps soak flash-circuitpython worksheets mutate dist
 
 venv: $(call needs,test)
 
@@ -84,6 +84,12 @@ test: $(call needs,test) system-deps web-deps firmware-deps
 bench: $(call needs,bench)
 	$(PY) -m tools.bench
 
+# Mutation testing of the rules and the game modes (docs/testing.md): not part of make test.
+# SCOPE=rules or modes (default both); incremental, build/mutate/ keeps the verdicts;
+# ARGS=--fresh starts over. The report: build/mutation-report.md.
+mutate: $(call needs,mutate)
+	$(PY) -m tools.mutate $(if $(SCOPE),--scope $(SCOPE)) $(ARGS)
+
 # Hours of random button mashing with power cycles, on CPython and in MicroPython (the
 # firmware as flashed, 190 KB heap); make test plays half an hour. SOAK_HOURS per run.
 SOAK_HOURS ?= 4
@@ -139,6 +145,12 @@ wiring: $(call needs,draw)
 # The enclosure's printable parts.
 stl: system-deps
 	mkdir -p build && for p in base grid lid plug; do openscad -o build/$$p.stl -D "part=\"$$p\"" hardware/enclosure.scad; done
+
+# Everything a person downloads (tools/dist.py): the images for the Pico and the Pico 2, the
+# page as a static site and its .zip, worksheets, films, the enclosure's STL files and
+# SHA256SUMS, into dist/. Offline: the image from ../shared/pico-src/ (cached), npm's cache.
+dist: $(call needs,draw) $(call needs,device) system-deps web-deps firmware-deps
+	$(PY) -m tools.dist $(ARGS)
 
 # package.json lists every firmware file for mip; regenerate it after adding or removing one.
 package-json: $(call needs,device)

@@ -270,9 +270,10 @@ def _reap(name, proc, digest):
 def result(name):
     """The results of run ``name`` (a dict), once it is over; RuntimeError if it failed, or
     if it imported a file of the checkout that its cache key does not cover."""
-    firmware, argv, _ = _plan(name)
+    firmware, argv_or_why, _ = _plan(name)
     if firmware is None:
-        raise RuntimeError(argv)
+        raise RuntimeError(argv_or_why)
+    module = argv_or_why[1]
     out, log, status, _ = _paths(name)
     began = time.time()
     while not os.path.exists(status):
@@ -288,7 +289,7 @@ def result(name):
         raise RuntimeError("the emulated-board run %s failed (%d):\n%s" % (name, code, tail))
     with open(out) as f:
         results = json.load(f)
-    uncovered = uncovered_by_key(argv[1], results.get("imported"))
+    uncovered = uncovered_by_key(module, results.get("imported"))
     if uncovered:
         raise RuntimeError("the emulated-board run %s imported %s, which its cache key does "
                            "not cover (board_runs.closure)" % (name, ", ".join(uncovered)))

@@ -10,7 +10,10 @@ from hypothesis import settings
 # CI has two cores and a time budget: keep property tests thorough but bounded.
 settings.register_profile("default", max_examples=150, deadline=None)
 settings.register_profile("ci", max_examples=100, deadline=None)
-settings.load_profile("ci" if os.environ.get("CI") else "default")
+# make mutate runs the tests once per mutant: fewer examples each (tools/mutate).
+settings.register_profile("mutate", max_examples=25, deadline=None)
+settings.load_profile(os.environ.get("MICROROBOTS_HYPOTHESIS") or (
+    "ci" if os.environ.get("CI") else "default"))
 
 
 # -- the emulated board (test_rp2040.py, test_circuitpython.py) ---------------------------

@@ -102,17 +102,72 @@ def test_the_circle_finder_finds_one():
     assert circles({"a": {"b"}, "b": set()}) == []
 
 
-def test_the_rules_know_nothing_of_the_device_and_the_device_nothing_of_the_app():
-    edges = graph()
-    for name, targets in edges.items():
-        if name.startswith("microrobots.rules"):
-            assert all(t.startswith("microrobots.rules") or t == "microrobots.compat"
-                       for t in targets), (name, targets)
-        if name.startswith("microrobots.device"):
-            assert all(t.startswith("microrobots.device") or t == "microrobots.compat"
-                       for t in targets), (name, targets)
-    assert "microrobots.rules.notation" in edges  # (the names are what they should be)
+# Every firmware module's layer, by the longest matching name prefix, and the layers each
+# layer may import (docs/architecture.md draws them). A module no prefix names fails the
+# test: a new module is given its layer here. (tools/ folders join the same table.)
+LAYERS = {
+    "main": "handheld",
+    "microrobots.__init__": "handheld",  # the package itself
+    "microrobots.handheld": "handheld",
+    "microrobots.app": "app",
+    "microrobots.modes": "app",
+    "microrobots.keys": "app",
+    "microrobots.saving": "app",
+    "microrobots.preferences": "app",
+    "microrobots.frame": "pictures",  # frame.py and its kernels, frame_viper/_plain
+    "microrobots.animations": "pictures",
+    "microrobots.palette": "pictures",
+    "microrobots.rules": "rules",
+    "microrobots.device": "device",
+    "microrobots.compat": "compat",
+}
+MAY_IMPORT = {
+    "handheld": {"handheld", "app", "pictures", "rules", "device", "compat"},
+    "app": {"app", "pictures", "rules", "device", "compat"},
+    "pictures": {"pictures", "compat"},
+    "rules": {"rules", "compat"},
+    "device": {"device", "compat"},
+    "compat": {"compat"},  # compat imports nothing of the project
+}
 
+
+def layer(name):
+    """The layer of module ``name``: its longest prefix in LAYERS, or None."""
+    if name == "microrobots":
+        name = "microrobots.__init__"
+    best = None
+    for prefix in LAYERS:
+        if (name == prefix or name.startswith(prefix + ".") or name.startswith(prefix + "_")
+                ) and (best is None or len(prefix) > len(best)):
+            best = prefix
+    return LAYERS[best] if best is not None else None
+
+
+def firmware_edges():
+    firmware = os.path.join(ROOT, "firmware") + os.sep
+    known = modules()
+    return {name: imports(name, path, known) for name, path in known.items()
+            if path.startswith(firmware)}
+
+
+def test_every_firmware_module_has_a_layer_and_imports_only_what_its_layer_may():
+    edges = firmware_edges()
+    assert "microrobots.compat" in edges and "microrobots.rules.notation" in edges
+    unplaced = sorted(name for name in edges if layer(name) is None)
+    assert not unplaced, "modules with no layer in LAYERS: %s" % unplaced
+    wrong = sorted((name, target) for name, targets in edges.items() for target in targets
+                   if layer(target) not in MAY_IMPORT[layer(name)])
+    assert not wrong, "imports against the layers: %s" % wrong
+
+
+def test_the_layer_check_catches_an_arrow_up():
+    assert layer("microrobots.compat") == "compat"
+    assert layer("microrobots.frame_viper") == layer("microrobots.frame") == "pictures"
+    assert layer("microrobots.rules.solver_viper") == "rules"
+    assert layer("microrobots.device.hw.rp2") == "device"
+    assert "rules" not in MAY_IMPORT[layer("microrobots.compat")]
+    assert "app" not in MAY_IMPORT[layer("microrobots.device.display")]
+    assert layer("microrobots.framework") is None  # a prefix is a whole name
 
 
 # -- tools/ by kind (docs/tools.md draws the map) ---------------------------------------------
@@ -137,6 +192,7 @@ TOOLS = {
     "tools.sim": ("command", {"tools.cli", "tools.draw"}),
     "tools.sim.web": ("command", {"tools.cli", "tools.draw", "tools.sim"}),
     "tools.draw": ("command", {"tools.cli", "tools.sim"}),
+    "tools.dist": ("command", {"tools.cli", "tools.picoimage", "tools.sim.web"}),
     # a product of its own
     "tools.ricochet": ("ricochet", {"tools.cli"}),
     # the harness of the tests and benches

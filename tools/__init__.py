@@ -14,6 +14,7 @@ Grouped by purpose, as firmware/microrobots/ is::
     solve.py    optimal routes and claim checks         boards.py   every arrangement, analysed
     replay.py   a shared or saved game, told round by round
     flash.py    make flash: the firmware onto a Pico
+    dist.py     make dist: every file a person downloads (images, the page, prints, STL)
     cli.py      what every command shares: ROOT and FIRMWARE (their paths), one-line
                 errors (UsageError, Parser, fail, run), reading the user's files
                 (read_text, read_json: binary, missing, folder, unreadable -> one line,

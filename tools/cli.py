@@ -27,9 +27,10 @@ output's reader goes away (``| head``) or on Ctrl-C.
 
 Files: ``read_text(path, what)`` and ``read_json(path, what)`` read a file the user
 named (``-``: standard input) or raise UsageError naming the path and why: missing, a
-folder, not readable, not UTF-8 text, over ``MAX_BYTES``, not JSON (read_json: as the
+folder, a FIFO or a device (``open_regular``: never blocks on one), not readable, not UTF-8 text, over ``MAX_BYTES``, not JSON (read_json: as the
 device reads its files, store.parse, within its limits).
-``write_atomically(path, data)`` writes a file through a temporary one and a rename;
+``write_atomically(path, data)`` writes a file through a temporary one and a rename (a
+device, a FIFO or ``-`` in place, a link's target through it; nothing else replaced);
 ``make_folder(path, what)`` makes a folder the user named, or says why it cannot.
 
 Layouts and cells: ``add_layout_options`` adds ``--layout FILE`` / ``--tiles CODE``
@@ -48,8 +49,11 @@ where the checkout lies (and one over 255 characters cannot be interned at all).
 """
 
 import argparse
+import errno
 import os
+import re
 import shutil
+import stat
 import sys
 import tempfile
 
@@ -88,25 +92,60 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+QUOTE = 32  # characters of a quoted value the user gave that a message repeats at most
+_QUOTED = re.compile("'([^'\\n]{%d,})'|\"([^\"\\n]{%d,})\"" % (QUOTE + 9, QUOTE + 9))
+
+
+def short(message):
+    """``message`` with every quoted value over a few dozen characters cut to QUOTE
+    (``'xxxx...' (10000 characters)``): an error line repeats what the user typed, not
+    all of it."""
+    def cut(m):
+        quote = "'" if m.group(1) is not None else '"'
+        text = m.group(1) if m.group(1) is not None else m.group(2)
+        return "%s%s...%s (%d characters)" % (quote, text[:QUOTE], quote, len(text))
+    return _QUOTED.sub(cut, str(message))
+
+
 def fail(prog, error, stream=None):
-    """Report ``error`` as the one line ``prog: error`` on stderr; return exit status 2."""
-    print("%s: %s" % (prog, error), file=stream or sys.stderr)
+    """Report ``error`` as the one line ``prog: error`` on stderr (quoted values cut
+    short); return exit status 2."""
+    print("%s: %s" % (prog, short(error)), file=stream or sys.stderr)
     return 2
 
 
 def run(main):
     """``sys.exit(main())`` for ``python -m``, quiet when the reader of the output goes
-    away (``... | head``) or the user presses Ctrl-C: no traceback then either."""
+    away (``... | head``) or the user presses Ctrl-C: no traceback then either. An error
+    writing the output (a full disk or a full standard output: /dev/full) is one line on
+    stderr and exit status 1."""
     try:
         status = main()
         sys.stdout.flush()
     except BrokenPipeError:
-        # Python would complain again while flushing at exit: point stdout at nothing.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _forget_stdout()
         status = 1
     except KeyboardInterrupt:
         status = 130
+    except OSError as e:
+        _forget_stdout()
+        prog = getattr(main.__globals__.get("__spec__"), "name", None) if hasattr(
+            main, "__globals__") else None
+        prog = prog or os.path.basename(sys.argv[0] or "python")
+        if e.filename:
+            print("%s: %s: %s" % (prog, e.filename, e.strerror or e), file=sys.stderr)
+        else:
+            print("%s: cannot write the output (%s)" % (prog, e.strerror or e), file=sys.stderr)
+        status = 1
     sys.exit(status)
+
+
+def _forget_stdout():
+    """Point stdout at nothing: Python would complain again while flushing at exit."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def make_folder(path, what="files"):
@@ -119,19 +158,50 @@ def make_folder(path, what="files"):
 
 
 def write_atomically(path, data):
-    """Write ``data`` (bytes, or text as UTF-8) to ``path`` through a temporary file in the
-    same folder and a rename: the file is never half-written. OSError when it cannot."""
+    """Write ``data`` (bytes, or text as UTF-8) where the user meant by ``path``, or OSError
+    in one line (the caller reports it):
+
+    - a regular file (or a new name): through a temporary file in the same folder and a
+      rename, so that it is never half-written (an existing file keeps its permissions);
+    - a symbolic link: followed to the file it names, which is written so (the link stays);
+    - a device, a FIFO (``/dev/stdout``, ``>(gzip)``), or ``-``: written in place, as a
+      shell's ``>`` would (a rename would replace the node itself: ``-o /dev/null`` run as
+      root must not turn /dev/null into a file);
+    - anything else (a folder, a socket): refused."""
     if isinstance(data, str):
         data = data.encode("utf-8")
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", dir=folder)
+    if path == "-":
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    try:
+        mode = os.stat(path).st_mode  # (follows links, /proc/self/fd's too)
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+        if not (stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISFIFO(mode)):
+            raise OSError(errno.EINVAL, "not a file, a device or a FIFO", path)
+        with open(path, "wb", buffering=0) as f:  # in place: the node stays what it is
+            view = memoryview(data)
+            while view:
+                view = view[f.write(view):]
+        return
+    target = os.path.realpath(path)  # a link's file, written through the rename
+    folder = os.path.dirname(target)
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(target)[:64] + ".", dir=folder)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; what the tools write is no secret
-        os.replace(tmp, path)
+        if mode is None:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; what the tools write is no secret
+        else:
+            os.chmod(tmp, stat.S_IMODE(mode))
+        os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
@@ -208,12 +278,34 @@ def firmware_files(root=None):
     return sorted(found)
 
 
+def open_regular(path):
+    """``open(path, "rb")`` for a regular file only: opened without blocking (a FIFO's
+    open would wait for a writer for ever) and checked before a byte is read; OSError
+    otherwise, naming what it is (a folder, a FIFO, a device)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+        if not stat.S_ISREG(mode):
+            kind = ("a FIFO" if stat.S_ISFIFO(mode)
+                    else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                    else "a socket" if stat.S_ISSOCK(mode) else "not a file")
+            raise OSError(errno.EINVAL, "%s, not a regular file" % kind, path)
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def _read_bytes(path, what, limit):
     """The bytes of the file at ``path`` (``-``: standard input), up to ``limit`` + 1."""
     try:
         if path == "-":
             return sys.stdin.buffer.read(limit + 1)
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             return f.read(limit + 1)
     except OSError as e:
         raise UsageError("%s: cannot read %s (%s)" % (path, what, e.strerror or e))

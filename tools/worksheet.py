@@ -26,6 +26,7 @@ numbers back from the SVG.
 """
 
 import math
+import sys
 
 from tools import cli
 from tools.draw.colour import FILM_RGB
@@ -386,6 +387,9 @@ def main(argv=None):
         else:
             seed = _int(args.seed if args.seed is not None else "1", "--seed", 0, MAX_SEED)
             puzzle = _int(args.puzzle, "--puzzle", 1, MAX_PUZZLE)
+            if not 1 <= seed <= RANGES["lesson"][1]:  # the page's seeds: no handheld's lesson
+                print("worksheet: note: seed %d is no handheld's lesson (1-%d): the sheets are "
+                      "the web page's ?seed=%d" % (seed, RANGES["lesson"][1], seed), file=sys.stderr)
             start, target, waypoint = classroom_puzzle(layout, seed, puzzle, solver)
         data = puzzle_data(layout, start, target, waypoint, solver)
         if args.format == "svg":

@@ -8,12 +8,16 @@ modes.Base.busy knows by name.
 """
 
 from . import palette as P
-from .compat import const, kernels, ticks_add
+from .compat import NATIVE, const, ticks_add
 from .frame import blink, board, count, fill, put_die, put_rgb, since
 
-_CELLS = const(36)
 # _rings: the celebration's rings at step ``wave`` (a kernel: see frame.py)
-_rings = kernels("FRAME", ("_rings",))[0]
+if NATIVE:
+    from .frame_viper import _rings
+else:
+    from .frame_plain import _rings
+
+_CELLS = const(36)
 
 _TUMBLE = const(900)  # the dice tumble, slowing down
 _SETTLE = const(500)  # the thrown dice, still

@@ -40,7 +40,6 @@ never replays a saved state into a crash loop.
 
 import gc
 
-from . import adopt
 from . import animations  # noqa: F401 - see below
 from . import frame as F
 from . import palette as P
@@ -51,7 +50,7 @@ from .device.input import LONG, PRESS, REPEAT, TAP
 from .keys import LONG_B, SOUND_CLICK, TONES
 from . import modes as M
 from .rules.notation import finish
-from .preferences import check_settings
+from .preferences import RANGES, check_settings
 from .saving import GAMES, SETTINGS_FILE, Saver
 from .rules.rng import game_seed
 from .rules.solver import Solver
@@ -113,7 +112,7 @@ class App(AppContract):
         want = self.settings["mode"]  # the mode on show when the power went
         # Games saved beside missing or damaged settings: their own rules (layout,
         # players, expert, difficulty) become the settings when each resumes, until the
-        # player changes a setting (adopt.py).
+        # player changes a setting (_adopt_layout, _adopt_rules).
         self._adopt = []
         for name in GAMES:
             saved, bad = self._load(name)
@@ -192,7 +191,7 @@ class App(AppContract):
         mode = self.get(name)
         try:
             if name in self._adopt:  # the settings were lost: the game's layout first
-                adopt.adopt_layout(self, saved)
+                self._adopt_layout(saved)
             ok, problem = yield from mode.resume(saved, now)
         except MemoryError:  # the heap was short, not the game: the device keeps it
             raise
@@ -204,10 +203,46 @@ class App(AppContract):
             saver.mark_stored(name)
             if name in self._adopt:
                 self._adopt.remove(name)
-                adopt.adopt_rules(self, name, getattr(mode, "game", None))
+                self._adopt_rules(name, mode.game)
         else:
             problem = self._set_aside(name, problem or "%s: not resumed" % name)
         return ok, problem
+
+    # Settings lost (damaged or missing at boot), a game saved: the game's own rules
+    # become the settings, so that it is not refused for a layout, or replaced by a new
+    # game for the players or the expert rule, that only the lost settings knew.
+    def _adopt_layout(self, saved):
+        """Take the layout of the saved game about to resume (when it is a named
+        arrangement and no other game is held), so that it is not refused for it."""
+        game = saved.get("game") if isinstance(saved, dict) else None
+        name = game.get("layout") if isinstance(game, dict) else None
+        if not isinstance(name, str) or name.count(":") != 1:
+            return
+        side, tiles = name.split(":")
+        s = self.settings
+        if (side, tiles) == (s["side"], s["tiles"]):
+            return
+        for mode in self.modes.values():
+            if mode.game is not None:
+                return
+        if check_settings({"side": side, "tiles": tiles})[1] is None:
+            s["side"] = side
+            s["tiles"] = tiles
+            self.apply_layout()
+            self.saver.save_settings(s)
+
+    def _adopt_rules(self, name, game):
+        """The rules of the game just resumed become the settings (the referee would
+        otherwise start a new game over it, see modes/referee.py)."""
+        if game is None:
+            return
+        s = self.settings
+        if name == "referee":
+            s["players"] = game.players
+        elif game.difficulty <= RANGES["difficulty"][1]:
+            s["difficulty"] = game.difficulty
+        s["expert"] = game.expert
+        self.saver.save_settings(s)
 
     def show_notice(self, text, now):
         """A file was reset to defaults: say so on the console and on the grid."""
@@ -235,10 +270,8 @@ class App(AppContract):
             self.saver.remove_game()
             for mode in self.modes.values():
                 mode.reset()
-        elif key in ("expert", "difficulty"):  # solo: a new game from the next puzzle on
-            self.saver.remove_game("solo")
-            if "solo" in self.modes:
-                self.modes["solo"].reset()
+        # (expert, difficulty: solo and the referee roll a new game when next entered if
+        # the value was left changed: their prepare; one only browsed keeps the game)
         elif key == "aid":
             self.pal = P.palette(value & 1)
         self.saver.save_settings(s)

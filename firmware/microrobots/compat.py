@@ -9,10 +9,13 @@ compile time, so the names must be spelled exactly so in the importing module. U
 CPython ``micropython.viper`` is a no-op decorator and the viper type names are plain
 placeholders that make annotations evaluate.
 
-``kernels(text, names)`` compiles hot loops written once as text (kernels.py): viper
-(native machine code) where the port has a native emitter, plain Python where it has none
-(CircuitPython, the WebAssembly port), a no-op decorator under CPython. Every runtime runs
-the same code.
+``NATIVE`` says whether this runtime compiles viper (native machine code): MicroPython
+on a board or the unix port, not the WebAssembly port, not CircuitPython (no native
+emitter) nor CPython. A module with hot loops imports them from its ``NAME_viper.py``
+where it is True and from the plain twin ``NAME_plain.py`` elsewhere (the same file
+without the decorators), as hw.backend() picks a backend by the runtime.
+
+compat imports nothing of the project: every layer may import it.
 """
 
 import sys
@@ -36,6 +39,8 @@ else:
     def const(value):
         return value
 
+
+NATIVE = sys.implementation.name == "micropython" and sys.platform != "webassembly"
 
 # Viper annotation names. Under MicroPython the compiler reads them as types;
 # under CPython they only need to exist.
@@ -98,35 +103,3 @@ def forget(name):
     parent = sys.modules.get(package)
     if parent is not None and hasattr(parent, leaf):
         delattr(parent, leaf)
-
-
-_kernels = None  # every kernel, compiled at the first call
-
-
-def kernels(text, names):
-    """The functions called ``names`` from the kernels ``kernels.<text>`` (functions
-    decorated ``@micropython.viper``), in that order. The first call compiles all of
-    kernels.py's texts at once (the Micro Robots image has them frozen, compiled: see
-    tools/picoimage, native_kernels). Where the decorator is refused ("invalid
-    micropython decorator": no native emitter) the same text is compiled without it."""
-    global _kernels
-    if _kernels is None:
-        try:  # the Micro Robots image: the same kernels, frozen as machine code in flash
-            from .rules import native_kernels
-        except ImportError:
-            native_kernels = None
-        if native_kernels is not None:
-            _kernels = native_kernels.__dict__
-            return tuple(_kernels[name] for name in names)
-        from .rules import kernels as texts
-
-        source = texts.SOLVER + texts.DISPLAY + texts.FRAME
-        texts = None
-        scope = {"micropython": micropython, "ptr8": ptr8, "ptr16": ptr16, "ptr32": ptr32,
-                 "uint": uint}
-        try:
-            exec(source, scope)
-        except SyntaxError:
-            exec(source.replace("@micropython.viper\n", ""), scope)
-        _kernels = scope
-    return tuple(_kernels[name] for name in names)

@@ -11,8 +11,8 @@ as Roman numerals without subtraction (gold 1, green 5, sky blue 10, magenta 50;
 palette.py): 27 is X X V I I. A number that needs more than five symbols continues on
 the next row.
 
-The loops over all 36 cells that run every frame (``board``, ``dim``) are kernels: viper machine code on a Pico, the same text as plain Python elsewhere
-(see ``kernels.py``). ``Backdrop`` keeps a drawn frame for as long as what it shows does not
+The loops over all 36 cells that run every frame (``board``, ``dim``) are kernels
+(frame_viper.py): viper machine code on MicroPython, its plain twin elsewhere. ``Backdrop`` keeps a drawn frame for as long as what it shows does not
 change, so that a screen redraws only its moving parts.
 
 The animations built of these (the dice, a slide, a replayed route...) are in
@@ -20,19 +20,22 @@ animations.py.
 """
 
 from . import palette as P
-from .compat import const, kernels, ticks_diff
+from .compat import NATIVE, const, ticks_diff
 
 _CELLS = const(36)
 _COUNT_MAX = const(99)  # count() shows larger numbers as 99
 _BLACK = bytes(108)
 
-# Whole-frame loops, compiled by compat.kernels (viper on MicroPython, plain Python where
-# there is no native emitter, and under CPython): one text, so every runtime draws the
-# same values. Arithmetic as in put_scaled: ``value * level // 255``.
-# _board: every cell its die colour at ``level`` (animations.py has the celebration's
-# rings). Only loops that run every frame of some screen are kernels: native code costs
-# heap (the wave is drawn once per layer into a Backdrop; a black fill is a copy).
-_dim, _board = kernels("FRAME", ("_dim", "_board"))
+# Whole-frame loops (frame_viper.py; its plain twin where there is no native emitter and
+# under CPython): the same code, so every runtime draws the same values. Arithmetic as
+# in put_scaled: ``value * level // 255``. _board: every cell its die colour at
+# ``level`` (animations.py has the celebration's rings). Only loops that run every frame
+# of some screen are kernels: native code costs heap (the wave is drawn once per layer
+# into a Backdrop; a black fill is a copy).
+if NATIVE:
+    from .frame_viper import _board, _dim
+else:
+    from .frame_plain import _board, _dim
 
 
 # -- cells --------------------------------------------------------------------------

@@ -102,9 +102,9 @@ if ref.state == 4:
     hold(4)
 measure("referee verdict", 40)
 measure("referee why", 300)
-tap(5)
+tap(4)  # A: understood (B would ask to take the verdict back)
 measure("referee verdict scores", 40)
-tap(5); tap(5)
+tap(4); tap(5)
 g = ref.game
 s0 = g.start
 bad = [c for c in range(36) if c != s0 and (c // 6 == s0 // 6 or c % 6 == s0 % 6)
@@ -117,7 +117,7 @@ if ref.state == 4:
 measure("referee verdict 2", 40)
 assert ref.state == 10 and ref.code == 1
 measure("referee why illegal", 300)
-tap(5); tap(5); tap(5)
+tap(4); tap(4); tap(5)
 tap(5)
 assert ref.state == 9
 measure("referee undo question", 100)

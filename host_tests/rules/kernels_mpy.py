@@ -75,4 +75,7 @@ def main():
     gc.collect()
     a = gc.mem_alloc()
     loop(fr, col)
-    print(json.dumps([out, gc.mem_alloc() - a]))
+    allocated = gc.mem_alloc() - a
+    from microrobots import compat
+
+    print(json.dumps([out, allocated, compat.NATIVE]))

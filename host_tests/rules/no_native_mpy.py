@@ -1,8 +1,8 @@
 """The solver where the compiler has no native emitters (CircuitPython's): run inside
 MicroPython by rules/test_solver_micropython.py, whose CPython side calls ``answers``."""
 
-import builtins
 import json
+import sys
 
 
 def answers(solver):
@@ -12,17 +12,15 @@ def answers(solver):
 
 
 def main():
-    real_exec = builtins.exec
+    # As on CircuitPython or the WebAssembly port: no native emitter, so solver.py takes
+    # its plain twin (compat.NATIVE decides, before the solver's first import).
+    from microrobots import compat
 
-    def exec_without_native(source, scope):
-        # CircuitPython's compiler: no native emitters, so the viper decorator is a SyntaxError
-        if "@micropython.viper" in source:
-            raise SyntaxError("invalid micropython decorator")
-        return real_exec(source, scope)
-
-    builtins.exec = exec_without_native  # before the firmware's first import
+    compat.NATIVE = False
+    from microrobots.rules import solver
     from microrobots.rules.board import Layout
-    from microrobots.rules.solver import Solver
 
-    for part in answers(Solver(Layout.named("copper:CADB0312"))):
+    assert "microrobots.rules.solver_plain" in sys.modules
+    assert "microrobots.rules.solver_viper" not in sys.modules
+    for part in answers(solver.Solver(Layout.named("copper:CADB0312"))):
         print(json.dumps(part))

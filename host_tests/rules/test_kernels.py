@@ -1,8 +1,9 @@
 """The whole-frame kernels (frame.py, display.py) against the per-cell Python they replace.
 
-The kernels are one text compiled as viper on a Pico and as plain Python elsewhere; these
-reference implementations are the code they replaced, cell by cell. Under CPython the
-kernels run as plain Python; inside the micropython interpreter as viper machine code.
+The kernels are viper functions beside their owners (NAME_viper.py) with a plain twin
+(NAME_plain.py, the same file without the decorators) where there is no native emitter;
+these reference implementations are the code they replaced, cell by cell. Under CPython
+the plain twins run; inside the micropython interpreter the viper machine code.
 """
 
 import json
@@ -90,8 +91,10 @@ def test_rings_are_the_celebration_cell_by_cell(frame, cell, wave):
 def test_kernels_as_viper_inside_micropython_match_and_allocate_nothing():
     # Seeded pseudo-random frames (kernels_mpy.frames); the same inputs drawn by the
     # reference under CPython.
-    board_frames, allocated = json.loads(run_file(SCRIPT, heap="1m").strip().splitlines()[-1])
+    board_frames, allocated, native = json.loads(
+        run_file(SCRIPT, heap="1m").strip().splitlines()[-1])
     assert allocated == 0
+    assert native  # the viper twins ran
 
     def reference(fr, col, dist, level, layer, cell, wave):
         ref_board(fr, col, P.DIE, level)
@@ -101,3 +104,34 @@ def test_kernels_as_viper_inside_micropython_match_and_allocate_nothing():
             fr[i] = fr[i] * level // 255
 
     assert board_frames == kernels_mpy.frames(reference)
+
+
+TWINS = ("rules/solver", "device/display", "frame")  # each kernel's owner: NAME_viper.py
+
+
+def test_each_plain_twin_is_its_viper_module_without_the_decorators():
+    """The plain Python twin (CircuitPython, the WebAssembly port, CPython) runs the very
+    code the viper module runs on a Pico: the same file, its decorator lines left out."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "firmware",
+                        "microrobots")
+    for owner in TWINS:
+        with open(os.path.join(root, owner + "_viper.py")) as f:
+            viper = f.read()
+        with open(os.path.join(root, owner + "_plain.py")) as f:
+            plain = f.read()
+        assert viper.count("@micropython.viper\n") >= 1, owner
+        want = "".join(line for line in viper.splitlines(True)
+                       if line.strip() != "@micropython.viper")
+        assert plain == want, "%s_plain.py differs from %s_viper.py without its decorators" % (
+            owner, owner)
+
+
+def test_the_owners_pick_the_plain_twins_under_cpython():
+    from microrobots import compat
+    from microrobots.device import display
+    from microrobots.rules import solver
+
+    assert not compat.NATIVE
+    assert solver._bfs.__module__ == "microrobots.rules.solver_plain"
+    assert display._show.__module__ == "microrobots.device.display_plain"
+    assert F._board.__module__ == anim._rings.__module__ == "microrobots.frame_plain"

@@ -39,6 +39,10 @@ NOT_RUN = {
     "make play": "interactive: host_tests/tools/test_terminal.py plays it in tmux",
     "make bench": "minutes of measurements: run by hand, its figures are in docs/performance.md",
     "make soak": "hours of play, minutes of CPU: host_tests/tools/test_soak.py plays a short soak",
+    "make dist": "a minute or more (openscad, the page, the images): host_tests/tools/test_dist.py "
+                 "runs it into a scratch folder and checks every file it makes",
+    "python -m tools.dist": "a minute or more: host_tests/tools/test_dist.py runs it into a scratch "
+                            "folder and checks every file it makes",
     "make stl": "openscad renders: host_tests/tools/test_hardware.py renders the enclosure",
     "openscad ": "host_tests/tools/test_hardware.py renders the enclosure",
     "make images": "host_tests/tools/test_images.py regenerates the pictures and compares them",
@@ -57,6 +61,8 @@ NOT_RUN = {
     ".venv/bin/python -m pytest": "a part of make test, which runs it anyway",
     "make venv": "installs every pinned tool into .venv: make test's first step",
     "make clean": "removes .venv and build/, which the lines after it use",
+    "make mutate": "an hour of mutation testing, run by hand (docs/testing.md); "
+                   "host_tests/tools/test_mutate_report.py covers its report",
 }
 # `make flash` (and -circuitpython) alone looks for a board: with none it must say so in one line.
 NO_BOARD = ("make flash", "make flash-circuitpython")

@@ -221,9 +221,8 @@ def test_flash_installs_compiled_modules_and_keeps_the_boards_own_files(board, c
 
 @pytest.fixture
 def viper_module(tmp_path, monkeypatch):
-    """A firmware tree with one module of native (viper) code. The project's own solver
-    compiles its viper kernels on the board at import, so its .mpy is bytecode only;
-    this fixture keeps the native-code path of make flash tested."""
+    """A firmware tree with one module of native (viper) code. (The project's own
+    kernels, NAME_viper.py, are such modules too; this one is small and fixed.)"""
     root = tmp_path / "firmware"
     shutil.copytree(FIRMWARE, root, ignore=shutil.ignore_patterns("__pycache__"))
     (root / "microrobots" / "fast.py").write_text(

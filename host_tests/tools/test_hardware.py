@@ -371,3 +371,21 @@ def test_the_battery_wiring_switches_the_leds_on_vsys_and_its_diagram_is_current
         assert f.read() == wiring.diagram_svg(cfg)
     text = read(os.path.join(HARDWARE, "README.md"))
     assert '{"led_power_pin": 17}' in text and "GP17" in text and "pin 22" in text
+
+
+def test_every_command_the_parts_list_names_exists():
+    """The parts list's notes tell a builder what to run: each ``python -m tools...`` there
+    must be a module that answers --help (bom.csv once named tools.overlay, which is not)."""
+    import importlib.util
+    import subprocess
+    import sys
+
+    with open(BOM, newline="", encoding="utf-8") as f:
+        text = f.read()
+    modules = re.findall(r"python -m (tools(?:\.\w+)+)", text)
+    assert modules, "the parts list names no command"
+    for module in modules:
+        assert importlib.util.find_spec(module) is not None, module
+        proc = subprocess.run([sys.executable, "-m", module, "--help"], cwd=ROOT,
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, (module, proc.stderr)

@@ -168,3 +168,17 @@ def test_module_runs_as_a_program():
                           env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "firmware")))
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("game ")
+
+
+def test_the_clear_robot_lands_on_no_coloured_target_unless_the_other_reading_is_asked():
+    claim = ("check", "--game", "0B7P6ZBDXVGFEG", "--moves", "clear N, clear W, clear S+1")
+    code, out, err = run(*claim)
+    assert code == 2 and out == ""
+    assert err.strip() == ("ricochet: error: --moves: move 2 is not legal: clear W: the clear"
+                           " robot may land on no target but the vortex")
+    code, out, err = run(*claim, "--clear-may-stop-on-targets")
+    assert code == 0 and json.loads(out)["ok"] is True
+    code, out, _ = run("solve", "--game", "0B7P6ZBDXVGFEG", "--json")
+    assert json.loads(out)["moves"] == 5
+    code, out, _ = run("solve", "--game", "0B7P6ZBDXVGFEG", "--json", "--clear-may-stop-on-targets")
+    assert json.loads(out)["moves"] == 4

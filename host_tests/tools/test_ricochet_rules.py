@@ -117,8 +117,9 @@ class Model:
         self.walls.add(((x, y), (x + dx, y + dy)))
         self.walls.add(((x + dx, y + dy), (x, y)))
 
-    def slide(self, robots, who, d, passes):
-        """Cell-by-cell: returns (x, y) or None when the move cannot be made."""
+    def slide(self, robots, who, d, passes, clear_stops_on_targets=False):
+        """Cell-by-cell: returns (x, y) or None when the move cannot be made. The clear
+        robot (robot 5) lands on no target but the vortex, unless told it may."""
         x, y = robots[who]
         start = (x, y)
         others = {r for i, r in enumerate(robots) if r is not None and i != who}
@@ -135,6 +136,9 @@ class Model:
                 passes -= 1
             x, y = nxt
         if passes or (x, y) == start:
+            return None
+        if who == 5 and not clear_stops_on_targets and (x, y) in [
+                cell for name, cell in self.targets.items() if name != "vortex"]:
             return None
         return (x, y)
 
@@ -159,17 +163,18 @@ def to_bytes(robots):
     return rr.new_robots([rr.ABSENT if r is None else r[1] * 16 + r[0] for r in robots])
 
 
-@given(faces_st, positions(), st.integers(0, 5), st.integers(0, 3), st.integers(0, 3))
-def test_slide_matches_the_cell_by_cell_model(faces, robots, who, d, passes):
+@given(faces_st, positions(), st.integers(0, 5), st.integers(0, 3), st.integers(0, 3),
+       st.booleans())
+def test_slide_matches_the_cell_by_cell_model(faces, robots, who, d, passes, landing):
     board, model = rr.Board(faces), Model(faces)
     pos = to_bytes(robots)
-    got = board.slide(pos, who, d, passes)
+    got = board.slide(pos, who, d, passes, clear_stops_on_targets=landing)
     if robots[who] is None:
         assert got == rr.NOT_PLACED
     elif passes and who != rr.CLEAR:
         assert got == rr.NOT_CLEAR
     else:
-        want = model.slide(robots, who, d, passes)
+        want = model.slide(robots, who, d, passes, clear_stops_on_targets=landing)
         assert (None if got < 0 else rr.xy(got)) == want
     assert pos == to_bytes(robots)  # slide never changes the robots
 
@@ -217,20 +222,39 @@ def test_only_the_right_robot_completes_a_target(faces, robots, target):
     assert not board.completes(rr.CLEAR, here, target)  # never a coloured one
 
 
-def test_clear_robot_on_a_coloured_target_is_not_a_solution():
+def test_clear_robot_never_lands_on_a_coloured_target_as_the_rulebook_says():
+    """"The only target space on which it can land is the colored vortex": a move of the
+    clear robot that would end on a coloured target is not legal (by default); the other
+    reading lets it stop there, to no effect."""
     board = rr.Board("1A,2A,3A,4A")
     t = rr.parse_target("red circle")  # (4,1) on face 1A, walls N and W, nothing below it
     assert board.targets[t] == rr.cell(4, 1)
     robots = rr.parse_robots("red=0,0 green=15,0 blue=0,15 yellow=15,15 clear=4,5")
-    assert board.slide(robots, rr.CLEAR, 0, 0) == rr.cell(4, 1)
-    assert rr.check(board, robots, t, rr.parse_moves("clear N")).code == rr.TARGET_MISSED
+    assert board.slide(robots, rr.CLEAR, 0, 0) == rr.ON_TARGET
+    verdict = rr.check(board, robots, t, rr.parse_moves("clear N"))
+    assert verdict.code == rr.ILLEGAL_MOVE and verdict.move == 1
+    assert verdict.reason == (
+        "move 1 is not legal: clear N: the clear robot may land on no target but the vortex")
+    # any other robot may stop there; a robot that stops the clear robot on it does not help
+    assert board.slide(robots, rr.CLEAR, 0, 1) == rr.cell(4, 0)  # through the wall: legal
+    assert board.slide(rr.new_robots([rr.cell(4, 0)] + list(robots[1:])), rr.CLEAR, 0, 1) \
+        == rr.CANNOT_PASS
+
+
+def test_clear_robot_may_stop_on_a_coloured_target_to_no_effect_in_the_other_reading():
+    board = rr.Board("1A,2A,3A,4A")
+    t = rr.parse_target("red circle")
+    robots = rr.parse_robots("red=0,0 green=15,0 blue=0,15 yellow=15,15 clear=4,5")
+    assert board.slide(robots, rr.CLEAR, 0, 0, clear_stops_on_targets=True) == rr.cell(4, 1)
+    assert rr.check(board, robots, t, rr.parse_moves("clear N"),
+                    clear_stops_on_targets=True).code == rr.TARGET_MISSED
     robots[0], robots[5] = rr.cell(4, 5), rr.cell(0, 0)
     assert rr.check(board, robots, t, rr.parse_moves("red N"), ricochet=False).ok
     assert rr.check(board, robots, t, rr.parse_moves("red N")).code == rr.NO_RICOCHET
     # a robot beyond the wall stops the clear robot: it cannot pass a wall into a robot
     robots = rr.parse_robots("red=4,0 green=15,0 blue=0,15 yellow=15,15 clear=4,5")
     assert board.slide(robots, rr.CLEAR, 0, 1) == rr.CANNOT_PASS
-    assert board.slide(robots, rr.CLEAR, 0, 0) == rr.cell(4, 1)
+    assert board.slide(robots, rr.CLEAR, 0, 0, clear_stops_on_targets=True) == rr.cell(4, 1)
     # but with the cell free it passes the target's wall and slides to the edge
     robots[0] = rr.cell(3, 0)
     assert board.slide(robots, rr.CLEAR, 0, 1) == rr.cell(4, 0)

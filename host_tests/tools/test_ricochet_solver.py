@@ -244,3 +244,131 @@ def test_checker_against_corrupted_solutions(seed):
         if verdict.moves < best.count:
             assert not verdict.ok  # below the proven optimum: never correct
     assert tried > 20
+
+
+# -- the landing rule against a search that shares no code with the rules module -----------
+def model_solvable(faces, robots, target, limit, ricochet=True, clear_stops_on_targets=False):
+    """Whether ``target`` can be completed in at most ``limit`` moves: breadth-first over
+    whole positions where every move is the cell-by-cell model's (test_ricochet_rules.Model,
+    built from the data file, with its own slide and its own landing rule), cells as (x, y),
+    each robot's last axis and whether it has turned. Nothing of tools.ricochet runs."""
+    model = Model(faces)
+    name = rr.target_name(target)
+    goal = model.targets[name]
+    active = [name == "vortex" or w == target >> 2 for w in range(6)]
+    start = (tuple(None if c == rr.ABSENT else rr.xy(c) for c in robots),
+             tuple((None, not ricochet) for _ in range(6)))
+    seen = {start: 0}
+    frontier = [[] for _ in range(limit + 1)]
+    frontier[0].append(start)
+    for g in range(limit):
+        for state in frontier[g]:
+            if seen[state] != g:
+                continue
+            pos, axes = state
+            for who in range(6):
+                if pos[who] is None:
+                    continue
+                for d in range(4):
+                    axis = "NS" if d in (0, 2) else "EW"
+                    last, turned = axes[who]
+                    turned = turned or (last is not None and last != axis)
+                    for k in range(limit - g if who == 5 else 1):  # walls passed: k more
+                        q = model.slide(list(pos), who, d, k, clear_stops_on_targets)
+                        if q is None:
+                            continue
+                        if q == goal and active[who] and turned:
+                            return True
+                        nxt = (pos[:who] + (q,) + pos[who + 1:],
+                               axes[:who] + ((axis, turned),) + axes[who + 1:])
+                        cost = g + 1 + k
+                        if cost < limit and cost < seen.get(nxt, limit):
+                            seen[nxt] = cost
+                            frontier[cost].append(nxt)
+    return False
+
+
+def model_optimum(faces, robots, target, limit, ricochet=True, clear_stops_on_targets=False):
+    """The fewest moves by ``model_solvable``, or None beyond ``limit``."""
+    for n in range(1, limit + 1):
+        if model_solvable(faces, robots, target, n, ricochet, clear_stops_on_targets):
+            return n
+    return None
+
+
+# seeds whose optimum the landing rule changes (the other reading is one move shorter):
+# 25, the vortex (clear W would end on the red hexagon); 77, the red circle (the clear robot
+# as a blocker)
+LANDING_SEEDS = (25, 77)
+
+
+@pytest.mark.parametrize("seed", LANDING_SEEDS)
+@pytest.mark.parametrize("landing", [False, True], ids=["rulebook", "may-stop-on-targets"])
+def test_the_landing_rule_against_the_independent_search(seed, landing):
+    faces, robots, target = deal(seed, clear=True)
+    board = rr.Board(faces)
+    got = solve(board, robots, target, clear_stops_on_targets=landing, engine="python")
+    assert got.count == model_optimum(faces, robots, target, got.count, True, landing)
+    assert rr.check(board, robots, target, got.moves, clear_stops_on_targets=landing).ok
+    other = solve(board, robots, target, clear_stops_on_targets=not landing, engine="python")
+    assert other.count == got.count + (-1 if not landing else 1)  # the rule matters here
+    if not landing:  # the other reading's optimum breaks the rulebook's rule
+        assert not rr.check(board, robots, target, other.moves).ok
+
+
+def near_coloured_targets(board, cells, offset, pick):
+    """The clear robot moved onto the row or column of a coloured target (``pick``), where
+    it may slide onto it."""
+    robots = rr.new_robots(cells)
+    spot = board.targets[pick]
+    line = [c for c in range(256) if (c // 16 == spot // 16 or c % 16 == spot % 16)
+            and c not in rr.CENTRE and c not in robots[:5] and c != spot]
+    robots[rr.CLEAR] = line[offset % len(line)]
+    return robots
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(ALL_ASSEMBLIES), st.lists(vortex_cell_st, min_size=6, max_size=6, unique=True),
+       st.integers(0, 16), st.integers(0, 15), st.integers(0, 15), st.booleans(), st.booleans())
+def test_landing_rule_matches_the_independent_search_on_random_deals(faces, cells, target, pick,
+                                                                     offset, landing, silver):
+    board = rr.Board(faces)
+    robots = near_coloured_targets(board, cells, offset, pick)
+    if not silver:
+        robots[rr.SILVER] = rr.ABSENT
+    limit = 3
+    want = model_optimum(faces, robots, target, limit, True, landing)
+    got = solve(board, robots, target, max_moves=limit, clear_stops_on_targets=landing,
+                engine="python")
+    assert got.count == want
+    if want is not None:
+        assert rr.check(board, robots, target, got.moves, clear_stops_on_targets=landing).ok
+
+
+def test_the_bench_deal_set_reads_and_each_solution_is_an_optimum_the_checker_accepts():
+    """tools/bench/ricochet_deals.txt, the issue's table's deals: 24 standard deals from 3
+    to 22 moves, no transparent robot, each line's solution correct in its number of moves
+    (read_deals checks it); the short ones' optimum confirmed by the solver."""
+    from tools.bench import ricochet as bench
+    deals = bench.read_deals()
+    assert len(deals) == 24
+    assert [d[1] for d in deals] == sorted(d[1] for d in deals)
+    assert deals[0][1] == 3 and deals[-1][1] == 22
+    for lo, hi in bench.BUCKETS:
+        assert sum(1 for d in deals if lo <= d[1] <= hi) >= 4
+    for game, optimum, _, _ in deals:
+        faces, robots, target = rr.decode_game(game)
+        assert robots[rr.SILVER] == robots[rr.CLEAR] == rr.ABSENT
+        if optimum <= 6:
+            assert solve(rr.Board(faces), robots, target, engine="python").count == optimum
+
+
+def test_a_bench_deal_line_that_does_not_hold_is_refused_naming_its_line(tmp_path):
+    from tools.bench import ricochet as bench
+    path = tmp_path / "deals.txt"
+    path.write_text("# a comment\n0ZQ0NA4S0T61MC 3 yellow S, blue W  # two moves only\n")
+    with pytest.raises(rr.RicochetError, match="deals.txt line 2: the solution given is not 3"):
+        bench.read_deals(str(path))
+    path.write_text("0ZQ0NA4S0T61MC three yellow S\n")
+    with pytest.raises(rr.RicochetError, match="deals.txt line 1: write GAME OPTIMUM MOVES"):
+        bench.read_deals(str(path))

@@ -14,7 +14,9 @@ from tools.ricochet import cli, serve, solver, table
 
 from tools.ricochet.table import rr  # the rules module, imported in one place (table.py)
 
-GAME = "0B7P6ZBDXVGFEG"  # the vortex in 4 moves: clear N, clear W, clear S+1
+GAME = "1DX0JCNHVN6XY7"  # seed 1137, the vortex in 4 moves: clear N, clear W+1, clear E
+# seed 25: clear N, clear W, clear S+1 would be 4, but clear W ends on the red hexagon
+LANDING_GAME = "0B7P6ZBDXVGFEG"
 
 
 def request(game=GAME, **more):
@@ -58,11 +60,31 @@ def test_face_pictures_turned_as_the_page_turns_them_give_the_board(faces):
 def test_solve_gives_the_optimum_with_each_path_and_the_wall_passed():
     answer = table.solve(request())
     assert answer["count"] == 4 and answer["ricochet"] is True
-    assert [m["text"] for m in answer["moves"]] == ["clear N", "clear W", "clear S+1"]
-    last = answer["moves"][-1]
-    assert (last["from"], last["to"], last["passed"]) == (rr.cell(10, 2), rr.cell(10, 7), [rr.cell(10, 2)])
-    assert rr.Board("1A,4A,3B,2B").wall(rr.cell(10, 2), 2)  # there is the wall it passes
-    assert all(m["passed"] == [] for m in answer["moves"][:2])
+    assert answer["clear_stops_on_targets"] is False
+    assert [m["text"] for m in answer["moves"]] == ["clear N", "clear W+1", "clear E"]
+    through = answer["moves"][1]
+    assert (through["from"], through["to"], through["passed"]) == (
+        rr.cell(10, 5), rr.cell(3, 5), [rr.cell(8, 5)])
+    assert rr.Board("4A,2B,3B,1A").wall(rr.cell(8, 5), 3)  # there is the wall it passes
+    assert answer["moves"][0]["passed"] == answer["moves"][2]["passed"] == []
+
+
+def test_the_clear_robot_lands_on_no_coloured_target_unless_asked_for_the_other_reading():
+    answer = table.solve(request(LANDING_GAME))
+    assert answer["count"] == 5 and "clear W" not in [m["text"] for m in answer["moves"]]
+    other = table.solve(request(LANDING_GAME, clear_stops_on_targets=True))
+    assert other["count"] == 4 and other["clear_stops_on_targets"] is True
+    assert [m["text"] for m in other["moves"]] == ["clear N", "clear W", "clear S+1"]
+    moves = [["clear", "N", 0], ["clear", "W", 0], ["clear", "S", 1]]
+    refused = table.demonstrate(request(LANDING_GAME, bid=4, moves=moves))
+    assert refused["state"] == "failed" and len(refused["moves"]) == 2
+    assert refused["reason"] == (
+        "move 2 is not legal: clear W: the clear robot may land on no target but the vortex")
+    assert refused["robots"]["clear"] == rr.cell(12, 2)  # it stays where it stood
+    won = table.demonstrate(request(LANDING_GAME, bid=4, moves=moves, clear_stops_on_targets=True))
+    assert won["state"] == "won"
+    with pytest.raises(table.BadRequest, match="clear_stops_on_targets: true or false"):
+        table.solve(request(clear_stops_on_targets="yes"))
 
 
 def test_solve_without_the_rule_can_be_shorter():
@@ -72,13 +94,13 @@ def test_solve_without_the_rule_can_be_shorter():
 
 
 def test_a_demonstration_is_judged_move_by_move():
-    moves = [["clear", "N", 0], ["clear", "W", 0], ["clear", "S", 1]]
+    moves = [["clear", "N", 0], ["clear", "W", 1], ["clear", "E", 0]]
     for n in range(3):
         answer = table.demonstrate(request(bid=5, moves=moves[:n]))
-        assert answer["state"] == "going" and answer["count"] == n
+        assert answer["state"] == "going" and answer["count"] == sum(1 + m[2] for m in moves[:n])
     won = table.demonstrate(request(bid=5, moves=moves))
     assert won["state"] == "won" and won["count"] == 4  # fewer moves than bid is fine
-    assert won["robots"]["clear"] == rr.cell(10, 7)
+    assert won["robots"]["clear"] == rr.cell(7, 5)
     assert won["reason"] == "correct: clear reaches the vortex in 4 moves"
 
 
@@ -86,11 +108,11 @@ def test_a_demonstration_stops_on_the_first_broken_rule():
     illegal = table.demonstrate(request(bid=5, moves=[["clear", "N", 0], ["clear", "N", 0]]))
     assert illegal["state"] == "failed"
     assert illegal["reason"] == "move 2 is not legal: clear N: the robot does not move"
-    assert illegal["robots"]["clear"] == rr.cell(12, 2)  # where it stood
+    assert illegal["robots"]["clear"] == rr.cell(10, 5)  # where it stood
     used_up = table.demonstrate(request(bid=2, moves=[["clear", "N", 0], ["clear", "W", 0]]))
     assert used_up["state"] == "failed" and used_up["reason"].startswith("2 moves made, the bid was 2")
-    over = table.demonstrate(request(bid=3, moves=[["clear", "N", 0], ["clear", "W", 0],
-                                                   ["clear", "S", 1]]))
+    over = table.demonstrate(request(bid=3, moves=[["clear", "N", 0], ["clear", "W", 1],
+                                                   ["clear", "E", 0]]))
     assert over["state"] == "failed"
     assert over["reason"] == "clear reaches the vortex in 4 moves, over the bid of 3"
 
@@ -112,8 +134,8 @@ MOVE = st.tuples(st.sampled_from(["red", "green", "blue", "yellow", "clear"]),
 def test_a_demonstration_agrees_with_the_claim_checker(moves, bid, ricochet):
     """Sent move by move as the page does, the demonstration ends where the checker says:
     won exactly when the checker accepts the claim within the bid."""
-    board = rr.Board("1A,4A,3B,2B")
-    _, robots, target = rr.decode_game(GAME)
+    faces, robots, target = rr.decode_game(GAME)
+    board = rr.Board(faces)
     sent = []
     for who, d, k in moves:
         k = k if who == "clear" else 0
@@ -215,17 +237,17 @@ def test_requests_share_a_connection_and_a_refused_body_does_not_spill_into_the_
         conn.request("POST", "/api/solve", json.dumps(request()))
         res = conn.getresponse()
         assert res.status == 200 and json.loads(res.read())["count"] == 4
-    conn.request("POST", "/api/nothing", json.dumps(request()))  # its body is never read
+    conn.request("POST", "/api/nothing", json.dumps(request()))  # its body is never used
     res = conn.getresponse()
-    assert res.status == 404 and res.getheader("Connection") == "close"
+    assert res.status == 404
     res.read()
-    conn.request("POST", "/api/solve", json.dumps(request()))  # on a new connection
+    conn.request("POST", "/api/solve", json.dumps(request()))  # the server read it whole
     assert json.loads(conn.getresponse().read())["count"] == 4
     conn.close()
 
 
 def test_a_bug_in_a_request_is_one_line_on_the_terminal_too(host, monkeypatch, capsys):
-    def broken(request):
+    def broken(request, **_options):
         raise KeyError("oops")
     monkeypatch.setitem(table.ROUTES, "board", broken)
     got, body = fetch(host, "POST", "/api/board", {"faces": "1A,2A,3A,4A"})
@@ -250,14 +272,15 @@ def test_serve_on_a_port_in_use_is_one_line(host):
     assert "cannot serve on 127.0.0.1:%d" % host in err.getvalue()
 
 
-def test_once_the_compiled_search_is_loaded_auto_hands_over_early():
+def test_once_the_compiled_search_is_loaded_auto_runs_it_at_once():
     if not solver.kernel_available():
         pytest.skip("numba is not installed")
     solver.load_kernel()
     assert solver.kernel_loaded()
-    faces, robots, target = rr.decode_game("00F7CN8GQR25KW")  # 10 moves, 18,827 positions
-    result = solver.solve(rr.Board(faces), robots, target)
-    assert result.count == 10 and result.engine == "python, then numba"
+    for game, count in (("00F7CN8GQR25KW", 10), ("0ZQ0NA4S0T61MC", 3)):
+        faces, robots, target = rr.decode_game(game)
+        result = solver.solve(rr.Board(faces), robots, target)
+        assert result.count == count and result.engine == "numba"
 
 
 def test_prepare_builds_every_target_ahead_and_changes_no_answer():

@@ -152,7 +152,7 @@ def test_missing_events_file_and_bad_arguments(tmp_path):
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
     events = tmp_path / "ev.txt"
     events.write_text("100 a\n")
-    for option, value, words in (("--until", "-5", "--until must be a time in ms >= 0, not -5"),
+    for option, value, words in (("--until", "-5", "--until must be a time in ms 0..21600000 (6 hours), not -5"),
                                  ("--seed", "-1", "--seed must be 0..1073741823, not -1")):
         proc = cli("--headless", "--events", str(events), "--frames-out", str(tmp_path / "f"),
                    option, value)

@@ -727,3 +727,67 @@ def test_make_play_needs_only_the_standard_library(tmp_path):
                          timeout=60)
     assert dry.returncode == 0 and dry.stdout.split() == ["PYTHONPATH=firmware", "python3", "-m",
                                                           "tools.sim"]
+
+
+# -- the pieces named, the dice labelled (issue 33) ------------------------------------------
+
+def test_labels_on_request_show_each_dies_token_instead_of_its_pips():
+    layout = Layout.named("copper:CADB0312")
+    state = make_state(layout)
+    state.labels = [layout.token(i) for i in range(36)]
+    for cols, rows in ((80, 30), T.smallest(T.COMPACT)):
+        state.show_labels = False
+        plain = visible(T.draw(state, cols, rows, truecolor=True))
+        state.show_labels = True
+        labelled = visible(T.draw(state, cols, rows, truecolor=True))
+        assert "\u25cf" not in labelled
+        grid = "".join(screen_rows(T.draw(state, cols, rows, truecolor=True), rows)[1:25])
+        for i in range(36):
+            assert layout.token(i) in grid, layout.token(i)
+        assert plain != labelled
+    assert T.parse_keys("l")[0] == [("labels", None)]
+    assert T.build_parser().parse_args(["--labels"]).labels is True
+    assert T.build_parser().parse_args([]).labels is False
+
+
+def test_the_guide_names_the_pieces_in_play():
+    """A still frame does not say which die is which: the guide line names them, as the
+    terminal and the page show it (the driver's guide lines)."""
+    from microrobots.rules.board import COLOUR_NAMES
+    from tools.sim.script import Session
+
+    s = Session(seed=5)
+    guides = []
+    s.driver.out = lambda line: guides.append(json.loads(line)["guide"]) if '"guide"' in line \
+        else None
+    s.tap("a")  # solo
+    s.settle()
+    solo = s.app.current
+    layout = s.app.layout
+
+    def name(cell):
+        return "%s %d" % (COLOUR_NAMES[layout.colour(cell)], layout.number(cell))
+
+    s.wait(200)
+    want = "robot on %s, target %s" % (name(solo.robot), name(solo.game.target))
+    assert want in guides[-1], guides[-1]
+    route = solo.game.route()
+    s.cursor_to(route[0], route[1])
+    assert "cursor on %s" % name(route[1]) in guides[-1], guides[-1]
+    s.tap("a")
+    s.wait(600)
+    assert "robot on %s" % name(route[1]) in guides[-1], guides[-1]
+    s.hold("b")  # the menu names nothing
+    s.wait(300)
+    assert "robot on" not in guides[-1]
+
+
+@needs_tmux
+def test_the_l_key_labels_the_dice_in_a_terminal(tmux_session):
+    s = tmux_session(sim_command("--seed", "5"), env="COLORTERM=truecolor")
+    s.wait_for(lambda t: "Micro Robots — menu" in t, "the menu")
+    s.keys("l")
+    s.wait_for(lambda t: "W" in visible(t) and "\u25cf" not in visible(t).split("\n", 3)[2],
+               "the labels")
+    s.keys("q")
+    assert s.wait_file("status").strip() == "0"

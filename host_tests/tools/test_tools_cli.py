@@ -52,6 +52,14 @@ def bad_file(tmp_path, kind, monkeypatch):
                 return real(name, *args, **kwargs)
 
             monkeypatch.setattr(builtins, "open", refusing)
+            real_os_open = os.open  # (cli.open_regular opens with os.open, O_NONBLOCK)
+
+            def refusing_os(name, *args, **kwargs):
+                if os.fspath(name) == str(path):
+                    raise PermissionError(13, "Permission denied", str(path))
+                return real_os_open(name, *args, **kwargs)
+
+            monkeypatch.setattr(os, "open", refusing_os)
     return str(path)
 
 
@@ -156,9 +164,13 @@ def test_read_text_takes_utf8_with_or_without_a_byte_order_mark(tmp_path):
         cli.read_text(str(path))
 
 
-def test_read_text_refuses_an_endless_file():
-    with pytest.raises(cli.UsageError, match="/dev/zero: layout file is over 1 MiB"):
-        cli.read_text("/dev/zero", "layout file", limit=1 << 20)
+def test_read_text_refuses_an_endless_file(tmp_path):
+    with pytest.raises(cli.UsageError, match=r"/dev/zero: cannot read layout file \(a device"):
+        cli.read_text("/dev/zero", "layout file", limit=1 << 20)  # refused before reading
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"x" * ((1 << 20) + 1))
+    with pytest.raises(cli.UsageError, match="big.txt: layout file is over 1 MiB"):
+        cli.read_text(str(big), "layout file", limit=1 << 20)
 
 
 def test_read_json_names_the_file(tmp_path):

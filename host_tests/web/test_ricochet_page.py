@@ -153,12 +153,18 @@ def bid(page, player, moves):
     row.locator("button.bid").click()
 
 
+# seed 1137: the vortex in 4 moves, clear N, clear W+1 (through the wall west of (8,5)), clear E
+GAME = "1DX0JCNHVN6XY7"
+# seed 25: clear W would end on the red hexagon, which the transparent robot may not
+LANDING_GAME = "0B7P6ZBDXVGFEG"
+
+
 def test_a_whole_round_set_up_by_clicks_and_refereed(page):
     open_page(page)
-    robots = set_up(page, "0B7P6ZBDXVGFEG", by_drag=("red", "green", "blue", "yellow"))
+    robots = set_up(page, GAME, by_drag=("red", "green", "blue", "yellow"))
     s = state(page)
-    assert s["faces"] == "1A,4A,3B,2B" and s["robots"] == robots and s["target"] == rr.VORTEX
-    assert page.locator("#board [data-wall]").count() == walls_drawn("1A,4A,3B,2B")
+    assert s["faces"] == "4A,2B,3B,1A" and s["robots"] == robots and s["target"] == rr.VORTEX
+    assert page.locator("#board [data-wall]").count() == walls_drawn("4A,2B,3B,1A")
     assert page.locator("#centre-chip").count() == 1  # the chip on the centre piece
 
     page.click("#start")
@@ -177,37 +183,36 @@ def test_a_whole_round_set_up_by_clicks_and_refereed(page):
     ann.press("Enter")  # Enter bids too
     bid(page, "Bob", 6)  # a bid may only go down
     assert "Bob has bid 5 already: a new bid must be lower" in status(page)
-    advance(page, 29_000)
-    bid(page, "Cy", 4)  # the same number as Ann, later: after her
-    assert page.text_content("#timer") == "0:01"
-    assert state(page)["bids"] == [["Ann", 4], ["Cy", 4], ["Bob", 5]]
-    advance(page, 1_000)
-    s = state(page)
+    advance(page, 20_000)
+    bid(page, "Cy", 4)  # the same number as Ann, later: after her; and the last to bid
+    s = state(page)  # everyone has bid: the round goes on at once, 10 s before the sand ends
     assert s["phase"] == "demonstrating" and s["order"] == [["Ann", 4], ["Cy", 4], ["Bob", 5]]
     assert page.locator("#players button.bid").first.is_disabled()  # bids are closed
     assert "Ann shows 4 moves" in status(page)
 
-    # Ann: clear N, clear W, then clear S without passing the wall: it cannot move
+    # Ann: clear N, clear W (not through the wall), then clear W again: it cannot move
     demo_move(page, "clear", 0)
     demo_move(page, "clear", 3)
-    assert state(page)["robots"]["clear"] == rr.cell(10, 2)
+    assert state(page)["robots"]["clear"] == rr.cell(8, 5)
     assert "2 moves of 4" in status(page)
-    demo_move(page, "clear", 2)
+    demo_move(page, "clear", 3)
     assert page.text_content("#verdict") == (
-        "Ann fails: move 3 is not legal: clear S: the robot does not move.")
+        "Ann fails: move 3 is not legal: clear W: the robot does not move.")
     assert page.is_visible("#next-bidder")
+    assert state(page)["robots"] == robots  # the robots go back at once, as the page says
+    assert state(page)["drawn"]["clear"] == robots["clear"]
 
-    # Cy: the robots go back to where the round started; clear N, W, S through the wall
+    # Cy: clear N, W through the wall, E onto the vortex
     page.click("#next-bidder")
     assert state(page)["robots"] == robots
     demo_move(page, "clear", 0)
-    demo_move(page, "clear", 3)
-    demo_move(page, "clear", 2, passes=1)
+    demo_move(page, "clear", 3, passes=1)
+    demo_move(page, "clear", 1)
     assert page.text_content("#verdict") == (
         "Cy wins the vortex chip: correct: clear reaches the vortex in 4 moves.")
     s = state(page)
     assert s["phase"] == "over" and s["players"] == [["Ann", 0], ["Bob", 0], ["Cy", 1]]
-    assert s["robots"]["clear"] == rr.cell(10, 7)
+    assert s["robots"]["clear"] == rr.cell(7, 5)
     assert page.locator("#board [data-pass]").count() == 1  # the wall it passed
 
     # the optimum of the round just played starts where the round started
@@ -215,26 +220,25 @@ def test_a_whole_round_set_up_by_clicks_and_refereed(page):
     page.wait_for_function("window.ricochet.state().animating", timeout=20000)
     assert state(page)["drawn"]["clear"] == robots["clear"]
     advance(page, 10_000)
-    assert state(page)["drawn"]["clear"] == rr.cell(10, 7) and not state(page)["animating"]
+    assert state(page)["drawn"]["clear"] == rr.cell(7, 5) and not state(page)["animating"]
 
     # the next chip: the robots stay where the demonstration left them
     page.click("#next-round")
-    assert state(page)["robots"]["clear"] == rr.cell(10, 7)
+    assert state(page)["robots"]["clear"] == rr.cell(7, 5)
     assert "played" in page.get_attribute('#chips [data-target="16"]', "class")
 
 
 def test_a_failed_demonstration_over_the_bid_passes_to_the_next_bidder_and_nobody_wins(page):
     open_page(page)
-    robots = set_up(page, "0B7P6ZBDXVGFEG", by_drag=())
+    robots = set_up(page, GAME, by_drag=())
     page.click("#start")  # no players added: two are made up
     bid(page, "Player 1", 3)
-    bid(page, "Player 2", 9)
-    advance(page, 60_000)
+    bid(page, "Player 2", 9)  # both have bid: no waiting for the sand
+    assert state(page)["phase"] == "demonstrating"
     demo_move(page, "clear", 0)
-    demo_move(page, "clear", 3)
-    demo_move(page, "clear", 2, passes=1)  # right, but four moves: over the bid of 3
-    assert page.text_content("#verdict") == (
-        "Player 1 fails: clear reaches the vortex in 4 moves, over the bid of 3.")
+    demo_move(page, "clear", 3, passes=1)  # on the way, but three moves made: the bid
+    assert page.text_content("#verdict").startswith("Player 1 fails: 3 moves made, the bid was 3")
+    assert state(page)["robots"] == robots  # back at once, before the next one is chosen
     page.click("#next-bidder")
     assert state(page)["robots"] == robots
     demo_move(page, "red", 0)  # red N: a legal move that leads nowhere
@@ -252,12 +256,12 @@ def test_a_failed_demonstration_over_the_bid_passes_to_the_next_bidder_and_nobod
 
 def test_the_optimum_is_animated_at_a_followable_pace_with_the_wall_pass_marked(page):
     open_page(page)
-    robots = set_up(page, "0B7P6ZBDXVGFEG", by_drag=("red",))
+    robots = set_up(page, GAME, by_drag=("red",))
     page.click("#solve")
     page.wait_for_function("window.ricochet.state().animating", timeout=20000)
     assert status(page).startswith("Optimum: 4 moves, ricochet rule")
     assert [li.strip() for li in page.locator("#moves li").all_text_contents()] == [
-        "clear N", "clear W", "clear S+1 (through a wall)"]
+        "clear N", "clear W+1 (through a wall)", "clear E"]
 
     def clear_at():
         return page.get_attribute('#robots [data-robot="clear"]', "transform")
@@ -266,14 +270,14 @@ def test_the_optimum_is_animated_at_a_followable_pace_with_the_wall_pass_marked(
     assert clear_at() == "translate(%d %d)" % start
     advance(page, 3 * CELL_MS)  # three cells north, not there yet: the slide is shown
     assert clear_at() == "translate(%d %d)" % (start[0], start[1] - 3)
-    advance(page, 10 * CELL_MS + PAUSE_MS)  # (12,15) to (12,2): 13 cells, then a pause
-    assert clear_at() == "translate(12 2)"
+    advance(page, 2 * CELL_MS + PAUSE_MS)  # (10,10) to (10,5): 5 cells, then a pause
+    assert clear_at() == "translate(10 5)"
     assert page.locator("#board [data-pass]").count() == 0
-    advance(page, 2 * CELL_MS + PAUSE_MS + CELL_MS)  # west to (10,2); then the first cell south
-    assert page.locator("#board [data-pass]").count() == 1  # through the wall under (10,2)
-    assert page.get_attribute("#board [data-pass]", "data-pass") == "%dS" % rr.cell(10, 2)
-    advance(page, 5 * CELL_MS)
-    assert clear_at() == "translate(10 7)"
+    advance(page, 3 * CELL_MS)  # west to (8,5), then through its west wall
+    assert page.locator("#board [data-pass]").count() == 1
+    assert page.get_attribute("#board [data-pass]", "data-pass") == "%dW" % rr.cell(8, 5)
+    advance(page, 4 * CELL_MS + PAUSE_MS + 4 * CELL_MS)  # on to (3,5); then east to (7,5)
+    assert clear_at() == "translate(7 5)"
     advance(page, PAUSE_MS)
     assert not state(page)["animating"] and status(page).endswith("Shown.")
     assert state(page)["robots"] == robots  # only drawn: the robots on the table did not move
@@ -289,6 +293,19 @@ def test_the_optimum_with_and_without_the_ricochet_rule(page):
     page.click("#solve")
     page.wait_for_function("document.querySelectorAll('#moves li').length === 1", timeout=20000)
     assert status(page).startswith("Optimum: 1 moves, no ricochet rule")
+
+
+def test_a_demonstration_follows_the_rulebook_the_clear_robot_lands_on_no_coloured_target(page):
+    open_page(page)
+    robots = set_up(page, LANDING_GAME, by_drag=())
+    page.click("#start")
+    bid(page, "Player 1", 4)
+    bid(page, "Player 2", 5)
+    demo_move(page, "clear", 0)
+    demo_move(page, "clear", 3)  # it would end on the red hexagon
+    assert page.text_content("#verdict") == ("Player 1 fails: move 2 is not legal: clear W:"
+                                             " the clear robot may land on no target but the vortex.")
+    assert state(page)["robots"] == robots
 
 
 def test_the_view_turns_and_the_arrows_turn_with_it(page):

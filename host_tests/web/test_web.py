@@ -371,7 +371,7 @@ def test_on_a_phone_every_button_keeps_its_distance(site, viewport):
     names = page.eval_on_selector_all(
         "button, nav a", "els => els.map((e) => e.getAttribute('aria-label') || e.id)")
     boxes = [page.locator("button, nav a").nth(k).bounding_box() for k in range(len(names))]
-    assert len(boxes) == 10 and all(boxes)
+    assert len(boxes) == 12 and all(boxes)
     canvas = page.evaluate("[document.getElementById('grid').width, "
                            "document.getElementById('grid').height]")
     assert canvas[0] == canvas[1] > 0  # the whole grid drawn (a 300 px canvas was cut to 150)

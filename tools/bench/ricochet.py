@@ -287,6 +287,7 @@ def report(out=None, bfs_limit=True):
                      ref.get("seconds", 0), ref.get("peak_mb", 0), note), file=out)
             out.flush()
     where_people_wait(out)
+    issue_table(out)
 
 
 # -- where people wait: the table's server (warm) and a fresh command (cold) -------------------
@@ -321,12 +322,12 @@ def warm_server(games, ricochet=True):
     import http.client
     import threading
 
-    from tools.ricochet import serve, table
-    httpd = serve.server()
+    from tools.ricochet import serve
+    # one worker a lane (the solves run there: their CPU time and memory are counted)
+    httpd = serve.server(quick_workers=1, long_workers=1)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    started = time.process_time()
-    serve.warm_up().join()
-    loaded = time.process_time() - started
+    httpd.pool.wait_ready()  # the solver's worker processes have loaded the search
+    loaded = _workers_cpu(httpd.pool)
 
     def post(route, body):
         conn = http.client.HTTPConnection("127.0.0.1", httpd.server_port, timeout=600)
@@ -339,16 +340,41 @@ def warm_server(games, ricochet=True):
     for game in games:
         request = _request(game, ricochet)
         post("board", {"faces": request["faces"]})
-        table.wait_prepared(request["faces"])  # at a table, placing the robots takes longer
-        wall, cpu = time.perf_counter(), time.process_time()
+        httpd.pool.prepare(request["faces"], wait=True)  # a table places its robots meanwhile
+        wall, cpu = time.perf_counter(), time.process_time() + _workers_cpu(httpd.pool)
         answer = post("solve", request)
         out.append({"game": game, "moves": answer.get("count"), "nodes": answer.get("nodes"),
                     "solve": answer.get("seconds"),
                     "engine": answer.get("engine"), "wall": time.perf_counter() - wall,
-                    "cpu": time.process_time() - cpu, "error": answer.get("error")})
-    out.append({"peak_mb": peak_mb()})
+                    "cpu": time.process_time() + _workers_cpu(httpd.pool) - cpu,
+                    "error": answer.get("error")})
+    out.append({"peak_mb": peak_mb() + sum(_peak_mb(pid) for pid in httpd.pool.pids())})
     httpd.shutdown()
     return out
+
+
+def _workers_cpu(pool):
+    """The CPU seconds the server's solver workers have used (the solves run there)."""
+    total = 0.0
+    for pid in pool.pids():
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+def _peak_mb(pid):
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024.0
+    except OSError:
+        pass
+    return 0.0
 
 
 def cold_command(game, ricochet=True):
@@ -436,6 +462,209 @@ def where_people_wait(out=None):
         out.flush()
 
 
+# -- the issue's table (issue 35): a fixed deal set, warm and cold, beside the peers ----------
+DEALS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ricochet_deals.txt")
+BUCKETS = ((3, 6), (7, 10), (11, 14), (15, 18), (19, 22))
+# The peers as the issue measured them once (fogleman/Ricochet b571f46 in C, gcc -O3;
+# smack42/DriftingDroids ec5e956 in Java; the same 2-core machine, one interleaved run,
+# medians of three; they play without the ricochet rule, on deals where the optimum is the
+# same): per bucket, the fastest peer's warm seconds per solve and its cold process's
+# seconds; and the project's figures then (warm, cold), for the record. Not measured here:
+# neither peer is in this repository (docs/ricochet.md).
+PEERS_MEASURED = {
+    (3, 6): (0.00005, "C", 0.011, "C", 0.0069, 0.16),
+    (7, 10): (0.0010, "C", 0.010, "C", 0.019, 0.31),
+    (11, 14): (0.24, "C", 0.21, "C", 0.16, 0.52),
+    (15, 18): (2.1, "Java", 1.6, "C", 1.7, 1.2),
+    (19, 22): (19.4, "Java", 16.0, "Java", 9.6, 10.7),
+}
+COLD_GOAL = 0.060  # a fresh process to the first answer, deals up to 10 moves
+MEMORY_GOAL = 64   # MB, every length
+
+
+def read_deals(path=DEALS_FILE):
+    """The fixed deal set: (game, optimum, moves, origin) per line; RicochetError naming
+    the line when one cannot be read or its solution is not correct."""
+    deals = []
+    for n, line in enumerate(cli.read_text(path).splitlines(), 1):
+        text, _, origin = line.partition("#")
+        if not text.strip():
+            continue
+        parts = text.split(None, 2)
+        where = "%s line %d" % (os.path.basename(path), n)
+        if len(parts) != 3 or not parts[1].isdigit():
+            raise rr.RicochetError("%s: write GAME OPTIMUM MOVES  # ORIGIN" % where)
+        try:
+            faces, robots, target = rr.decode_game(parts[0])
+            moves = rr.parse_moves(parts[2])
+        except rr.RicochetError as e:
+            raise rr.RicochetError("%s: %s" % (where, e))
+        verdict = rr.check(rr.Board(faces), robots, target, moves)
+        if not verdict.ok or verdict.moves != int(parts[1]):
+            raise rr.RicochetError("%s: the solution given is not %s moves: %s"
+                                   % (where, parts[1], verdict.reason))
+        deals.append((parts[0], int(parts[1]), moves, origin.strip()))
+    return deals
+
+
+def _median(values):
+    values = sorted(values)
+    n = len(values)
+    return values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
+
+
+def warm_set(games, runs=3):
+    """Runs in its own process: the compiled search loaded, then each deal solved on its
+    board ``runs`` more times after a first solve that builds the board's tables (a warm
+    process, as the table's server: kept tables, kept search table). Per deal: the optimum,
+    positions, the median CPU and wall seconds per solve; then this process's peak MB."""
+    solver.load_kernel()
+    out = []
+    for game in games:
+        faces, robots, target = rr.decode_game(game)
+        board = rr.Board(faces)
+        cpu, wall = [], []
+        first = solver.solve(board, robots, target)
+        repeat = runs if first.seconds < 2.0 else max(1, runs - 2)
+        for _ in range(repeat):
+            c, w = time.process_time(), time.perf_counter()
+            result = solver.solve(board, robots, target)
+            cpu.append(time.process_time() - c)
+            wall.append(time.perf_counter() - w)
+        out.append({"game": game, "moves": result.count, "nodes": result.nodes,
+                    "cpu": _median(cpu), "wall": _median(wall), "engine": result.engine})
+    out.append({"peak_mb": peak_mb()})
+    return out
+
+
+def _fresh(argv):
+    """A fresh process: (stdout, wall seconds, CPU seconds, peak MB)."""
+    code = ("import atexit, sys\n"
+            "def peak():\n"
+            "    for line in open('/proc/self/status'):\n"
+            "        if line.startswith('VmHWM:'): sys.stderr.write('peak ' + line.split()[1] + chr(10))\n"
+            "atexit.register(peak)\n"
+            "sys.argv = %r\n"
+            "import runpy\n"
+            "runpy.run_module(sys.argv[0], run_name='__main__', alter_sys=True)\n" % (argv,))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "firmware")]))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, env=env)
+    wall = time.perf_counter() - wall
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    peak = [line for line in proc.stderr.splitlines() if line.startswith("peak ")]
+    return proc.stdout, wall, cpu, int(peak[-1].split()[1]) / 1024.0 if peak else 0.0
+
+
+def floor(runs=5):
+    """``python -c pass`` on this machine: median wall and CPU seconds."""
+    wall, cpu = [], []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        w = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        wall.append(time.perf_counter() - w)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return _median(wall), _median(cpu)
+
+
+def cold(game, runs=3):
+    """``python -m tools.ricochet solve --game ID --json`` in fresh processes, as a user
+    types it: the optimum and median wall, CPU and peak (fewer runs for long deals)."""
+    samples = []
+    for _ in range(runs):
+        stdout, wall, cpu, peak = _fresh(["tools.ricochet", "solve", "--game", game, "--json"])
+        try:
+            moves = json.loads(stdout)["moves"]
+        except (ValueError, KeyError):
+            return {"error": "no answer from the command"}
+        samples.append((wall, cpu, peak, moves))
+        if wall > 5.0:  # a long deal: its time is the search's, one sample tells
+            break
+    return {"moves": samples[-1][3], "wall": _median([s[0] for s in samples]),
+            "cpu": _median([s[1] for s in samples]), "peak_mb": max(s[2] for s in samples)}
+
+
+def _load():
+    try:
+        with open("/proc/loadavg") as f:
+            return " ".join(f.read().split()[:3])
+    except OSError:
+        return "unknown"
+
+
+def _ms(seconds):
+    return "%.3f ms" % (seconds * 1000) if seconds < 0.1 else "%.3f s" % seconds
+
+
+def issue_table(out=None, runs=3, longest=22):
+    """The issue's table: the fixed deal set, warm and cold, peak memory, by length (the
+    deals up to ``longest`` moves)."""
+    out = out or sys.stdout
+    deals = [d for d in read_deals() if d[1] <= longest]
+    from tools.ricochet import aot
+    if solver.kernel_available() and not aot.ready():
+        try:
+            aot.build()
+        except RuntimeError as e:
+            print("  %s" % e, file=out)
+    print("\n  the issue's table (issue 35): %d standard deals from %s, no transparent robot,"
+          " ricochet rule on" % (len(deals), os.path.relpath(DEALS_FILE, ROOT)), file=out)
+    print("  load average before: %s (the machine is shared: medians; CPU times are the steadier"
+          " figure)" % _load(), file=out)
+    pass_wall, pass_cpu = floor()
+    print("  floor: python -c pass, median of 5: %.3f s wall, %.3f s CPU" % (pass_wall, pass_cpu),
+          file=out)
+    rows = []
+    for lo, hi in BUCKETS:
+        group = [d for d in deals if lo <= d[1] <= hi]
+        if not group:
+            continue
+        stdout, _, _, _ = _fresh(["tools.bench.ricochet", "--runs", str(runs), "--warm-set"]
+                                 + [d[0] for d in group])
+        try:
+            warm = json.loads(stdout)
+        except ValueError:
+            print("  %d-%d moves: the warm run failed" % (lo, hi), file=out)
+            continue
+        for (game, optimum, _, origin), w in zip(group, warm[:-1]):
+            c = cold(game, runs)
+            bad = "" if w["moves"] == optimum == c.get("moves") else "  OPTIMUM DIFFERS"
+            print("  %-14s %2d moves %9d positions | warm %s CPU, %s wall | cold %s wall,"
+                  " %s CPU, %.0f MB | %s%s" % (
+                      game, optimum, w["nodes"], _ms(w["cpu"]), _ms(w["wall"]),
+                      _ms(c.get("wall", 0)), _ms(c.get("cpu", 0)), c.get("peak_mb", 0),
+                      origin.split(" (")[0], bad), file=out)
+            rows.append((lo, hi, w, c))
+            out.flush()
+        rows.append((lo, hi, {"peak_mb": warm[-1]["peak_mb"]}, None))
+    print("\n  | moves | warm, project (CPU) | warm, fastest peer | ratio | cold, project (wall; CPU)"
+          " | cold, fastest peer | ratio | peak MB (warm; cold) |", file=out)
+    print("  |---|---|---|---|---|---|---|---|", file=out)
+    for lo, hi in BUCKETS:
+        mine = [r for r in rows if r[0] == lo and r[3] is not None]
+        if not mine:
+            continue
+        peer_warm, wlang, peer_cold, clang, _, _ = PEERS_MEASURED[(lo, hi)]
+        warm_cpu = _median([r[2]["cpu"] for r in mine])
+        cold_wall = _median([r[3]["wall"] for r in mine])
+        cold_cpu = _median([r[3]["cpu"] for r in mine])
+        warm_peak = [r[2]["peak_mb"] for r in rows if r[0] == lo and r[3] is None]
+        cold_peak = max(r[3]["peak_mb"] for r in mine)
+        print("  | %d-%d | %s | %s (%s) | %.2fx | %s; %s | %s (%s) | %.2fx | %.0f; %.0f |" % (
+            lo, hi, _ms(warm_cpu), _ms(peer_warm), wlang, warm_cpu / peer_warm,
+            _ms(cold_wall), _ms(cold_cpu), _ms(peer_cold), clang, cold_cpu / peer_cold,
+            warm_peak[0] if warm_peak else 0, cold_peak), file=out)
+    print("  goals: warm under the fastest peer at every length; cold under %.0f ms up to 10 moves"
+          " and under both peers from 11; under %d MB everywhere" % (COLD_GOAL * 1000, MEMORY_GOAL),
+          file=out)
+    print("  load average after: %s" % _load(), file=out)
+
+
 def main(argv=None):
     parser = cli.Parser(prog="python -m tools.bench.ricochet")
     parser.add_argument("--deal", help="one game ID, in this process, as JSON")
@@ -447,11 +676,22 @@ def main(argv=None):
                         help="with --warm: solve without the ricochet rule")
     parser.add_argument("--table", action="store_true",
                         help="only the table's figures: warm and cold")
+    parser.add_argument("--issue-table", action="store_true",
+                        help="only the issue's table: the fixed deal set, warm and cold")
+    parser.add_argument("--warm-set", nargs="+", metavar="ID",
+                        help="these deals solved warm in this process, as JSON")
+    parser.add_argument("--runs", type=int, default=3, help="solves per deal (3)")
+    parser.add_argument("--longest", type=int, default=22,
+                        help="with --issue-table: only the deals up to this many moves")
     try:
         args = parser.parse_args(argv)
     except cli.UsageError as e:
         return cli.fail("bench ricochet", e)
-    if args.warm:
+    if args.warm_set:
+        print(json.dumps(warm_set(args.warm_set, runs=args.runs)))
+    elif args.issue_table:
+        issue_table(runs=args.runs, longest=args.longest)
+    elif args.warm:
         print(json.dumps(warm_server(args.warm, ricochet=args.ricochet)))
     elif args.table:
         where_people_wait()

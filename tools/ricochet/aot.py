@@ -13,20 +13,18 @@ stale or missing build costs time, never a wrong answer. It lives in
 ``RICOCHET_AOT=off`` ignores it.
 """
 
-import hashlib
+# Only what loading needs is imported here: a fresh command that loads the build pays for
+# nothing else (building imports subprocess, shutil and tempfile when it runs).
 import importlib.machinery
 import importlib.util
 import os
-import shutil
-import subprocess
 import sys
-import sysconfig
-import tempfile
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CACHE = os.path.join(HERE, "__pycache__")
 NAME = "_kernel_aot"
-SUFFIX = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]  # e.g. .cpython-311-x86_64-linux-gnu.so
 
 # kernel.py's _dfs and _ray_min as the Kernel class calls them: C-ordered numpy arrays
 _A1, _A2, _A3 = "i8[::1]", "i8[:,::1]", "i8[:,:,::1]"
@@ -40,12 +38,14 @@ SIGNATURES = {
 
 
 def fingerprint():
-    """What the build depends on: kernel.py's text and this file's (how it is built)."""
-    h = hashlib.sha256()
+    """What the build depends on: kernel.py's text and this file's (how it is built), as
+    two CRC-32s (a stale build is caught by any edit; hashlib's import would cost a fresh
+    command more than the check itself)."""
+    out = ""
     for name in ("kernel.py", "aot.py"):
         with open(os.path.join(HERE, name), "rb") as f:
-            h.update(f.read())
-    return h.hexdigest()[:16]
+            out += "%08x" % zlib.crc32(f.read())
+    return out
 
 
 def path():
@@ -73,6 +73,8 @@ def build():
     """Build the module (in a child process that loads numba, the build written whole:
     through a temporary folder and a rename); returns its path. RuntimeError in one line
     when it cannot be built."""
+    import subprocess
+    import tempfile
     target = path()
     os.makedirs(CACHE, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
@@ -124,6 +126,7 @@ def main(argv=None):
     if_needed = args.if_needed
     if if_needed and ready():
         return 0
+    import shutil
     if importlib.util.find_spec("numba") is None or shutil.which("cc") is None and \
             shutil.which("gcc") is None:
         print("aot: numba and a C compiler are needed to build it; the solver loads numba"

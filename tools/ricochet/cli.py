@@ -3,7 +3,7 @@
     python -m tools.ricochet random --seed 25 --clear
     python -m tools.ricochet solve --faces 1A,4A,3B,2B --target vortex \\
         --robots red=10,9 green=2,3 blue=11,13 yellow=2,15 clear=12,15
-    python -m tools.ricochet check --game 0B7P6ZBDXVGFEG --moves "clear N, clear W, clear S+1"
+    python -m tools.ricochet check --game 1DX0JCNHVN6XY7 --moves "clear N, clear W+1, clear E"
     python -m tools.ricochet render --game 0B7P6ZBDXVGFEG --svg deal.svg
     python -m tools.ricochet serve [--port 8026] [--open]   # the table page (serve.py)
 
@@ -20,6 +20,10 @@ short ID ``random`` prints). Faces are for the NW, NE, SE, SW quadrants; x is th
 The ricochet rule (the robot that completes the target must have turned at least once on
 its way) is on in solve, check and random; ``--no-ricochet-rule`` drops it, to compare with
 solvers that ignore it. Every output says which.
+
+The transparent robot never ends a move on a coloured target (the rulebook: "the only
+target space on which it can land is the colored vortex"); ``--clear-may-stop-on-targets``
+plays the other reading, where it may stop there to no effect.
 
 Exit codes: 0 success (solved, claim correct); 1 no solution within --max-moves, or a claim
 that does not reach the target; 2 bad input, with one line naming the problem.
@@ -224,7 +228,8 @@ def _polygon(cx, cy, r, corners):
 # -- commands ---------------------------------------------------------------------------------
 def cmd_solve(args, out):
     board, robots, target = load_deal(args)
-    result = solve(board, robots, target, max_moves=args.max_moves, ricochet=args.ricochet)
+    result = solve(board, robots, target, max_moves=args.max_moves, ricochet=args.ricochet,
+                   clear_stops_on_targets=args.clear_stops_on_targets)
     if args.json:
         print(json.dumps(solution_json(result)), file=out)
         return 0 if result.count is not None else 1
@@ -239,7 +244,7 @@ def cmd_solve(args, out):
              result.seconds), file=out)
     pos = rr.new_robots(robots)
     for n, (w, d, k) in enumerate(result.moves, 1):
-        pos[w] = board.slide(pos, w, d, k)
+        pos[w] = board.slide(pos, w, d, k, args.clear_stops_on_targets)
         print("%3d. %-10s -> %s" % (n, rr.format_move(w, d, k), rr.cell_name(pos[w])), file=out)
     return 0
 
@@ -249,7 +254,8 @@ def cmd_check(args, out):
     moves = rr.parse_moves(args.moves)
     if not moves:
         raise rr.RicochetError("--moves: no moves given")
-    verdict = rr.check(board, robots, target, moves, ricochet=args.ricochet)
+    verdict = rr.check(board, robots, target, moves, ricochet=args.ricochet,
+                       clear_stops_on_targets=args.clear_stops_on_targets)
     if verdict.code == rr.ILLEGAL_MOVE:
         raise rr.RicochetError("--moves: " + verdict.reason)
     print(json.dumps({"ok": verdict.ok, "moves": verdict.moves, "reason": verdict.reason,
@@ -272,7 +278,8 @@ def cmd_render(args, out):
 def cmd_random(args, out):
     faces, robots, target = deal(args.seed, silver=args.silver, clear=args.clear)
     game = rr.encode_game(faces, robots, target)
-    best = solve(rr.Board(faces), robots, target, ricochet=args.ricochet).count
+    best = solve(rr.Board(faces), robots, target, ricochet=args.ricochet,
+                 clear_stops_on_targets=args.clear_stops_on_targets).count
     if args.json:
         print(json.dumps({"game": game, "faces": ",".join(faces),
                           "robots": rr.format_robots(robots), "target": rr.target_name(target),
@@ -302,6 +309,10 @@ def build_parser():
     def rule_arg(p):
         p.add_argument("--no-ricochet-rule", dest="ricochet", action="store_false",
                        help="drop the rule that the completing robot must have turned at least once")
+        p.add_argument("--clear-may-stop-on-targets", dest="clear_stops_on_targets",
+                       action="store_true",
+                       help="the other reading: the clear robot may end a move on a coloured"
+                            " target (the rulebook: only on the vortex)")
 
     p = sub.add_parser("solve", help="an optimal solution")
     deal_args(p)
@@ -351,7 +362,7 @@ def main(argv=None, out=None, err=None):
             raise UsageError("--max-moves must be at least 1")
         return args.run(args, out)
     except (UsageError, rr.RicochetError) as e:
-        print("ricochet: error: %s" % e, file=err)
+        print("ricochet: error: %s" % cli.short(e), file=err)
         return 2
     except BrokenPipeError:
         raise  # the reader went away (| head): cli.run ends quietly

@@ -43,6 +43,11 @@ except ImportError:  # pragma: no cover - the pure-Python search runs instead
     AVAILABLE = False
 
 TABLE_BITS = 19  # buckets: 2**19 of 64 bytes, 32 MB, 3.7 million positions
+# a bit of the search's wall array (walls use bits 0-7): a cell the transparent robot may
+# not end a move on, a coloured target's under the rulebook's reading
+LANDS_NOT = 256
+# counter[GENERATION]: which solve the table's entries belong to (see _seen)
+GENERATION = 2
 UNREACHABLE = 999
 MAX_CHILDREN = 96  # moves of one position: 5 robots x 4 slides, the clear one 4 x 16 stops
 
@@ -111,13 +116,17 @@ elif AVAILABLE:
         return np.int64((h & mask) << np.uint64(3))
 
     @njit(cache=True)
-    def _seen(table, base, key, nrem):
+    def _seen(table, base, key, nrem, gen):
         """The transposition table: True when ``key`` was searched with at least ``nrem``
         moves left; else records it with ``nrem`` and returns False. A bucket is one
         64-byte cache line: seven keys, then a word of their moves left plus one, a byte
-        each (0: free). Keys fill a bucket from the front; in a full one the key with the
-        fewest moves left makes room."""
+        each (0: free), and in its top byte the generation (the solve) that wrote them: a
+        bucket of an older solve counts as empty, so the table is kept from solve to solve
+        and never cleared. Keys fill a bucket from the front; in a full one the key with
+        the fewest moves left makes room."""
         rw = table[base + 7]
+        if (rw >> np.uint64(56)) != np.uint64(gen):
+            rw = np.uint64(gen) << np.uint64(56)
         victim = -1
         low = 256
         for j in range(7):
@@ -419,7 +428,7 @@ elif AVAILABLE:
                             while not walls[here] & bit and not occ[here + step]:
                                 here += step
                             stopped = not walls[here] & bit  # a robot stops it
-                            if here != p:
+                            if here != p and not walls[here] & LANDS_NOT:
                                 nrem = rem - 1 - k
                                 if here == goal and elig[i] and g == 3:
                                     occ[p] = 1
@@ -449,7 +458,7 @@ elif AVAILABLE:
                 st[ply, CJ] = j + 1
                 k = ch[ply, j, CK]
                 nrem = st[ply, REM] - 1 - k
-                if _seen(table, ch[ply, j, CB], ckey[ply, j], nrem):
+                if _seen(table, ch[ply, j, CB], ckey[ply, j], nrem, counter[GENERATION]):
                     continue
                 i = ch[ply, j, CI]
                 q = ch[ply, j, CQ]
@@ -489,11 +498,65 @@ elif AVAILABLE:
             occ[P[i]] = 1
 
 
+# The transposition table, kept for the next solve in this process: (bits, array, the
+# generation of the last solve). A new solve takes the next generation instead of clearing
+# it (see _seen); np.zeros maps fresh pages, which the system zeroes as they are touched, so
+# a short search pays only for the buckets it writes.
+_TABLE = [0, None, 0]
+
+
+def _table(bits):
+    """The table with 2**bits buckets and the generation (1-255) this solve writes."""
+    if _TABLE[0] != bits or _TABLE[2] >= 255:
+        _TABLE[1] = None  # let the old one go first: the peak holds one table, not two
+        _TABLE[:] = [bits, np.zeros(8 << bits, dtype=np.uint64), 0]
+    _TABLE[2] += 1
+    return _TABLE[1], _TABLE[2]
+
+
+def _kept(cache, key, owner, build):
+    """``cache[key]``, built by ``build()`` the first time. ``owner``: the object the key
+    names by id (a bound's list, kept by the board's tables), kept with the entry so that
+    its id cannot be reused while the entry lives."""
+    entry = cache.get(key)
+    if entry is None or entry[0] is not owner:
+        entry = (owner, build())
+        cache[key] = entry
+    return entry[1]
+
+
+def _walls(walls, lands_not):
+    out = np.frombuffer(bytes(walls), dtype=np.uint8).astype(np.int64)
+    if lands_not is not None:  # cells the transparent robot may not end a move on
+        out |= np.frombuffer(bytes(lands_not), dtype=np.uint8).astype(np.int64) * LANDS_NOT
+    return out
+
+
+def _segments(walls):
+    hseg = np.zeros(256 + 32, dtype=np.int64)
+    vseg = np.zeros(256 + 32, dtype=np.int64)
+    for c in range(256):
+        x, y = c % 16, c // 16
+        hseg[c] = hseg[c - 1] if x and not walls[c] & 8 else c
+        vseg[c] = vseg[c - 16] if y and not walls[c] & 1 else c
+    return hseg, vseg, np.zeros(256, dtype=np.uint8), np.zeros(256, dtype=np.uint8)
+
+
+def _raymin(heur0, walls, after):
+    out = np.full((4, 256, 4), UNREACHABLE, dtype=np.int64)
+    _ray_min(heur0, walls, after, out)
+    return out
+
+
 class Kernel:
     """The compiled search for one solve: arrays built from the reference's tables."""
 
     def __init__(self, walls, goal, order, P, F, is_clear, elig, heur, single, closer, reach,
-                 after, max_moves=30, table_bits=None):
+                 after, max_moves=30, table_bits=None, lands_not=None, cache=None):
+        """``cache``: a dict kept with the board (the solver's tables), where the arrays
+        that depend only on the board, the target and the bounds are kept for the next
+        solve on it, so that a short search starts at once."""
+        cache = {} if cache is None else cache
         n = len(order)
         self.n = n
         self.P = np.array(P, dtype=np.int64)
@@ -506,36 +569,43 @@ class Kernel:
         self.heur = np.full((n, 4, 256), UNREACHABLE, dtype=np.int64)
         for i in range(n):
             if heur[i] is not None:
-                self.heur[i] = np.array(heur[i], dtype=np.int64)
-        self.walls = np.frombuffer(bytes(walls), dtype=np.uint8).astype(np.int64)
+                self.heur[i] = _kept(cache, ("heur", id(heur[i])), heur[i],
+                                     lambda h=heur[i]: np.array(h, dtype=np.int64))
+        self.walls = _kept(cache, ("walls", lands_not is not None), None,
+                           lambda: _walls(walls, lands_not))
         self.occ = np.zeros(256 + 32, dtype=np.uint8)  # margin: a wall never lets a slide off
         for p in P:
             self.occ[p] = 1
         self.goal = goal
-        self.closer = closer if closer is not None else np.zeros((4, 256, 4), dtype=np.bool_)
-        self.reach = reach if reach is not None else np.zeros((4, 256, 256), dtype=np.bool_)
-        self.after = np.array(after, dtype=np.int64)
-        table_bits = table_bits or TABLE_BITS
-        self.table = np.zeros(8 << table_bits, dtype=np.uint64)  # 2**bits buckets
+        if closer is None:  # unused without a single target robot: one zero array for all
+            closer, reach = _kept(cache, ("no descents",), None, lambda: (
+                np.zeros((4, 256, 4), dtype=np.bool_), np.zeros((4, 256, 256), dtype=np.bool_)))
+        self.closer = closer
+        self.reach = reach
+        self.after = _kept(cache, ("after",), None, lambda: np.array(after, dtype=np.int64))
+        self.table, generation = _table(table_bits or TABLE_BITS)
         plies = max_moves + 2  # a move costs at least one: no deeper than the bound
-        self.path = np.zeros((plies, 3), dtype=np.int64)
-        self.st = np.zeros((plies, 7), dtype=np.int64)
-        self.ch = np.zeros((plies, MAX_CHILDREN, 7), dtype=np.int64)
-        self.ckey = np.zeros((plies, MAX_CHILDREN), dtype=np.uint64)
-        self.counter = np.zeros(2, dtype=np.int64)  # positions searched, moves found
-        # each cell's stretch of its row and of its column between walls, numbered
-        self.hseg = np.zeros(256 + 32, dtype=np.int64)
-        self.vseg = np.zeros(256 + 32, dtype=np.int64)
-        for c in range(256):
-            x, y = c % 16, c // 16
-            self.hseg[c] = self.hseg[c - 1] if x and not walls[c] & 8 else c
-            self.vseg[c] = self.vseg[c - 16] if y and not walls[c] & 1 else c
-        self.hmark = np.zeros(256, dtype=np.uint8)
-        self.vmark = np.zeros(256, dtype=np.uint8)
-        self.raymin = np.full((4, 256, 4), UNREACHABLE, dtype=np.int64)
+        self.path = np.zeros((plies, 3), dtype=np.int64)  # read after the search: its own
+        # the search's stacks, used only inside one call (which holds the GIL): every entry
+        # is written before it is read, so a later solve on this board reuses them as they are
+        self.st, self.ch, self.ckey, self.stk, self.keys = _kept(
+            cache, ("stacks", plies), None, lambda: (
+                np.zeros((plies, 7), dtype=np.int64),
+                np.zeros((plies, MAX_CHILDREN, 7), dtype=np.int64),
+                np.zeros((plies, MAX_CHILDREN), dtype=np.uint64),
+                np.zeros((plies + 1, 5), dtype=np.int64), np.zeros(plies + 1, dtype=np.uint64)))
+        # positions searched, moves found, the table's generation for this solve
+        self.counter = np.array([0, 0, generation], dtype=np.int64)
+        # each cell's stretch of its row and of its column between walls, numbered; the
+        # marks on them (every search leaves them all 0 again)
+        self.hseg, self.vseg, self.hmark, self.vmark = _kept(
+            cache, ("segments",), None, lambda: _segments(walls))
         if self.single:
-            _ray_min(self.heur[0], self.walls, self.after, self.raymin)
-        self.stk = np.zeros((plies + 1, 5), dtype=np.int64)
+            self.raymin = _kept(cache, ("raymin", id(heur[0])), heur[0],
+                                lambda: _raymin(self.heur[0], self.walls, self.after))
+        else:
+            self.raymin = _kept(cache, ("no raymin",), None, lambda: np.full(
+                (4, 256, 4), UNREACHABLE, dtype=np.int64))
         # where each robot's field starts in a position's key (see _key): the target
         # robot's, then the transparent one's, then the hm interchangeable ones' from hs
         fixed = [i for r in (0, 1) for i in range(n) if group_of[i] == r]
@@ -544,7 +614,6 @@ class Kernel:
             self.fs[i] = 10 * j
         self.hs = 10 * len(fixed)
         self.hm = n - len(fixed)
-        self.keys = np.zeros(plies + 1, dtype=np.uint64)
 
     def search(self, bound, h, budget):
         """1 found (see ``moves``), 0 none within ``bound``, -1 ``budget`` positions searched."""

@@ -19,6 +19,10 @@ from tools.ricochet import solver
 from tools.ricochet.table import rr  # the rules module, imported in one place (table.py)
 
 
+MAX_CPU_SECONDS = 7 * 24 * 3600
+MAX_TRIES = 10 ** 9
+
+
 def climb(game, cpu_seconds, tries, seed, out):
     faces, robots, target = rr.decode_game(game)
     board = rr.Board(faces)
@@ -56,6 +60,11 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=1)
     try:
         args = parser.parse_args(argv)
+        if not 0 < args.cpu_seconds <= MAX_CPU_SECONDS:  # (nan is refused too)
+            raise cli.UsageError("--cpu-seconds %s: give a time over 0 and at most %d (a week)"
+                                 % (str(args.cpu_seconds)[:12], MAX_CPU_SECONDS))
+        if not 1 <= args.tries <= MAX_TRIES:
+            raise cli.UsageError("--tries %s: give 1-%d" % (str(args.tries)[:12], MAX_TRIES))
         climb(args.game, args.cpu_seconds, args.tries, args.seed, sys.stdout)
     except (cli.UsageError, rr.RicochetError) as e:
         return cli.fail("longest", e)

@@ -12,17 +12,26 @@ green, blue, yellow, silver, clear; an absent robot holds ``ABSENT`` (-1), which
 
 The transparent ("clear") robot slides like the others and robots block it. When a wall
 that is not solid stops it, it may pass through and slide on; each wall passed is one more
-move. ``clear E+2`` passes the first two walls it meets. It completes only the vortex.
+move. ``clear E+2`` passes the first two walls it meets. It completes only the vortex, and,
+as the rules say in all four languages ("the only target space on which it can land is the
+colored vortex"), no move of it may end on a coloured target's cell: such a move is not
+legal (ON_TARGET). The other reading, that it may stop there and that does nothing, is the
+option ``clear_stops_on_targets=True``.
 
-The ricochet rule (the game's own, on by default; ``ricochet=False`` drops it): the robot
-that completes the target must have turned at least once on its way, that is made a move
-along the other axis (N-S against E-W) than its own previous move. A robot that stops on
-the target before it has turned does not complete it and must go on.
+The ricochet rule (Ricochet Robots' own: "On its way to the target space an active robot
+must hit and ricochet off (turn right or left) an obstacle at least once", in the rules of
+Alex Randolph's game; on by default, ``ricochet=False`` drops it): the robot that completes
+the target must have turned at least once on its way, that is made a move along the other
+axis (N-S against E-W) than its own previous move. A robot that stops on the target before
+it has turned does not complete it and must go on.
 
     >>> board = Board("1A,4A,3B,2B")
     >>> robots = parse_robots("red=10,9 green=2,3 blue=11,13 yellow=2,15 clear=12,15")
-    >>> verdict = check(board, robots, parse_target("vortex"),
-    ...                 parse_moves("clear N, clear W, clear S+1"))
+    >>> claim = parse_moves("clear N, clear W, clear S+1")
+    >>> check(board, robots, parse_target("vortex"), claim).reason
+    'move 2 is not legal: clear W: the clear robot may land on no target but the vortex'
+    >>> verdict = check(board, robots, parse_target("vortex"), claim,
+    ...                 clear_stops_on_targets=True)
     >>> verdict.ok, verdict.moves
     (True, 4)
     >>> encode_game(board.faces, robots, VORTEX)
@@ -36,13 +45,17 @@ the target before it has turned does not complete it and must go on.
     True
 """
 
+import sys
 from array import array
 
-try:  # also runs in MicroPython (host_tests: a claim checked there as here)
-    from micropython import const
-except ImportError:
+# Also runs in MicroPython (host_tests: a claim checked there as here). On CPython const is
+# the identity, and no module named micropython is looked for: a package of that name
+# (type stubs) would cost a fresh command the import of typing.
+if sys.implementation.name == "cpython":
     def const(value):
         return value
+else:
+    from micropython import const
 
 SIZE = const(16)
 CELLS = const(256)
@@ -98,6 +111,7 @@ NO_MOVE = const(-1)      # the robot would not leave its cell
 CANNOT_PASS = const(-2)  # it meets fewer passable walls than asked
 NOT_CLEAR = const(-3)    # only the transparent robot passes walls
 NOT_PLACED = const(-4)   # that robot is not on the board
+ON_TARGET = const(-5)    # the clear robot would land on a coloured target (the rulebook)
 
 
 class RicochetError(ValueError):
@@ -172,6 +186,8 @@ class Board:
         targets = bytearray(b"\xff" * TARGET_COUNT)
         self.walls = walls
         self.targets = targets
+        # 1 on each coloured target's cell: where the clear robot may not land
+        self.coloured = bytearray(CELLS)
         for quadrant in range(4):
             for token in FACES[self.faces[quadrant]].split():
                 x, y = turn(int(token[0]), int(token[1]), quadrant)
@@ -184,6 +200,7 @@ class Board:
                     targets[VORTEX] = here
                 else:
                     targets["rgby".index(code[0]) * 4 + "ctsh".index(code[1])] = here
+                    self.coloured[here] = 1
         for i in range(SIZE):  # the outer edge
             self._wall(i, 0, 1)
             self._wall(i * SIZE + SIZE - 1, 1, 1)
@@ -219,9 +236,10 @@ class Board:
         """True when that wall is the outer edge or the central barrier."""
         return bool(self.walls[here] & (16 << d))
 
-    def slide(self, robots, who, d, passes=0):
+    def slide(self, robots, who, d, passes=0, clear_stops_on_targets=False):
         """Where robot ``who`` stops sliding in direction ``d`` after passing ``passes``
-        walls, or a negative code: NO_MOVE, CANNOT_PASS, NOT_CLEAR, NOT_PLACED.
+        walls, or a negative code: NO_MOVE, CANNOT_PASS, NOT_CLEAR, NOT_PLACED, ON_TARGET
+        (the clear robot would end on a coloured target, unless ``clear_stops_on_targets``).
 
         Allocates nothing; ``robots`` is not changed.
         """
@@ -257,6 +275,8 @@ class Board:
             return CANNOT_PASS
         if here == start:
             return NO_MOVE
+        if who == CLEAR and self.coloured[here] and not clear_stops_on_targets:
+            return ON_TARGET
         return here
 
     def completes(self, who, here, target):
@@ -455,16 +475,19 @@ _WHY = {
     CANNOT_PASS: "the clear robot cannot pass that many walls",
     NOT_CLEAR: "only the clear robot passes walls",
     NOT_PLACED: "that robot is not on the board",
+    ON_TARGET: "the clear robot may land on no target but the vortex",
 }
 
 
-def check(board, robots, target, moves, ricochet=True):
+def check(board, robots, target, moves, ricochet=True, clear_stops_on_targets=False):
     """Check a claimed solution: ``moves`` is a list of (robot, direction, passes).
 
     The claim is correct when every move is legal and its last move, and no earlier
     one, completes ``target``. Under the ricochet rule (``ricochet=True``, the default) a
     robot completes the target only once it has turned (see ``after_move``); stopping
-    there before does not count. ``robots`` is not changed.
+    there before does not count. A move of the clear robot that ends on a coloured
+    target is not legal, unless ``clear_stops_on_targets`` (the other reading: it may stop
+    there, which does nothing). ``robots`` is not changed.
     """
     pos = new_robots(robots)
     state = bytearray(ROBOT_COUNT)  # UNMOVED
@@ -474,7 +497,7 @@ def check(board, robots, target, moves, ricochet=True):
     name = target_name(target)
     for n in range(len(moves)):
         who, d, passes = moves[n]
-        here = board.slide(pos, who, d, passes)
+        here = board.slide(pos, who, d, passes, clear_stops_on_targets)
         if here < 0:
             return Verdict(ILLEGAL_MOVE, total, n + 1,
                            "%s: %s" % (format_move(who, d, passes), _WHY[here]), ricochet)

@@ -98,6 +98,7 @@ class Tables:
         self.lines = [BIT[p] | self.ray[0][p] | self.ray[1][p] | self.ray[2][p] | self.ray[3][p]
                       for p in range(CELLS)]
         self._clear = None
+        self.kernel_cache = {}  # the compiled search's arrays for this board (kernel.Kernel)
         self._bounds = {}
         self._descents = {}
         self._within = {}
@@ -327,13 +328,16 @@ def tables(board):
 ENGINE = os.environ.get("RICOCHET_ENGINE", "auto")
 HANDOVER = 10_000  # positions of a coloured target; five times that for the vortex
 VORTEX_HANDOVER = 5
-# Once numba is loaded (a process that keeps running, like the table's server, loads it
-# ahead), handing over costs under a millisecond: the compiled search takes a deal as soon
-# as the next bound looks like a hundred positions, where it is ten or more times faster.
-WARM_HANDOVER = 100
+# Once the compiled search is loaded (a process that keeps running, like the table's
+# server, loads it ahead), its per-solve arrays are kept with the board and its table with
+# the process: it starts in some 0.05 ms and searches ten or more times faster, so it takes
+# every deal at once (0: no pure-Python search first; a number hands over as HANDOVER does).
+WARM_HANDOVER = 0
 # Built ahead of time (aot.py), the compiled search loads in some 0.05 s (numpy): a fresh
-# process hands over once the next bound looks like a thousand positions.
-AOT_HANDOVER = 1_000
+# process hands over once the next bound looks like two thousand positions (measured on
+# the bench's 7-10-move deals: a 7-move deal of 434 positions stays in Python, 0.09 s of
+# CPU instead of 0.23 s with numpy loaded; the 8-10-move ones hand over as before).
+AOT_HANDOVER = 2_000
 # The compiled search's table in a process that had not loaded it before the solve (a
 # command): 2**18 buckets, 16 MB, room for 1.8 million positions, so that a deal of up to
 # 15 moves stays under 60 MB; a server's, loaded ahead, has kernel.TABLE_BITS (32 MB).
@@ -341,53 +345,68 @@ COLD_TABLE_BITS = 18
 
 
 def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, engine=None,
-          handover=None):
+          handover=None, clear_stops_on_targets=False):
     """An optimal solution for ``target`` (index) from ``robots`` (six cells).
 
     Under the ricochet rule (the default) the robot that completes the target must have
-    turned on its way. Returns a Solution; ``count`` is None when no solution has at most
+    turned on its way. The transparent robot never ends a move on a coloured target (the
+    rulebook), unless ``clear_stops_on_targets`` (the other reading: it may, to no effect).
+    Returns a Solution; ``count`` is None when no solution has at most
     ``max_moves`` moves or ``node_limit`` positions were searched first. ``engine``:
     "python", "numba" or "auto" (default: ``ENGINE``, from $RICOCHET_ENGINE);
     ``handover``: auto's threshold (default ``HANDOVER``, or ``WARM_HANDOVER`` once the
     compiled search is loaded).
     """
+    landing = clear_stops_on_targets
     engine = engine or ENGINE
     if engine not in ("auto", "python", "numba"):
         raise ValueError("engine %r: use auto, python or numba" % engine)
-    if engine == "numba" and not kernel_available():
+    loaded = kernel_loaded()  # then it is available: no look at the disk (aot.ready) per solve
+    if engine == "numba" and not loaded and not kernel_available():
         raise RuntimeError("the numba engine needs numba (pip install -r requirements/ricochet.txt)")
-    if engine == "python" or (engine == "auto" and not kernel_available()):
-        return _solve(board, robots, target, max_moves, node_limit, ricochet, False)
+    if engine == "python" or (engine == "auto" and not loaded and not kernel_available()):
+        return _solve(board, robots, target, max_moves, node_limit, ricochet, False,
+                      clear_stops_on_targets=landing)
     if engine == "auto":
         started = time.perf_counter()
-        warm = kernel_loaded()
+        warm = loaded
+        if warm and handover is None and not WARM_HANDOVER:
+            return _solve(board, robots, target, max_moves, node_limit, ricochet, True,
+                          clear_stops_on_targets=landing)
         if handover is None:
             from tools.ricochet import aot
             handover = (WARM_HANDOVER if warm else AOT_HANDOVER if aot.ready()
                         else HANDOVER)
         first = _solve(board, robots, target, max_moves, node_limit, ricochet, False,
-                       handover=handover)
+                       handover=handover, clear_stops_on_targets=landing)
         if not first.out_of_budget or (node_limit and node_limit <= first.nodes):
             return first
         # the bounds searched in full have no solution: the compiled search goes on from there
         start = first.depths[-1][0] + 1 if first.depths else None
         result = _solve(board, robots, target, max_moves,
                         node_limit and node_limit - first.nodes, ricochet, True,
-                        first_bound=start, table_bits=None if warm else COLD_TABLE_BITS)
+                        first_bound=start, table_bits=None if warm else COLD_TABLE_BITS,
+                        clear_stops_on_targets=landing)
         result.nodes += first.nodes
         result.depths = first.depths + [(b, n, s + first.seconds) for b, n, s in result.depths]
         result.seconds = time.perf_counter() - started
         result.engine = "python, then numba"
         return result
-    return _solve(board, robots, target, max_moves, node_limit, ricochet, True)
+    return _solve(board, robots, target, max_moves, node_limit, ricochet, True,
+                  clear_stops_on_targets=landing)
+
+
+_NUMBA = []  # whether numba is installed, asked once per process (a search of sys.path)
 
 
 def kernel_available():
-    """Whether numba is installed, without importing it (0.4 s and 80 MB): a short deal
-    never needs it."""
-    import importlib.util
+    """Whether numba is installed, without importing it (0.4 s and 80 MB), or the search is
+    built ahead of time: a short deal never needs either."""
     from tools.ricochet import aot
-    return importlib.util.find_spec("numba") is not None or aot.ready()
+    if not _NUMBA:
+        import importlib.util
+        _NUMBA.append(importlib.util.find_spec("numba") is not None)
+    return _NUMBA[0] or aot.ready()
 
 
 def kernel_loaded():
@@ -427,7 +446,7 @@ def prepare(board, ricochet=True, compiled=True):
 
 
 def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, handover=None,
-           first_bound=None, table_bits=None):
+           first_bound=None, table_bits=None, clear_stops_on_targets=False):
     started = time.perf_counter()
     tab = tables(board)
     goal = board.targets[target]
@@ -459,7 +478,10 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
             keyval.append(set_value)
         else:
             keyval.append(OWN_KEYS)
-    clearseg = tab.clear
+    # the transparent robot's tables only when it is in the deal
+    clearseg = tab.clear if any(is_clear) else None
+    # the cells the transparent robot may not land on (the rulebook's reading)
+    forbid = None if clear_stops_on_targets else board.coloured
     slides = tab.slides
     eligible_idx = [i for i in range(n) if elig[i]]
     single = len(eligible_idx) == 1
@@ -625,6 +647,10 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
                     if q == goal and elig[i] and g == TURNED:
                         path.append((i, d, k))
                         return True
+                    if forbid is not None and forbid[q]:  # no landing on a coloured target
+                        if b:
+                            break
+                        continue
                     hq = other_h
                     if hi is not None and hi[g][q] < hq:
                         hq = hi[g][q]
@@ -667,7 +693,8 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
         else:
             closer_arr = reach_arr = None
         k = kernel.Kernel(board.walls, goal, order, P, F, is_clear, elig, heur, single,
-                          closer_arr, reach_arr, AFTER, max_moves, table_bits)
+                          closer_arr, reach_arr, AFTER, max_moves, table_bits,
+                          forbid if clearseg is not None else None, tab.kernel_cache)
         for bound in range(h0, max_moves + 1):
             before = k.nodes
             found = k.search(bound, lower_bound(), budget)

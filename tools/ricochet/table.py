@@ -33,12 +33,17 @@ class BadRequest(ValueError):
     """A request the page (or anyone) sent that cannot be answered: one line."""
 
 
+class OutOfNodes(Exception):
+    """A solve given a node budget (``node_limit``) searched that many positions first."""
+
+
 _boards = {}
 _lock = threading.Lock()
 
 
-def _board(faces):
-    """The Board for ``faces`` (kept: its solver tables are reused)."""
+def _board(faces, prepare=True):
+    """The Board for ``faces`` (kept: its solver tables are reused, and built ahead in the
+    background unless ``prepare`` is False: the server's own process, which never solves)."""
     try:
         names = rr.parse_faces(faces if isinstance(faces, str) else ",".join(faces))
     except (rr.RicochetError, TypeError) as e:
@@ -52,6 +57,7 @@ def _board(faces):
             board = _boards[key] = rr.Board(names)
             # the solver's tables for every target, built while the table places its robots
             board.prepared = threading.Thread(target=_prepare, args=(board,), daemon=True)
+        if prepare and board.prepared.ident is None:
             board.prepared.start()
     return board
 
@@ -86,10 +92,10 @@ def faces(_request=None):
             "shapes": list(rr.SHAPES)}
 
 
-def board(request):
+def board(request, prepare=True):
     """The assembled board: ``walls`` (256 numbers: bit d a wall on side d, N E S W; bit
     4 + d when it is solid), ``targets`` (17 cells, by target index) and ``names``."""
-    b = _board(_field(request, "faces"))
+    b = _board(_field(request, "faces"), prepare)
     return {"faces": ",".join(b.faces), "walls": list(b.walls), "targets": list(b.targets),
             "names": [rr.target_name(t) for t in range(rr.TARGET_COUNT)]}
 
@@ -102,9 +108,9 @@ def _field(request, name):
     return request[name]
 
 
-def _deal(request):
+def _deal(request, prepare=True):
     """(Board, robots, target) of a request, each checked."""
-    b = _board(_field(request, "faces"))
+    b = _board(_field(request, "faces"), prepare)
     given = _field(request, "robots")
     if not isinstance(given, dict):
         raise BadRequest('robots: give {"red": cell, ...}')
@@ -142,10 +148,19 @@ def _rule(request):
     return ricochet
 
 
-def _path(board, pos, who, d, passes):
+def _landing(request):
+    """The transparent robot's landing: never on a coloured target (the rulebook, the
+    default), or ``"clear_stops_on_targets": true``, the other reading."""
+    landing = request.get("clear_stops_on_targets", False)
+    if not isinstance(landing, bool):
+        raise BadRequest("clear_stops_on_targets: true or false")
+    return landing
+
+
+def _path(board, pos, who, d, passes, landing=False):
     """One move as the page animates it; ``pos`` is updated."""
     start = pos[who]
-    end = board.slide(pos, who, d, passes)
+    end = board.slide(pos, who, d, passes, landing)
     passed = []
     here, step, bit = start, rr.STEP[d], 1 << d
     while end >= 0 and here != end:
@@ -157,20 +172,27 @@ def _path(board, pos, who, d, passes):
             "from": start, "to": pos[who], "legal": end >= 0, "passed": passed, "text": rr.format_move(who, d, passes)}
 
 
-def solve(request):
+def solve(request, node_limit=None):
     """An optimal solution: ``count`` (None when there is none within ``max_moves``), the
-    ``moves`` with their paths, ``nodes`` searched, ``seconds`` and ``engine``."""
+    ``moves`` with their paths, ``nodes`` searched, ``seconds`` and ``engine``. With
+    ``node_limit``: OutOfNodes when that many positions were searched first."""
     b, robots, target = _deal(request)
     ricochet = _rule(request)
     limit = request.get("max_moves", 30)
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_MOVES:
         raise BadRequest("max_moves: a whole number 1-%d" % MAX_MOVES)
-    result = solver.solve(b, robots, target, max_moves=limit, ricochet=ricochet)
+    landing = _landing(request)
+    result = solver.solve(b, robots, target, max_moves=limit, ricochet=ricochet,
+                          clear_stops_on_targets=landing, node_limit=node_limit)
+    if result.count is None and node_limit and getattr(result, "out_of_budget", False):
+        raise OutOfNodes("the search gave up after %d positions (the server's budget)"
+                         % result.nodes)
     pos = rr.new_robots(robots)
-    moves = [_path(b, pos, w, d, k) for w, d, k in result.moves]
+    moves = [_path(b, pos, w, d, k, landing) for w, d, k in result.moves]
     return {"count": result.count, "moves": moves, "nodes": result.nodes,
             "seconds": round(result.seconds, 4), "engine": result.engine,
-            "ricochet": ricochet, "target": rr.target_name(target)}
+            "ricochet": ricochet, "clear_stops_on_targets": landing,
+            "target": rr.target_name(target)}
 
 
 def _moves(request):
@@ -200,17 +222,19 @@ def demonstrate(request):
     target completed within the bid) or ``"failed"``; ``reason`` one sentence;
     ``moves`` the moves so far with their paths (as ``solve``'s); ``count`` the moves
     made, passes included; ``robots`` where the robots stand now."""
-    b, robots, target = _deal(request)
+    b, robots, target = _deal(request, prepare=False)  # (no search: no tables)
     ricochet = _rule(request)
     bid = _field(request, "bid")
     if isinstance(bid, bool) or not isinstance(bid, int) or not 1 <= bid <= MAX_MOVES:
         raise BadRequest("bid: a whole number 1-%d" % MAX_MOVES)
     moves = _moves(request)
-    verdict = rr.check(b, robots, target, moves, ricochet=ricochet) if moves else None
+    landing = _landing(request)
+    verdict = rr.check(b, robots, target, moves, ricochet=ricochet,
+                       clear_stops_on_targets=landing) if moves else None
     if verdict is not None and verdict.code == rr.ILLEGAL_MOVE:
         moves = moves[:verdict.move]  # the client never sends more after one
     pos = rr.new_robots(robots)
-    paths = [_path(b, pos, w, d, k) for w, d, k in moves]
+    paths = [_path(b, pos, w, d, k, landing) for w, d, k in moves]
     count = verdict.moves if verdict else 0
     if verdict is None:
         state, reason = "going", "bid %s: show it move by move" % rr.plural(bid, "move")

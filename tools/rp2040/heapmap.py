@@ -23,10 +23,10 @@ from . import image
 from .pico import Pico
 
 # Leaves first, so that a module's figure is its own.
-MODULES = ("compat", "rules.kernels", "rules.board", "rules.rng", "rules.solver",
+MODULES = ("compat", "rules.solver_viper", "rules.board", "rules.rng", "rules.solver",
            "rules.decisions", "rules.rolls", "rules.game", "rules.notation", "rules.walk",
-           "device.input", "device.store", "device.display", "device.sound",
-           "device.hw", "device.hw.rp2", "device.power", "palette", "frame", "animations", "keys", "saving",
+           "device.input", "device.store", "device.display_viper", "device.display", "device.sound",
+           "device.hw", "device.hw.rp2", "device.power", "palette", "frame_viper", "frame", "animations", "keys", "saving",
            "preferences", "modes", "app", "handheld")  # a mode's own module: with the mode;
 # device.config: read at boot by Device, then forgotten (handheld.read_config)
 MODES = ("solo", "referee", "classroom", "settings")

@@ -133,11 +133,14 @@ def _quote(text):
 
 
 def guide(app):
-    """What the mode shown says to do now ("" while none: a switch, a halted app)."""
+    """What the mode shown says to do now ("" while none: a switch, a halted app), the
+    pieces in play named after it (modes/pieces.py: "robot on white 2, target pink 4")."""
     mode = getattr(app, "current", None)
     if mode is None or app.switching or not hasattr(mode, "guide"):
         return ""
-    return mode.guide() or ""
+    from microrobots.modes import pieces
+
+    return pieces.with_guide(app, mode.guide() or "")
 
 
 class Driver:
@@ -159,6 +162,8 @@ class Driver:
         self._noticed = False
         self._guide = None
         self._power = None
+        self._store_error = None
+        self._flash = bool(state)  # without one, every save fails: no news
 
     @property
     def now(self):
@@ -173,6 +178,10 @@ class Driver:
             start = dev.hw.elapsed  # the frame's time
             dev.run(1)
             self._report(start)
+            error = dev.store.error if self._flash else None  # a failed save says so, on
+            if error is not None and error != self._store_error:  # the console (no screen)
+                self.out('{"t": %d, "console": %s}' % (start, _quote("note: " + error)))
+            self._store_error = error
 
     def _report(self, t):
         dev = self.device

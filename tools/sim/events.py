@@ -10,6 +10,10 @@ The format (one event a line, ``#`` starts a comment)::
 
 BUTTONS = ("up", "down", "left", "right", "a", "b")
 TAP_MS = 60
+# The latest time an events file may name, a hold included: 6 hours of play, which the
+# simulator runs in some 15 minutes of CPython. No script needs more; a larger one (a
+# typo, 99999999999999999999) would keep the run going for ever.
+MAX_MS = 6 * 3600 * 1000
 
 
 class EventsError(ValueError):
@@ -28,17 +32,23 @@ def parse_events(text, source="events"):
         f = line.split()
         if len(f) not in (2, 4) or (len(f) == 4 and f[2].lower() != "hold"):
             raise EventsError("%s: expected '<ms> <button>' or '<ms> <button> hold <ms>', got %r"
-                              % (where, line))
-        if not f[0].isdigit():
-            raise EventsError("%s: time %r is not a whole number of ms" % (where, f[0]))
+                              % (where, line[:40]))
+        if not _digits(f[0]):
+            raise EventsError("%s: time %r is not a whole number of ms" % (where, f[0][:12]))
         button = f[1].lower()
         if button not in BUTTONS:
-            raise EventsError("%s: unknown button %r (use %s)" % (where, f[1], " ".join(BUTTONS)))
+            raise EventsError("%s: unknown button %r (use %s)" % (where, f[1][:12], " ".join(BUTTONS)))
+        if len(f[0]) > 10 or int(f[0]) > MAX_MS:
+            raise EventsError("%s: time %s is past %d ms (6 hours)" % (where, f[0][:12], MAX_MS))
         t = int(f[0])
         length = TAP_MS
         if len(f) == 4:
-            if not f[3].isdigit() or int(f[3]) < 1:
-                raise EventsError("%s: hold time %r is not a positive number of ms" % (where, f[3]))
+            if not _digits(f[3]) or int(f[3]) < 1:
+                raise EventsError("%s: hold time %r is not a positive number of ms"
+                                  % (where, f[3][:12]))
+            if len(f[3]) > 10 or t + int(f[3]) > MAX_MS:
+                raise EventsError("%s: hold time %s ends past %d ms (6 hours)"
+                                  % (where, f[3][:12], MAX_MS))
             length = int(f[3])
         b = BUTTONS.index(button)
         presses.setdefault(b, []).append((t, t + length, lineno))
@@ -52,6 +62,11 @@ def parse_events(text, source="events"):
                                   % (source, line, BUTTONS[b], first))
     edges.sort(key=lambda e: (e[0], e[2]))  # at the same ms: releases first
     return edges
+
+
+def _digits(text):
+    """ASCII digits only (str.isdigit takes "²" too, which int() refuses)."""
+    return bool(text) and all("0" <= c <= "9" for c in text)
 
 
 def mask_lines(edges):

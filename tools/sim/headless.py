@@ -33,18 +33,22 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 from tools import cli
 from tools.cli import ROOT, micropython_main
-from tools.sim.events import BUTTONS, TAP_MS, EventsError, mask_lines, parse_events  # noqa: F401
+from tools.sim.events import (BUTTONS, MAX_MS, TAP_MS, EventsError, mask_lines,  # noqa: F401
+                              parse_events)
 
 DRIVER = os.path.join(ROOT, "tools", "sim", "driver.py")
 TAIL_MS = 2000
 
 
-def run_driver(lines, seed, until, runtime="cpython", state=None, tones=False):
+def run_driver(lines, seed, until, runtime="cpython", state=None, tones=False, clock=0):
     """Run the driver on input ``lines``; return its output lines (a list of str)."""
     argv = ["--seed", str(seed), "--until", str(until)]
+    if clock:
+        argv += ["--clock", str(clock)]
     if state:
         argv += ["--state", state]
     if tones:
@@ -99,13 +103,25 @@ def failure(out):
 
 def headless(args):
     text = cli.read_text(args.events, "events file")
-    if args.state:  # the device's flash: made if need be, as make play does
-        cli.make_folder(args.state, "the device's flash")
     edges = parse_events(text, args.events)
     until = args.until
     if until is None:
         until = (edges[-1][0] if edges else 0) + TAIL_MS
-    out = run_driver(mask_lines(edges), args.seed, until, args.runtime, args.state)
+    if args.fresh or ((args.tiles or args.side) and not args.state):
+        # a new device's flash, thrown away at the end (--tiles/--side are written there)
+        with tempfile.TemporaryDirectory(prefix="microrobots-sim-") as flash:
+            return _run(args, edges, until, os.path.join(flash, ""))
+    if args.state:  # the device's flash: made if need be, as make play does
+        cli.make_folder(args.state, "the device's flash")
+    return _run(args, edges, until, args.state)
+
+
+def _run(args, edges, until, state):
+    if args.tiles or args.side:
+        from tools.sim import terminal
+        terminal.prepare_state(os.path.join(state, ""), args.side, args.tiles)
+    out = run_driver(mask_lines(edges), args.seed, until, args.runtime, state,
+                     clock=args.clock)
     frames = []
     for line in out:
         if line.startswith('{"error"'):
@@ -124,7 +140,7 @@ def headless(args):
     if args.png:  # tools.draw.render draws the device (issue 5)
         from tools.draw import render
         try:
-            render.write_png(frames, args.png, state=args.state)
+            render.write_png(frames, args.png, state=state)
         except ValueError as e:
             raise EventsError(str(e))
     failed = failure(out)
@@ -141,8 +157,15 @@ def parser():
     p.add_argument("--events", help="events file (headless)")
     p.add_argument("--frames-out", help="where to write the frames, JSON lines (headless)")
     p.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython")
-    p.add_argument("--until", type=int, help="stop at this time in ms")
-    p.add_argument("--state", help="folder standing in for the device's flash")
+    p.add_argument("--until", type=int, help="stop at this time in ms (at most 6 hours)")
+    flash = p.add_mutually_exclusive_group()
+    flash.add_argument("--state", help="folder standing in for the device's flash")
+    flash.add_argument("--fresh", action="store_true",
+                       help="a new device (the default without --state; with --tiles/--side"
+                            ", its flash is a folder thrown away at the end)")
+    cli.add_layout_options(p, files=False)
+    p.add_argument("--clock", type=int, default=0,
+                   help="the tick the device's clock starts from (a Pico's wraps after 12.4 days)")
     p.add_argument("--png", help="also draw the last frame as a picture of the device (headless)")
     return p
 
@@ -159,12 +182,17 @@ def main(argv=None):
     if not args.events or not args.frames_out:
         return cli.fail("sim", "--headless needs --events FILE and --frames-out FILE")
     if not 0 <= args.seed <= 0x3FFFFFFF:
-        return cli.fail("sim", "--seed must be 0..%d, not %d" % (0x3FFFFFFF, args.seed))
-    if args.until is not None and args.until < 0:
-        return cli.fail("sim", "--until must be a time in ms >= 0, not %d" % args.until)
+        return cli.fail("sim", "--seed must be 0..%d, not %s" % (0x3FFFFFFF, str(args.seed)[:12]))
+    if args.until is not None and not 0 <= args.until <= MAX_MS:
+        return cli.fail("sim", "--until must be a time in ms 0..%d (6 hours), not %s"
+                        % (MAX_MS, str(args.until)[:12]))
+    if not 0 <= args.clock <= 0x3FFFFFFF:
+        return cli.fail("sim", "--clock must be 0..%d, not %s" % (0x3FFFFFFF, str(args.clock)[:12]))
     try:
+        if args.tiles or args.side:
+            cli.layout_from_args(args)
         return headless(args)
-    except (EventsError, cli.UsageError) as e:
+    except (EventsError,) + cli.Errors as e:
         return cli.fail("sim", e)
 
 

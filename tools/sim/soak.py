@@ -435,18 +435,50 @@ _staged = []
 
 
 def staged():
-    """``STAGED``, the firmware as flashed for the unix port (stage_flashed), staged once
-    per process: what the simulator's MicroPython runtime runs, as a Pico with the stock
-    image does (compiling the whole app from source would need more room than a Pico-sized
-    heap gives the 64-bit port)."""
+    """``STAGED``, the firmware as flashed for the unix port (stage_flashed): what the
+    simulator's MicroPython runtime runs, as a Pico with the stock image does (compiling
+    the whole app from source would need more room than a Pico-sized heap gives the
+    64-bit port). Staged again only when the firmware or the tools that compile it
+    changed, under a lock: processes side by side (make test's workers) share one folder,
+    and none of them empties it while another runs from it."""
+    import fcntl
     import os
 
     from tools.cli import ROOT
 
     if not _staged:
-        stage_flashed(os.path.join(ROOT, STAGED))
+        folder = os.path.join(ROOT, STAGED)
+        os.makedirs(os.path.dirname(folder), exist_ok=True)
+        with open(folder + ".lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            mark, stamp = os.path.join(folder, ".staged"), _stamp()
+            if not os.path.exists(mark) or open(mark).read() != stamp:
+                stage_flashed(folder)
+                with open(mark, "w") as f:
+                    f.write(stamp)
         _staged.append(STAGED)
     return STAGED
+
+
+def _stamp():
+    """What a staged folder is made from: every firmware file, mpy-cross, micropython."""
+    import hashlib
+    import os
+
+    from tools import cli, flash
+
+    h = hashlib.sha256(repr((flash.mpy_cross_version(), cli.micropython_binary())).encode())
+    binary = cli.micropython_binary()
+    if binary and os.path.exists(binary):
+        h.update(repr(os.stat(binary)[6:9:2]).encode())  # its size and mtime
+    for folder, dirs, files in sorted(os.walk(cli.FIRMWARE)):
+        dirs.sort()
+        for name in sorted(files):
+            if not name.endswith(".pyc"):
+                path = os.path.join(folder, name)
+                with open(path, "rb") as f:
+                    h.update(path.encode() + b"\0" + hashlib.sha256(f.read()).digest())
+    return h.hexdigest()
 
 
 def start(runtime, seed, minutes, state, clock=-1, restart=20, heap_limit=HEAP_LIMIT,

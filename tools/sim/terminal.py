@@ -2,7 +2,7 @@
 
     python -m tools.sim [--seed N] [--side black|copper] [--tiles CODE]
                         [--state DIR | --fresh] [--runtime cpython|micropython]
-                        [--color auto|truecolor|256]
+                        [--color auto|truecolor|256] [--labels]
 
 The firmware (firmware/main.py's loop, the app and its modes) runs in tools/sim/driver.py
 on fake pins and a fake clock, in a child process: CPython by default, or the real
@@ -19,6 +19,7 @@ Keys (terminals report key presses, never releases, so a key is a short tap):
     Shift+arrow        hold that direction (the D-pad repeats)
     - / +              run on a simulated battery, 10 % less / more charge
     u                  plug USB in / out (the device starts on USB)
+    l                  each die's label (W2: white 2) instead of its pips, and back
     q                  quit (the terminal is restored, whatever happens)
 
 The line under the grid says how the device is powered and whether it is dimmed (a
@@ -74,10 +75,11 @@ SINGLE = {
     "\x0c": ("redraw", None),  # Ctrl-L
     "-": ("battery", -10), "+": ("battery", 10), "=": ("battery", 10),
     "u": ("usb", None), "U": ("usb", None),
+    "l": ("labels", None), "L": ("labels", None),
 }
 
 HELP = ("arrows D-pad · Enter/Space A · Backspace/Esc B · Shift+A, Shift+B, "
-        "Shift+arrow hold (long press) · -/+ battery, u USB · q quit")
+        "Shift+arrow hold (long press) · -/+ battery, u USB · l labels · q quit")
 HELP_SHORT = "Enter A · Esc B · Shift hold · q quit"  # beside the compact grid
 # Counts on the grid are tallies (firmware frame.count): a label cell, then these.
 LEGEND = onscreen.LEGEND
@@ -387,8 +389,9 @@ def draw(state, cols, rows, truecolor, pip="\u25cf"):
                     parts.append(gap + " " * (w + (gx if c < 5 else 0)))
                     continue
                 ink, bg = cell_colours(state.pixels[i])
+                label = state.labels[i] if state.show_labels else None
                 parts.append(sgr(ink, bg, truecolor) + cell_text(state.numbers[i], y, w, h,
-                                                                 pips, pip))
+                                                                 pips, pip, label))
                 if c < 5:
                     parts.append(gap + " " * gx)
             parts.append("\x1b[0m\x1b[K")
@@ -412,8 +415,8 @@ def draw(state, cols, rows, truecolor, pip="\u25cf"):
         out.append("\x1b[%d;1H\x1b[0m%s\x1b[K" % (row, line.center(cols)[:cols]))
         row += 1
     spare -= len(keys)
-    if len(now) + max(1, len(status)) > spare:
-        now = now[:max(0, spare - 1)]
+    if len(now) + max(1, len(status)) > spare:  # the status line whole, the guide cut
+        now = now[:max(1 if spare > len(status) else 0, spare - max(1, len(status)))]
     for line in now:
         out.append("\x1b[%d;1H\x1b[0m\x1b[1;36m%s\x1b[0m\x1b[K" % (row, line))
         row += 1
@@ -425,8 +428,11 @@ def draw(state, cols, rows, truecolor, pip="\u25cf"):
     return "".join(out)
 
 
-def cell_text(number, y, w, h, pips, pip):
-    """Row ``y`` of a die face ``w`` characters wide: pips, or the number when small."""
+def cell_text(number, y, w, h, pips, pip, label=None):
+    """Row ``y`` of a die face ``w`` characters wide: pips, or the number when small;
+    ``label`` (the die's token, W2): that alone, in the middle row."""
+    if label is not None:
+        return (label.center(w) if y == h // 2 else " " * w)[:w]
     if not pips:
         line = [" "] * w
         if y == h // 2:
@@ -442,10 +448,12 @@ def cell_text(number, y, w, h, pips, pip):
 class State:
     """What the screen shows: the LEDs, the mode, the layout's numbers, a status line."""
 
-    def __init__(self, numbers, runtime):
+    def __init__(self, numbers, runtime, labels=None, show_labels=False):
         self.pixels = [(0, 0, 0)] * 36
         self.mode = "starting"
         self.numbers = numbers
+        self.labels = labels or [str(n) for n in numbers]  # each die's token: W2
+        self.show_labels = show_labels  # the labels instead of the pips (l, --labels)
         self.runtime = runtime
         self.status = ""
         self.guide = ""  # what to do now: the mode's own words (driver "guide" lines)
@@ -524,6 +532,18 @@ def prepare_state(state_dir, side, tiles):
 
 def layout_numbers(state_dir):
     """The die numbers of the device's current arrangement (from its settings file)."""
+    layout = device_layout(state_dir)
+    return [layout.number(i) for i in range(36)]
+
+
+def layout_labels(state_dir):
+    """Each die's token (W2: white 2) in the device's current arrangement."""
+    layout = device_layout(state_dir)
+    return [layout.token(i) for i in range(36)]
+
+
+def device_layout(state_dir):
+    """The device's current arrangement (from its settings file; the default if none)."""
     from microrobots.rules.board import Layout, LayoutError
     from microrobots.device.store import Store
 
@@ -535,7 +555,7 @@ def layout_numbers(state_dir):
             layout = Layout.named("black")
     except (LayoutError, AttributeError, TypeError):
         layout = Layout.named("black")
-    return [layout.number(i) for i in range(36)]
+    return layout
 
 
 # -- the terminal ------------------------------------------------------------------------------
@@ -617,7 +637,8 @@ def play(args, stdin_fd, out):
     try:
         prepare_state(state_dir, args.side, args.tiles)
         cmd = driver_command(args.runtime, args.seed, state_dir)
-        state = State(layout_numbers(state_dir), args.runtime)
+        state = State(layout_numbers(state_dir), args.runtime, layout_labels(state_dir),
+                      args.labels)
         settings_path = os.path.join(state_dir, "settings.json")
         settings_mtime = _mtime(settings_path)
         truecolor = truecolor_wanted(args.color)
@@ -652,6 +673,9 @@ def play(args, stdin_fd, out):
                     quit_now = True
                 elif kind == "redraw":
                     resized[0] = True
+                elif kind == "labels":
+                    state.show_labels = not state.show_labels
+                    dirty = True
                 elif kind == "battery" or kind == "usb":
                     if kind == "usb":
                         state.on_usb = not state.on_usb
@@ -685,6 +709,7 @@ def play(args, stdin_fd, out):
             if mtime != settings_mtime:  # the arrangement may have changed on the device
                 settings_mtime = mtime
                 state.numbers = layout_numbers(state_dir)
+                state.labels = layout_labels(state_dir)
                 dirty = True
             if state.ended:
                 break
@@ -741,6 +766,8 @@ def build_parser():
                    help="run the firmware in CPython (default) or the micropython interpreter")
     p.add_argument("--color", choices=("auto", "truecolor", "256"), default="auto",
                    help="colours: auto (from COLORTERM), truecolor or 256")
+    p.add_argument("--labels", action="store_true",
+                   help="each die's label (W2: white 2) instead of its pips (the l key toggles)")
     return p
 
 

@@ -24,10 +24,20 @@ below the cap; the cap only bites on big bright frames.
 
 ``written`` keeps the last values written, in grid order (R, G, B per cell), for the
 simulator and tests. ``show`` allocates nothing. Its loops over the 108 channels are one
-kernel (see ``kernels.py``): viper machine code on a Pico, plain Python elsewhere.
+kernel (display_viper.py): viper machine code on MicroPython, its plain twin elsewhere.
 """
 
-from ..compat import const, kernels
+from ..compat import NATIVE, const
+
+# _show: each channel through the brightness-and-gamma table; if the sum exceeds ``cap``,
+# every channel times cap // sum (the power cap); then, unless nothing changed (-1), the
+# frame into ``written`` and, in wiring order, into the LED buffer. Returns the sum
+# written, plus 65536 when the cap scaled it. One kernel, not three: native code costs
+# heap, and this one runs every frame.
+if NATIVE:
+    from .display_viper import _show
+else:
+    from .display_plain import _show
 
 _CELLS = const(36)
 _FRAME_BYTES = const(108)
@@ -61,17 +71,6 @@ _GAMMA_TABLE = const(
     b"\xae\xb0\xb2\xb4\xb6\xb8\xba\xbc\xbf\xc1\xc3\xc5\xc7\xca\xcc\xce\xd1\xd3\xd5\xd7\xda\xdc"
     b"\xdf\xe1\xe3\xe6\xe8\xeb\xed\xf0\xf2\xf5\xf7\xfa\xfc\xff"
 )
-
-
-# The hot loop of show(), kernels.DISPLAY compiled by compat.kernels: viper on MicroPython, the same text
-# as plain Python where there is no native emitter (CircuitPython, WebAssembly) or under
-# CPython. One source, so every runtime writes the same LED values.
-# _show: each channel through the brightness-and-gamma table; if the sum exceeds ``cap``,
-# every channel times cap // sum (the power cap); then, unless nothing changed (-1), the
-# frame into ``written`` and, in wiring order, into the LED buffer. Returns the sum
-# written, plus 65536 when the cap scaled it. One kernel, not three: native code costs
-# heap, and this one runs every frame.
-(_show,) = kernels("DISPLAY", ("_show",))
 
 
 def led_map(config):

@@ -33,16 +33,13 @@ exception. Limits a real file never reaches are checked on the bytes before the 
 runs, so that no file can make it run out of stack or heap (a Pico's MemoryError, CPython's
 RecursionError): ``MAX_BYTES``, ``MAX_DEPTH`` levels of nesting, ``MAX_STRING`` bytes in a
 string. The text must be UTF-8 (a byte-order mark is allowed); UTF-16, as Windows Notepad
-may save, or Latin-1 gets a line saying so. What only an odd or a bad file needs (the
-byte-by-byte scan, the lines saying what is wrong) is in jsonscan.py.
+may save, or Latin-1 gets a line saying so.
 """
 
 import json
 import os
 
 from ..compat import const
-from . import jsonscan
-from .jsonscan import MAX_DEPTH, MAX_STRING
 
 # errno "no such file": 2 on MicroPython's ports and CPython; 44 in the WebAssembly port,
 # whose files are Emscripten's (its errno.ENOENT still says 2).
@@ -54,12 +51,82 @@ FORMAT = 1
 # 4 levels, its longest string under 1 KB) and that keep reading and json.loads within a
 # Pico's heap: a bigger file is refused by its size, before any of it is read.
 MAX_BYTES = const(8192)
+MAX_DEPTH = const(16)  # levels of nesting a JSON file may have
+MAX_STRING = const(2048)  # bytes a string in it may have
+
+
+def _scan(data):
+    """None when JSON ``data`` (bytes) is nested at most MAX_DEPTH deep and has no string
+    over MAX_STRING bytes, else the problem: byte by byte, strings and escapes followed as
+    JSON has them."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:2]:  # (no BOM: "{\0")
+        return _UTF16
+    depth = 0
+    inside = False  # within a string
+    escaped = False
+    length = 0
+    for b in data:
+        if inside:
+            if escaped:
+                escaped = False
+            elif b == 0x5C:  # backslash
+                escaped = True
+                continue
+            elif b == 0x22:  # the closing quote
+                inside = False
+                continue
+            length += 1
+            if length > MAX_STRING:
+                return "a string over %d bytes" % MAX_STRING
+        elif b == 0x22:
+            inside = True
+            length = 0
+        elif b == 0x5B or b == 0x7B:  # [ {
+            depth += 1
+            if depth > MAX_DEPTH:
+                return "nested deeper than %d levels" % MAX_DEPTH
+        elif b == 0x5D or b == 0x7D:  # ] }
+            depth -= 1
+    return None
+
+
+_UTF16 = "not UTF-8 text (saved as UTF-16? save as UTF-8)"
+
+
+def _explain(data, error, where):
+    """The one line for ``error``, raised while ``data`` (bytes) was decoded or parsed.
+    ``where``: a JSON syntax error's position, when the parser gives it (CPython)."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:2]:
+        return _UTF16
+    if isinstance(error, UnicodeError):
+        at = getattr(error, "start", None)  # (MicroPython's says nothing more)
+        return "not UTF-8 text (%ssaved as Latin-1? save as UTF-8)" % (
+            "" if at is None else "byte 0x%02x at offset %d; " % (data[at], at))
+    if not isinstance(error, ValueError):  # MemoryError, RecursionError
+        text = str(error)
+        return "cannot be read (%s%s)" % (type(error).__name__, " " + text if text else "")
+    if not where:
+        return "corrupt or cut short (not valid JSON)"
+    line = getattr(error, "lineno", None)
+    if line is None:  # MicroPython's json names no position
+        return "not valid JSON (%s)" % error
+    return "not valid JSON at line %d column %d: %s" % (line, error.colno, error.msg)
+
+
+def _short(value):
+    """``value`` for a one-line message, cut to 40 characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 class PosixFs:
     """The real filesystem: the builtin ``open`` and ``os``."""
 
     def open(self, path, mode):
+        # Only a regular file is read: a FIFO (or a device) put there on a host would
+        # block open() for ever, or never end. (Flash holds regular files only.)
+        if "r" in mode and os.stat(path)[0] & 0xF000 != 0x8000:
+            raise OSError(22, "not a regular file")
         return open(path, mode)
 
     def rename(self, src, dest):
@@ -260,7 +327,7 @@ def _decode(raw):
         return None, "not a saved file of this device"
     if whole["format"] != FORMAT:
         return None, "saved in format %s, this firmware reads %d" % (
-            jsonscan.short(whole["format"]), FORMAT)
+            _short(whole["format"]), FORMAT)
     if whole["data"] is None:
         return None, "not a saved file of this device (its data is null)"
     return whole["data"], None
@@ -273,7 +340,7 @@ def parse(data, where=False):
     says where (CPython knows; MicroPython does not), else it is "corrupt or cut short".
 
     A file like the device's own is cleared quickly here; an odd one (escapes, many
-    brackets) and every bad one go to jsonscan.py."""
+    brackets) and every bad one are scanned byte by byte (_scan)."""
     try:
         if isinstance(data, str):
             data = data.encode()
@@ -282,7 +349,7 @@ def parse(data, where=False):
         if data[:3] == b"\xef\xbb\xbf":  # UTF-8's byte-order mark (Notepad's "UTF-8 BOM")
             data = data[3:]
         if not _plain(data):
-            problem = jsonscan.scan(data)
+            problem = _scan(data)
             if problem is not None:
                 return None, problem
         value = json.loads(data.decode())
@@ -291,7 +358,7 @@ def parse(data, where=False):
         return value, None
     except Exception as error:  # noqa: BLE001 - MemoryError, RecursionError: refused too
         try:
-            return None, jsonscan.explain(data, error, where)
+            return None, _explain(data, error, where)
         except Exception:  # noqa: BLE001 - (no room even to explain)
             return None, "cannot be read (%s)" % type(error).__name__
 

@@ -53,6 +53,7 @@ class Base:
     """Defaults for the optional methods."""
 
     name = "?"
+    game = None  # a game mode's game in progress (None: none, or not a game mode)
     playing_alone = False  # True while the mode plays by itself: the device stays awake
 
     def __init__(self, app):

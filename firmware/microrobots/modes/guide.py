@@ -47,6 +47,8 @@ def solo(m):
                 g.score, g.streak, g.extra)
         if m.hint:
             return "the lit cells: where the robot can go · hold A again: give up"
+        if getattr(m, "refused", -1) >= 0:
+            return refused(m)
         n = m.walk.count
         first = g.waypoint is not None and not m.walk.seen
         return "%s: %d move%s so far · D-pad the cursor, A: there · B: a move back · " \
@@ -60,6 +62,19 @@ def solo(m):
     first = "given up: " if m.gave_up else ""
     return "%san optimal route, %d moves · A: the next target" % (
         first, len(m.route) - 1)
+
+
+def refused(m):
+    """Why the move to ``m.refused`` was refused (solo; the die flashes red)."""
+    from .pieces import die
+
+    layout = m.app.layout
+    a, b = m.robot, m.refused
+    if m.app.solver.is_move(a, b):  # a legal move, but the round counts no more
+        return "refused: %d moves is the most a round counts · B: a move back" % m.walk.count
+    return ("refused: %s is neither %s nor a %d: a move goes along the row or column onto "
+            "a die of the robot's colour or number · D-pad the cursor, A: there" % (
+                die(layout, b), die(layout, a).split(" ")[0], layout.number(a)))
 
 
 def referee(m):
@@ -87,10 +102,11 @@ def referee(m):
                                              m.count))
     if st == REF_RESULT or st == REF_WHY:
         if m.ok:
-            return "correct: player %d takes a token · A: the next roll" % who
+            return "correct: player %d takes a token · A: the next roll · B: take it " \
+                "back" % who
         if m.receiver < 0:
-            return "wrong: %s · no token moves · A: on" % m.verdict
-        return "wrong: %s · player %d gives player %d a token · A: on" % (
+            return "wrong: %s · no token moves · A: on · B: take it back" % m.verdict
+        return "wrong: %s · player %d gives player %d a token · A: on · B: take it back" % (
             m.verdict, who, m.receiver + 1)
     if st == REF_REVEAL:
         return ("nobody found it: an optimal route, %d moves · D-pad: again · A: the "

@@ -160,12 +160,15 @@ class Mode(Screens, Base):
             elif key == A or key == B:  # seen: the next roll
                 self._next_round(now)
             return
+        if (st == RESULT or st == WHY) and key == B:  # the verdict: take it back?
+            self._ask_undo(now)
+            return
         if st == ROLL or st == RESULT:
             if key == A or key == B:  # hurry on
                 self._next_round(now)
             return
         if st == WHY:
-            if key == A or key == B:  # understood: the scores, then the next round
+            if key == A:  # understood: the scores, then the next round
                 self.state = RESULT
                 self.t0 = ticks_add(now, -VERDICT_MS)
             return

@@ -67,6 +67,7 @@ class Mode(Base):
         self.walk = Walk()  # the robot's moves this round
         self.cursor = 0
         self.hint = False
+        self.refused = -1  # the cell of a move just refused (the guide says why), else -1
         self.count = 0  # the last solved round: moves, optimum, target
         self.optimum = 0
         self.solved_at = 0
@@ -93,7 +94,11 @@ class Mode(Base):
         self.fresh = False
 
     def prepare(self):
-        if self.game is None:  # none kept, none resumed (the app tried): a new one
+        g = self.game
+        s = self.app.settings
+        # none kept, none resumed (the app tried), or the difficulty or expert play left
+        # changed in the settings (a value only browsed and set back keeps the game)
+        if g is None or g.difficulty != s["difficulty"] or g.expert != s["expert"]:
             self.game = self._rolled_game()
             self.fresh = True  # rolled, not begun: enter begins it
 
@@ -139,11 +144,12 @@ class Mode(Base):
             return False, "saved game: not a solo game on this layout"
         self.game = game
         self.hint = False
-        self.walk.restore(saved, game.start, -1 if game.waypoint is None else game.waypoint,
-                          self.app.solver.is_move)
+        whole = self.walk.restore(saved, game.start,
+                                  -1 if game.waypoint is None else game.waypoint,
+                                  self.app.solver.is_move)
         self.cursor = self.robot
         self.state = _PLAY
-        return True, None
+        return True, None if whole else "solo: saved moves damaged; some were dropped"
 
     # -- keys -----------------------------------------------------------------
 
@@ -160,6 +166,7 @@ class Mode(Base):
         hint = self.hint
         self.hint = False
         self.stats = False
+        self.refused = -1
         if key <= RIGHT:
             self.cursor = step_cursor(self.robot, self.cursor, key)
             app.beep(SOUND_CLICK)
@@ -169,6 +176,7 @@ class Mode(Base):
             if a == b:
                 return
             if not app.solver.is_move(a, b) or not self.walk.step(b):
+                self.refused = b
                 self.flash.start(now, b)
                 app.beep(SOUND_REFUSE)
                 return

@@ -3,7 +3,7 @@ same on a Pico, in a browser and under CPython.
 
     board.py      the 6x6 board: layouts from text, from the four tiles, by name
     solver.py     moves, distances, optimal routes, claims checked (Verdict); no allocation
-    kernels.py    the solver's and the drawing's hot loops (viper on a Pico)
+    solver_viper.py  the solver's hot loops (viper); solver_plain.py its plain twin
     game.py       a game: rounds, claims, tokens, the waypoint, undo, folding old decisions
     rolls.py      the dice of a round: start, target, waypoint
     decisions.py  the decision log's bytes and text

@@ -7,12 +7,19 @@ so is b->a), which the solver relies on: distances *to* a cell equal distances *
 Everything is array-based. A Solver allocates its buffers once; ``distances``,
 ``distance``, ``walk_exists`` and ``check`` then allocate nothing on the heap under
 MicroPython (host_tests assert it). The hot loops are ``@micropython.viper`` functions
-on the Pico and plain Python under CPython and CircuitPython: the same source, the same
-code path (see kernels.py).
+on MicroPython (solver_viper.py) and their plain twin elsewhere (solver_plain.py, the
+same file without the decorators): the same code path on every runtime.
 """
 
 from .board import CELLS, SIZE
-from ..compat import const, kernels
+from ..compat import NATIVE, const
+
+# The move table and two searches: viper on MicroPython (~100x faster), the same code
+# as plain Python where there is no native emitter and under CPython (solver_viper.py).
+if NATIVE:
+    from .solver_viper import _bfs, _moves, _walk_bfs
+else:
+    from .solver_plain import _bfs, _moves, _walk_bfs
 
 UNREACHABLE = const(255)  # distances() marks cells the robot can never reach with it
 _MAX_DEGREE = const(10)  # 5 other cells in the row + 5 in the column
@@ -63,13 +70,6 @@ class Verdict:
 
     def __repr__(self):
         return "<Verdict %s>" % self.reason
-
-
-# The solver's kernels (kernels.SOLVER: the move table and two searches), compiled at import. On MicroPython they become
-# viper (native machine code, ~100x faster); CircuitPython has no native emitters and
-# refuses the decorator, so there they are compiled as plain Python; CPython runs them
-# with a no-op decorator. One text, so every runtime runs the same code path.
-_moves, _bfs, _walk_bfs = kernels("SOLVER", ("_moves", "_bfs", "_walk_bfs"))
 
 
 class Solver:

@@ -486,6 +486,11 @@ function bid(player, moves) {
     timerEvent = later(BID_MS, closeBids);
   }
   status(`${name} bids ${moves}.`);
+  if (new Set(S.bids.map((b) => b.player)).size === S.players.length) { // everyone has bid: no sand to wait for
+    cancel(timerEvent);
+    closeBids();
+    return;
+  }
   drawPlayers();
 }
 
@@ -587,6 +592,8 @@ function judged(answer) {
       const n = S.order[S.turn + 1];
       $("next-bidder").hidden = false;
       $("next-bidder").textContent = `Next: ${S.players[n.player].name} (${n.moves} moves)`;
+      S.robots = { ...S.start }; // back at once, as the headline says
+      drawBoard();
       status(`${name} fails. The robots go back; ${S.players[n.player].name} shows next.`);
     } else {
       S.phase = "over";

@@ -11,8 +11,18 @@ The site (no CDN, no network at run time, no server code; any static host will d
     micropython.mjs, .wasm          MicroPython's WebAssembly port (npm, pinned in
                                     tools/sim/web/package-lock.json; `npm ci` fetches it)
     firmware.bin                    firmware/ compiled with mpy-cross (as make flash does
-                                    for a Pico), plus events.py, page.py and lesson.py
-                                    (the projector's searches): one fetch
+                                    for a Pico), plus events.py, page.py, flashfile.py
+                                    (export and import) and lesson.py (the projector's
+                                    searches): one fetch
+    manifest.webmanifest, icon-*.png   the page as an app a phone puts on its home screen
+    sw.js                           the service worker: after one visit every file above
+                                    comes from the browser's cache, so the page opens with
+                                    no network (its cache is named by a hash of the files)
+    README.txt                      how to put the folder on a web space or a USB stick
+
+A browser runs the page only from a web server (http:// or https://; a file:// URL
+cannot load its module script, its WebAssembly or a service worker): a USB stick needs
+``python3 -m http.server`` (or any static server) started in the folder (README.txt).
 
 firmware.bin: a little-endian uint32 N, N bytes of JSON ``[[path, size], ...]``, then
 the files' bytes in that order. A bad or missing piece: one line, exit status 2.
@@ -37,7 +47,9 @@ PACKAGE = "@micropython/micropython-webassembly-pyscript"
 PORT_FILES = ("micropython.mjs", "micropython.wasm")
 PAGE_FILES = ("index.html", "page.css", "page.js")
 EXTRA = (("tools/sim/events.py", "page/events.py"), ("tools/sim/web/page.py", "page/page.py"),
-         ("tools/lesson.py", "page/lesson.py"))
+         ("tools/sim/web/flashfile.py", "page/flashfile.py"), ("tools/lesson.py", "page/lesson.py"))
+APP_FILES = ("manifest.webmanifest", "README.txt")
+ICON_SIZES = (192, 512)
 
 
 class BuildError(Exception):
@@ -87,6 +99,48 @@ def firmware_bundle():
     return struct.pack("<I", len(index)) + index + b"".join(data for _, data in files)
 
 
+def icon_png(size):
+    """The app's icon: the 6x6 grid of dice in the films' colours, as a PNG (zlib only)."""
+    import zlib
+
+    gap = size // 40
+    cell = (size - 7 * gap) // 6
+    margin = (size - 6 * cell - 5 * gap) // 2
+    back = (16, 17, 20)
+    rows = []
+    for y in range(size):
+        row = bytearray([0])  # PNG filter: none
+        cy, oy = divmod(y - margin, cell + gap)
+        for x in range(size):
+            cx, ox = divmod(x - margin, cell + gap)
+            inside = 0 <= cx < 6 and 0 <= cy < 6 and ox < cell and oy < cell and x >= margin \
+                and y >= margin
+            row += bytes(colour.FILM_RGB[(cx + 2 * cy) % 6] if inside else back)
+        rows.append(bytes(row))
+
+    def chunk(kind, data):
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)  # 8-bit RGB
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(b"".join(rows), 9)) + chunk(b"IEND", b""))
+
+
+def service_worker(staging):
+    """sw.js for the files in ``staging``: their list, and a version from their bytes."""
+    import hashlib
+
+    names = sorted(os.listdir(staging))
+    digest = hashlib.sha256()
+    for name in names:
+        digest.update(name.encode() + b"\0" + _read(os.path.join(staging, name)) + b"\0")
+    with open(os.path.join(HERE, "sw.js")) as f:
+        text = f.read()
+    return (text.replace('"__VERSION__"', json.dumps(digest.hexdigest()[:16]))
+            .replace('["__FILES__"]', json.dumps(["./"] + names)))
+
+
 def _read(path):
     with open(path, "rb") as f:
         return f.read()
@@ -110,6 +164,14 @@ def build(out=OUT):
         f.write(tables_js())
     with open(os.path.join(staging, "firmware.bin"), "wb") as f:
         f.write(bundle)
+    for name in APP_FILES:
+        shutil.copyfile(os.path.join(HERE, name), os.path.join(staging, name))
+    for size in ICON_SIZES:
+        with open(os.path.join(staging, "icon-%d.png" % size), "wb") as f:
+            f.write(icon_png(size))
+    worker = service_worker(staging)  # (last: it lists every other file)
+    with open(os.path.join(staging, "sw.js"), "w") as f:
+        f.write(worker)
     shutil.rmtree(out, ignore_errors=True)
     os.replace(staging, out)
     return out
@@ -120,6 +182,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     extensions_map = dict(http.server.SimpleHTTPRequestHandler.extensions_map,
                           **{".js": "text/javascript", ".mjs": "text/javascript",
+                             ".webmanifest": "application/manifest+json",
                              ".wasm": "application/wasm", ".bin": "application/octet-stream"})
 
     def log_message(self, *args):

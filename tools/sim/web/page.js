@@ -66,6 +66,7 @@ let mode = "starting";
 let greeting = null; // the status line's first words, until a key is pressed
 let reached = null; // the classroom: each cell's distance once its wave got there, else -1
 let pageApi = null; // the firmware's page module, once booted
+let halted = false; // an imported flash is being put in place: no frame runs, none saves
 
 const board = {
   held: 0,
@@ -172,10 +173,37 @@ const sound = {
 };
 
 // -- the flash: MicroPython's in-memory files, kept in localStorage -------------------------
+// Whatever the storage holds, the page comes back: a stored flash it cannot use (not JSON,
+// a name that is no file's, "." or "..", a file over MAX_STORED_FILE, or one that stopped
+// the firmware from starting) is set aside as the device sets a file aside: kept under
+// ASIDE_KEY (when it is small enough), one line says so, and the page starts on defaults.
+// The quota is watched: no file over MAX_STORED_FILE is stored (a 3 MB settings.bad.json
+// would hold the site's quota for good), and a full storage first drops what was set aside.
+const ASIDE_KEY = STORAGE_KEY + ".bad";
+const MAX_NAME = 64;
+const MAX_STORED_FILE = 64 * 1024; // eight times the device's largest file (store.MAX_BYTES)
+const MAX_ASIDE = 256 * 1024;
+const fileName = (name) => name.length <= MAX_NAME && /^[\w-][\w.-]*$/.test(name); // not . or ..
+const isAside = (name) => name.endsWith(".bad.json");
 let storage = null;
 let savedFlash = null; // the flash's files as last synced, as JSON text
 let savedSettings = null;
+let restored = null; // the stored text the flash was restored from, until the page started
+let unkept = ""; // the files last left out of the storage (too big), for one line each time
 hook.saving = () => storage !== null; // whether this tab still writes the page's storage
+function setAside(text, why, then = "using defaults") {
+  let kept = "dropped (too big to keep)";
+  try {
+    if (text.length <= MAX_ASIDE) {
+      storage.setItem(ASIDE_KEY, text);
+      kept = `kept aside as ${ASIDE_KEY}`;
+    }
+    storage.removeItem(STORAGE_KEY);
+  } catch (e) {
+    kept = `not kept (${e.name})`;
+  }
+  return `page storage: ${why}; ${kept}; ${then}`;
+}
 function restoreFlash(mp) {
   mp.FS.mkdirTree(FLASH);
   if (ephemeral) return;
@@ -194,16 +222,75 @@ function restoreFlash(mp) {
   try {
     files = JSON.parse(stored);
     if (typeof files !== "object" || files === null || Array.isArray(files)) throw new Error("not an object");
-    for (const [name, text] of Object.entries(files)) {
-      if (!/^[\w.-]+$/.test(name) || typeof text !== "string") throw new Error(`bad entry ${clip(name)}`);
-    }
   } catch (e) {
     // as the device does with a corrupt file: defaults now, replaced at the next save
-    problems.push(`page storage: corrupt or cut short (${e.message}); using defaults`);
+    problems.push(setAside(stored, `corrupt or cut short (${e.message})`));
     return;
   }
-  for (const [name, text] of Object.entries(files)) mp.FS.writeFile(`${FLASH}/${name}`, text);
+  const bad = Object.entries(files).filter(([name, text]) => !fileName(name) || typeof text !== "string"
+    || text.length > MAX_STORED_FILE).map(([name]) => name);
+  if (bad.length) { // the whole stored flash aside, its good files on the flash
+    const first = files[bad[0]];
+    const size = typeof first === "string" && fileName(bad[0]) ? `: ${Math.round(first.length / 1024)} KB` : "";
+    const what = bad.length > 1 ? `${bad.length} entries` : "an entry";
+    problems.push(setAside(stored, `${what} the page cannot keep (${clip(bad[0])}${size})`, "the rest restored"));
+  }
+  for (const [name, text] of Object.entries(files)) {
+    if (!bad.includes(name)) mp.FS.writeFile(`${FLASH}/${name}`, text);
+  }
+  restored = stored;
 }
+
+// A stored flash that stopped the firmware from starting: set aside, then start afresh.
+function bootFailed(error) {
+  if (restored === null || !storage) return false;
+  const text = restored;
+  restored = null;
+  problems.length = 0;
+  problems.push(setAside(text, `the stored flash stopped the page from starting (${error.message})`));
+  return true;
+}
+
+// What the page offers against a flash it cannot use: remove config.json (a bad one halts
+// the device with the red X; the device reads it at boot, so the page starts again) and
+// clear what was set aside. Shown only when there is such a file.
+let flashTools = null;
+function showFlashTools(mp) {
+  if (!flashTools) {
+    flashTools = document.createElement("p");
+    flashTools.id = "flash-tools";
+    $("status").after(flashTools);
+    const button = (id, text, title, action) => {
+      const b = document.createElement("button");
+      Object.assign(b, { id, type: "button", textContent: text, title });
+      b.addEventListener("click", () => action(mp));
+      flashTools.append(b, " ");
+      return b;
+    };
+    button("remove-config", "Remove config.json", "Delete the device's config.json and start again", removeConfig);
+    button("clear-aside", "Clear set-aside files", "Delete the files the device or the page set aside", clearAside);
+  }
+  const names = mp.FS.readdir(FLASH);
+  let aside = false;
+  try { aside = !!storage && storage.getItem(ASIDE_KEY) !== null; } catch (e) { aside = false; }
+  $("remove-config").hidden = !names.includes("config.json");
+  $("clear-aside").hidden = !(aside || names.some(isAside));
+  flashTools.hidden = $("remove-config").hidden && $("clear-aside").hidden;
+}
+function removeConfig(mp) {
+  try { mp.FS.unlink(`${FLASH}/config.json`); } catch (e) { /* gone already */ }
+  syncFlash(mp, null);
+  location.reload();
+}
+function clearAside(mp) {
+  for (const name of mp.FS.readdir(FLASH)) if (isAside(name)) mp.FS.unlink(`${FLASH}/${name}`);
+  try { if (storage) storage.removeItem(ASIDE_KEY); } catch (e) { /* nothing kept */ }
+  syncFlash(mp, null);
+  showFlashTools(mp);
+  setStatus("page storage: the set-aside files are cleared");
+}
+hook.removeConfig = () => $("remove-config").click();
+hook.clearAside = () => $("clear-aside").click();
 
 // One device, many tabs: each tab of the page is a device on the same flash, and the tab
 // that saved last holds the newest games. A tab that sees another tab save stops saving
@@ -224,20 +311,37 @@ function flashText(mp) {
 }
 
 // After every frame: the files as they are once the firmware's save (temp file, rename)
-// has finished, written to the page's storage in one setItem: whole or not at all.
+// has finished, written to the page's storage in one setItem: whole or not at all. A file
+// over MAX_STORED_FILE stays on this page's flash only; a full storage drops what was set
+// aside (the page's, then the device's .bad.json files) and tries once more.
 function syncFlash(mp, page) {
   const text = flashText(mp);
   if (text === savedFlash) return;
   savedFlash = text;
-  const settings = JSON.parse(text)["settings.json"];
-  if (settings !== savedSettings) { // the arrangement, and so the dice's pips, may differ
+  const files = JSON.parse(text);
+  const settings = files["settings.json"];
+  if (page && settings !== savedSettings) { // the arrangement, and so the dice's pips, may differ
     savedSettings = settings;
     numbers = JSON.parse(page.numbers());
   }
+  showFlashTools(mp);
   if (!storage) return;
-  try { storage.setItem(STORAGE_KEY, text); } catch (e) {
-    storage = null;
-    setStatus(`page storage: full or refused (${e.name}); nothing more will be kept`);
+  const big = Object.keys(files).filter((name) => files[name].length > MAX_STORED_FILE);
+  for (const name of big) delete files[name];
+  if (big.join() !== unkept && big.length) {
+    setStatus(`page storage: ${big.join(", ")} (${Math.round(text.length / 1024)} KB) not kept: over ${MAX_STORED_FILE / 1024} KB`);
+  }
+  unkept = big.join();
+  try { storage.setItem(STORAGE_KEY, JSON.stringify(files)); } catch (e) {
+    try {
+      storage.removeItem(ASIDE_KEY);
+      for (const name of Object.keys(files)) if (isAside(name)) delete files[name];
+      storage.setItem(STORAGE_KEY, JSON.stringify(files));
+      setStatus("page storage: full; the set-aside files were dropped to keep the games");
+    } catch (again) {
+      storage = null;
+      setStatus(`page storage: full or refused (${again.name}); nothing more will be kept`);
+    }
   }
 }
 
@@ -418,13 +522,22 @@ function centre(i, gap, cell) {
 }
 
 // A move drawn as a bow between two cells: moves along one row overlap as straight lines.
+// The bow bends towards the board's middle (a move along the edge row or column would
+// otherwise bend off the board), and no more than the board has room for.
 function bow(a, b, gap, cell) {
   const [ax, ay] = centre(a, gap, cell), [bx, by] = centre(b, gap, cell);
   const len = Math.hypot(bx - ax, by - ay);
   const k = 0.18 * (len / (cell + gap)); // longer moves bow further
+  const mx = (ax + bx) / 2, my = (ay + by) / 2, half = (6 * cell + 7 * gap) / 2;
+  let dx = (ay - by) * k / 2, dy = (bx - ax) * k / 2; // the control point's offset
+  if (dx * (half - mx) + dy * (half - my) < 0) { dx = -dx; dy = -dy; } // towards the middle
+  // the curve's peak is half the control point's offset out: keep it inside the cells
+  const room = Math.min(...[[dx, mx], [dy, my]].map(([d, m]) =>
+    (d > 0 ? 2 * half - gap - cell / 2 - m : m - gap - cell / 2) * 2 / Math.max(Math.abs(d), 1e-9)));
+  const shrink = Math.min(1, room);
   ctx2d.beginPath();
   ctx2d.moveTo(ax, ay);
-  ctx2d.quadraticCurveTo((ax + bx) / 2 + (ay - by) * k / 2, (ay + by) / 2 + (bx - ax) * k / 2, bx, by);
+  ctx2d.quadraticCurveTo(mx + dx * shrink, my + dy * shrink, bx, by);
   ctx2d.stroke();
 }
 
@@ -734,6 +847,7 @@ async function boot() {
   numbers = JSON.parse(page.numbers());
   const step = page.step;
   const once = () => {
+    if (halted) return;
     if (board.held && (hook.status.startsWith("notice:") || hook.status === greeting)) {
       setStatus(""); // a key dismisses a notice, as on the grid, and the greeting
     }
@@ -789,7 +903,71 @@ async function boot() {
     tick();
     setInterval(tick, FRAME_MS);
   }
+  bindFlashFile(page);
   $("loading").hidden = true;
+  restored = null; // it started: what was stored is good
+  showFlashTools(mp);
+}
+
+// -- the flash as one file: Export saves it, Import checks one and puts it in place ----------
+function bindFlashFile(page) {
+  $("export").addEventListener("click", () => {
+    const name = `micro-robots-flash-${new Date().toISOString().slice(0, 10)}.txt`;
+    const url = URL.createObjectURL(new Blob([page.export_flash()], { type: "text/plain" }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = name;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 5000);
+    setStatus(`export: this device's settings and games, as ${name}`);
+  });
+  const picker = $("import-file");
+  $("import").addEventListener("click", () => picker.click());
+  picker.addEventListener("change", () => {
+    const file = picker.files[0];
+    picker.value = "";
+    if (file) importFlash(page, file);
+  });
+}
+
+// Checked whole (flashfile.py, as the device reads each file) before anything is replaced;
+// then the page's storage takes it in one write and the device restarts on it.
+async function importFlash(page, file) {
+  const refuse = (why) => setStatus(`import: ${clip(file.name)}: ${why}; nothing was changed`);
+  if (file.size > page.import_max()) {
+    refuse(`over ${Math.floor(page.import_max() / 1024)} KB: not a Micro Robots flash file`);
+    return;
+  }
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = "";
+  for (let k = 0; k < bytes.length; k += 8192) binary += String.fromCharCode(...bytes.subarray(k, k + 8192));
+  const result = JSON.parse(page.import_flash(btoa(binary)));
+  if (result.error) { refuse(result.error); return; }
+  if (!storage) {
+    refuse("this page keeps nothing (opened with fresh, seed or game in its address, or its storage is off)");
+    return;
+  }
+  halted = true;
+  try {
+    storage.setItem(STORAGE_KEY, JSON.stringify(result.files));
+  } catch (e) {
+    halted = false;
+    refuse(`the page's storage refused it (${e.name})`);
+    return;
+  }
+  hook.imported = true;
+  location.reload();
+}
+
+// After one visit the page opens with no network (sw.js caches every file of the site).
+// A browser has no service worker for a file:// page (nor runs the page there).
+function registerWorker() {
+  if (!("serviceWorker" in navigator) || location.protocol === "file:") return Promise.resolve(false);
+  return navigator.serviceWorker.register("sw.js")
+    .then(() => navigator.serviceWorker.ready)
+    .then(() => true, (e) => { console.warn(`offline cache: ${e.message}`); return false; });
 }
 
 applyOptions();
@@ -798,7 +976,11 @@ bindControls();
 bindPower();
 requestAnimationFrame(frameLoop);
 setStatus("Starting the firmware…");
-hook.ready = boot().then(() => {
+hook.offline = registerWorker();
+hook.ready = boot().catch((error) => {
+  if (!bootFailed(error)) throw error;
+  return boot(); // afresh: the stored flash that stopped it is set aside
+}).then(() => {
   if (!hook.status || hook.status.startsWith("Starting")) {
     greeting = mode === "menu" ? "Ready: the menu. Arrows choose a quadrant, A (Enter) opens it."
       : `Resumed where it was left: the ${mode}. Hold B (Backspace or Esc) for the menu.`;

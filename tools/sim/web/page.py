@@ -14,15 +14,19 @@ firmware/microrobots/device/hw/web.py, this module only boots the device and ans
     page.searches(start, target)  # breadth- and depth-first runs, the graph (tools/lesson.py)
     page.hold()                   # pause the classroom's automatic steps (as its UP does)
     page.masks(events_text)       # an events file as [[ms, mask], ...] (JSON), to replay
+    page.export_flash()           # the flash as one file (flashfile.py), for Export
+    page.import_flash(base64)     # such a file checked: {"files": {...}} or {"error": line}
 
 The flash is ``FLASH`` in the port's in-memory filesystem; the page restores it from
 its storage before boot and saves it back after every frame that changed it.
 """
 
+import binascii
 import json
 import sys
 
 import events
+import flashfile
 from microrobots import handheld
 from microrobots.device import hw
 from microrobots.preferences import SETTINGS, check_settings
@@ -88,13 +92,16 @@ def step():
 
 
 def guide():
-    """What to do now, in the mode's own words (the page's help line; tools/sim/driver.py
-    reports the same to the terminal): "" during a switch or with the app stopped."""
+    """What to do now, in the mode's own words, the pieces in play named after it (the
+    page's help line; tools/sim/driver.py reports the same to the terminal): "" during a
+    switch or with the app stopped."""
     app = device.app
     mode = getattr(app, "current", None)
     if mode is None or app.switching or not hasattr(mode, "guide"):
         return ""
-    return mode.guide() or ""
+    from microrobots.modes import pieces  # the pieces in play named after it
+
+    return pieces.with_guide(app, mode.guide() or "")
 
 
 def reached():
@@ -190,3 +197,33 @@ def runtime():
     return "%s %s on %s" % (sys.implementation.name,
                             ".".join(str(v) for v in sys.implementation.version[:3]),
                             sys.platform)
+
+
+def export_flash(root=FLASH):
+    """The device's files on the flash as one file (flashfile.export), as text."""
+    files = {}
+    for name in flashfile.NAMES:
+        try:
+            with open(root + name, "rb") as f:
+                files[name] = f.read()
+        except OSError:
+            pass
+    return flashfile.export(files).decode()
+
+
+def import_max():
+    """The largest file import_flash can take, in bytes (the page refuses more unread)."""
+    return flashfile.MAX_TOTAL
+
+
+def import_flash(encoded):
+    """A flash file (base64) checked as the device reads each of its files: JSON
+    ``{"files": {name: text}}`` to put on the flash whole, or ``{"error": "one line"}``."""
+    try:
+        data = binascii.a2b_base64(encoded.encode())
+    except Exception:  # noqa: BLE001 - (the page's own base64: never seen; a line, not a crash)
+        return json.dumps({"error": "cannot be read"})
+    files, problem = flashfile.check(data)
+    if problem is not None:
+        return json.dumps({"error": problem})
+    return json.dumps({"files": {name: raw.decode() for name, raw in files.items()}})

@@ -1,0 +1,51 @@
+"""The pieces in play, named: "robot on white 2, target pink 4" (the simulators' guide line).
+
+On the grid the robot, the target, the waypoint and the cursor differ only by how they
+blink and pulse, which a still frame, a screenshot or a player who cannot see the
+pulsing does not show. The terminal and the web page put this line after the
+mode's guide (tools/sim/driver.py, tools/sim/web/page.py). The device itself never
+imports this module: it has no text to show.
+
+``line(app)``: "" in a mode with no game in play (the menu, the settings) and while the
+dice roll (the pieces are not placed yet).
+"""
+
+from ..rules.board import COLOUR_NAMES
+
+ROLL = 0  # every game mode's dice (modes/guide.py)
+
+
+def die(layout, cell):
+    """A die by its colour and number: "white 2"."""
+    return "%s %d" % (COLOUR_NAMES[layout.colour(cell)], layout.number(cell))
+
+
+def line(app):
+    """The pieces of the mode on show, named; "" when none are in play."""
+    mode = getattr(app, "current", None)
+    if mode is None or getattr(app, "switching", False) or app.mode not in (
+            "solo", "referee", "classroom"):
+        return ""
+    game = getattr(mode, "game", None)
+    if game is None or getattr(mode, "state", ROLL) == ROLL:
+        return ""
+    layout = app.layout
+    robot = getattr(mode, "robot", game.start)  # solo: where the robot stands now
+    parts = ["robot on " + die(layout, robot), "target " + die(layout, game.target)]
+    waypoint = game.waypoint
+    walk = getattr(mode, "walk", None)
+    if waypoint is not None and not (walk is not None and walk.seen):
+        parts.append("waypoint " + die(layout, waypoint))
+    cursor = getattr(mode, "cursor", robot)
+    if app.mode == "solo" and cursor != robot:
+        parts.append("cursor on " + die(layout, cursor))
+    return ", ".join(parts)
+
+
+def with_guide(app, guide):
+    """``guide`` (the mode's words) with the pieces after it: "guide · robot on ...".
+    (After: a terminal too short for the whole line cuts the names, not what to do.)"""
+    named = line(app)
+    if named and guide:
+        return guide + " · " + named
+    return named or guide

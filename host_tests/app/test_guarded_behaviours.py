@@ -1,0 +1,379 @@
+"""What a player or a table depends on, met as they meet it (issue 37): keys pressed on the
+simulated handheld, the files on its flash read back after a reboot, the line the
+console prints and the cells the grid lights.
+
+Each of these was once changed on purpose in the firmware (a save removed, a take-back
+sent to the start, the wrong receiver named...) and no test noticed; each test here
+failed against that change. They read the game from the flash through the rules' public
+API (notation.from_dict), not from the modes' attributes, so that they hold however the
+modes are built.
+"""
+
+import json
+import os
+
+from microrobots import palette as P
+from microrobots.rules import notation
+from tools.sim.script import Session
+
+QUADRANTS = ("solo", "referee", "classroom", "settings")
+
+
+def enter(s, name):
+    """From the menu, wherever its choice is (it remembers the last), into ``name``."""
+    q = QUADRANTS.index(name)
+    c = s.app.current.choice
+    if (c ^ q) & 1:
+        s.tap("right" if q & 1 else "left")
+    if (c ^ q) & 2:
+        s.tap("down" if q & 2 else "up")
+    s.tap("a")
+    assert s.app.mode == name
+
+
+def on_flash(state, name):
+    """What the device keeps in NAME.json (the store's envelope taken off)."""
+    with open(os.path.join(state, name + ".json")) as f:
+        return json.load(f)["data"]
+
+
+def game_on_flash(s, state, name):
+    """The game the device wrote last for mode ``name``, read back as the rules read it."""
+    s.until_saved()
+    return notation.from_dict(on_flash(state, name)["game"])
+
+
+def reboot(state, seed=3):
+    """Power off and on: a new device on the same flash."""
+    again = Session(seed=seed, state=state)
+    again.wait(200)
+    return again
+
+
+def console(s):
+    return [json.loads(x)["console"] for x in s.lines if '"console"' in x]
+
+
+def notices(s):
+    return [json.loads(x)["notice"] for x in s.lines if '"notice"' in x]
+
+
+def next_round(s):
+    """Referee: from a verdict or a revealed route to the next board."""
+    s.wait(2800)
+    s.tap("a")
+    s.settle()
+
+
+def after_wrong(s):
+    """Referee: from a wrong verdict, through its explanation (until A), to the next board."""
+    s.wait(1000)
+    s.tap("a")
+    s.wait(2800)
+    s.settle()
+
+
+def give_up(s):
+    """Referee: hold A (nobody found a route), see it all, roll the next target."""
+    s.hold("a")
+    s.tap("a")  # the whole route at once
+    s.tap("a")  # the next roll
+    s.settle()
+
+
+def line_of(cell):
+    """The other cells of ``cell``'s row and column."""
+    return [c for c in range(36) if c != cell and (c // 6 == cell // 6 or c % 6 == cell % 6)]
+
+
+# -- saves after a take-back ---------------------------------------------------------------
+def test_a_solo_take_back_stays_taken_back_after_a_reboot(tmp_path):
+    state = str(tmp_path)
+    s = Session(seed=5, state=state)
+    enter(s, "solo")
+    s.settle()
+    g = game_on_flash(s, state, "solo")
+    route = g.route()
+    s.move(route[0], route[1])
+    s.until_saved()
+    assert on_flash(state, "solo")["walked"] == 1
+    s.tap("b")  # the move taken back
+    s.until_saved()
+    again = reboot(state)
+    assert again.app.mode == "solo"
+    walk = on_flash(state, "solo")
+    assert walk["walked"] == 0 and walk["trail"] == [g.start], "the taken-back move came back"
+    again.move(route[0], route[1])  # the robot is on the start: the first move again
+    again.until_saved()
+    assert on_flash(state, "solo")["trail"] == route[:2]
+
+
+def test_a_referee_undo_stays_undone_after_a_reboot(tmp_path):
+    state = str(tmp_path)
+    s = Session(seed=8, state=state)
+    enter(s, "referee")
+    s.settle()
+    g = game_on_flash(s, state, "referee")
+    route = g.route()
+    s.claim(0, len(route) - 1, route[1:])
+    next_round(s)
+    assert game_on_flash(s, state, "referee").tokens == [1, 0]
+    s.tap("b")  # undo? the scores blink
+    s.tap("b")  # yes
+    assert console(s)[-1] == "round 1: the last decision undone; tokens 0 0, pool 25"
+    s.until_saved()
+    again = reboot(state)
+    assert again.app.mode == "referee"
+    back = notation.from_dict(on_flash(state, "referee")["game"])
+    assert back.decision_text() == "" and back.tokens == [0, 0], "the undone claim came back"
+    assert (back.start, back.target) == (g.start, g.target)
+
+
+# -- a demonstration taken back more than one move -----------------------------------------
+def test_a_demonstration_taken_back_two_moves_goes_on_from_the_cell_before(tmp_path):
+    state = str(tmp_path)
+    s = Session(seed=8, state=state)
+    enter(s, "referee")
+    s.settle()
+    g = game_on_flash(s, state, "referee")
+    for _ in range(30):  # a round of four moves at least: two detours fit before the count
+        if g.optimum() >= 4:
+            break
+        give_up(s)
+        g = game_on_flash(s, state, "referee")
+    assert g.optimum() >= 4
+    route = g.route()
+    count = len(route) - 1
+    s.tap("a")
+    s.tap("down")  # player 1
+    s.tap("a")
+    s.tap("up", count - 1)
+    s.tap("a")  # the demonstration begins
+    s.move(route[0], route[1])
+    detour = [c for c in line_of(route[1]) if c not in route][0]
+    s.move(route[1], detour)
+    farther = [c for c in line_of(detour) if c not in route and c != route[1]][0]
+    s.move(detour, farther)
+    s.tap("b")
+    s.tap("b")  # both detours taken back: the robot is on route[1] again
+    robot = route[1]
+    for cell in route[2:]:
+        s.move(robot, cell)
+        robot = cell
+    said = console(s)[-1]
+    assert "claims %d: correct; player 1 takes a token" % count in said, said
+
+
+# -- who received the penalty ---------------------------------------------------------------
+def set_players(s, n):
+    """Settings: the players' row to ``n`` (from 2), then back to the menu."""
+    enter(s, "settings")
+    s.tap("down", 3)
+    s.tap("right", n - 2)
+    s.hold("b")
+    assert s.app.mode == "menu"
+
+
+def token_rows(s, players):
+    """The score screen (UP on the board) as the table reads it: tokens per player."""
+    s.tap("up")
+    f = s.driver.device.frame
+    rows = [sum(1 for c in range(1, 6) if tuple(f[3 * (6 * p + c):3 * (6 * p + c) + 3])
+                == P.TOKEN) for p in range(players)]
+    s.tap("a")  # back to the board
+    return rows
+
+
+def wrong_claim(s, g, player):
+    """``player`` claims the optimum and shows one move too few (a wrong count)."""
+    route = g.route()
+    s.claim(player, len(route) - 1, route[1:-1])
+
+
+def too_few(g):
+    """The console's reason for wrong_claim: one move fewer shown than claimed."""
+    shown = g.optimum() - 1
+    return "wrong: %d move%s shown for a claim of %d" % (shown, "" if shown == 1 else "s",
+                                                          g.optimum())
+
+
+def test_the_penalty_goes_to_the_fewest_tokens_first_after_the_claimant(tmp_path):
+    state = str(tmp_path)
+    s = Session(seed=11, state=state)
+    set_players(s, 3)
+    enter(s, "referee")
+    s.settle()
+    g = game_on_flash(s, state, "referee")
+    assert g.players == 3
+    route = g.route()
+    s.claim(2, len(route) - 1, route[1:])  # player 3 takes a token
+    next_round(s)
+    g = game_on_flash(s, state, "referee")
+    wrong_claim(s, g, 2)  # players 1 and 2 tie with none: the first after 3, wrapping, is 1
+    said = console(s)[-1]
+    assert said == ("round 2: player 3 claims %d: %s; player 3 gives a token to player 1; "
+                    "tokens 1 0 0, pool 24" % (g.optimum(), too_few(g))), said
+    after_wrong(s)
+    assert token_rows(s, 3) == [1, 0, 0]
+    g = game_on_flash(s, state, "referee")
+    route = g.route()
+    s.claim(1, len(route) - 1, route[1:])  # player 2 takes one: 1 1 0
+    next_round(s)
+    g = game_on_flash(s, state, "referee")
+    wrong_claim(s, g, 0)  # player 3 has the fewest, though player 2 sits next
+    said = console(s)[-1]
+    assert said == ("round 4: player 1 claims %d: %s; player 1 gives a token to player 3; "
+                    "tokens 0 1 1, pool 23" % (g.optimum(), too_few(g))), said
+    after_wrong(s)
+    assert token_rows(s, 3) == [0, 1, 1]
+    assert game_on_flash(s, state, "referee").tokens == [0, 1, 1]
+
+
+# -- a save from the other mode -------------------------------------------------------------
+def saved_games(tmp_path):
+    """A referee save and a solo save, each with a decision, on a fresh flash."""
+    state = str(tmp_path)
+    s = Session(seed=8, state=state)
+    enter(s, "referee")
+    s.settle()
+    give_up(s)
+    s.until_saved()
+    s.hold("b")
+    enter(s, "solo")
+    s.settle()
+    g = game_on_flash(s, state, "solo")
+    s.move(g.start, g.route()[1])
+    s.until_saved()
+    s.hold("b")
+    s.until_saved()
+    return state
+
+
+def swap_in(state, into, source):
+    with open(os.path.join(state, source + ".json")) as f:
+        text = f.read()
+    with open(os.path.join(state, into + ".json"), "w") as f:
+        f.write(text)
+
+
+def test_solo_refuses_a_referee_save_with_its_reason(tmp_path):
+    state = saved_games(tmp_path)
+    referee = on_flash(state, "referee")["game"]
+    swap_in(state, "solo", "referee")
+    again = reboot(state)
+    enter(again, "solo")
+    again.settle()
+    again.until_saved()
+    assert any("not a solo game" in n for n in notices(again)), notices(again)
+    mine = on_flash(state, "solo")["game"]
+    assert mine["players"] == 1 and mine["seed"] != referee["seed"]
+
+
+def test_the_referee_refuses_a_solo_save_with_its_reason(tmp_path):
+    state = saved_games(tmp_path)
+    solo = on_flash(state, "solo")["game"]
+    swap_in(state, "referee", "solo")
+    again = reboot(state)
+    enter(again, "referee")
+    again.settle()
+    again.until_saved()
+    assert any("not a refereed game" in n for n in notices(again)), notices(again)
+    mine = on_flash(state, "referee")["game"]
+    assert mine["players"] == 2 and mine["seed"] != solo["seed"]
+
+
+# -- the route a give-up shows ---------------------------------------------------------------
+def optimal_routes(solver, start, target):
+    """Brute force: every shortest route from ``start`` to ``target``."""
+    frontier = [[start]]
+    while frontier:
+        done = [r for r in frontier if r[-1] == target]
+        if done:
+            return done
+        frontier = [r + [n] for r in frontier for n in range(36)
+                    if solver.is_move(r[-1], n) and n not in r]
+    return []
+
+
+def test_a_give_up_shows_the_route_that_prefers_lower_cells(tmp_path):
+    state = str(tmp_path)
+    s = Session(seed=8, state=state)
+    enter(s, "referee")
+    s.settle()
+    choices = 0
+    for _ in range(20):
+        g = game_on_flash(s, state, "referee")
+        routes = optimal_routes(g.solver, g.start, g.target)
+        give_up(s)
+        said = console(s)[-1]
+        n = len(routes[0]) - 1
+        assert said == "round %d: given up; a route of %d move%s: %s" % (
+            g.round, n, "" if n == 1 else "s", " ".join(g.layout.token(c) for c in min(routes)))
+        choices += len(routes) > 1
+        if choices == 3:
+            break
+    assert choices == 3, "too few rounds with a choice of routes"
+
+
+# -- a celebration interrupted by a reboot --------------------------------------------------
+def test_a_reboot_after_a_solved_round_starts_the_next_round_afresh(tmp_path):
+    """Solved after a long walk (over the hundred moves B can take back): the walk saved
+    with the new round is the new round's, so a reboot during the celebration does not
+    carry the old walk into it."""
+    state = str(tmp_path)
+    s = Session(seed=5, state=state)
+    enter(s, "solo")
+    s.settle()
+    g = game_on_flash(s, state, "solo")
+    route = g.route()
+    a, b = route[0], route[1]
+    for _ in range(51):  # 102 moves there and back
+        s.move(a, b)
+        s.move(b, a)
+    robot = a
+    for cell in route[1:]:
+        s.move(robot, cell)
+        robot = cell
+    s.until_saved()  # written after the last move, during the celebration
+    after = notation.from_dict(on_flash(state, "solo")["game"])
+    assert after.score == 1 and after.start == g.target
+    again = reboot(state)
+    walk = on_flash(state, "solo")
+    assert walk["trail"] == [after.start] and walk["walked"] == 0, walk
+    nxt = after.route()
+    again.settle()
+    again.move(nxt[0], nxt[1])  # the robot stands on the new start
+    again.until_saved()
+    assert on_flash(state, "solo")["trail"] == nxt[:2]
+
+
+# -- the count a referee enters ---------------------------------------------------------------
+def enter_claim(s, player, keys):
+    """Referee: a claim for ``player`` whose count is entered with ``keys`` (from 1)."""
+    s.tap("a")
+    s.tap("down", player + 1)
+    s.tap("a")  # the count starts at 1
+    for key, times in keys:
+        s.tap(key, times)
+    s.tap("a")
+
+
+def test_the_count_keys_step_by_one_and_five_within_0_to_99(tmp_path):
+    state = str(tmp_path)
+    s = Session(seed=8, state=state)
+    enter(s, "referee")
+    s.settle()
+    enter_claim(s, 0, [("down", 3)])  # 1, then 0: it stops there
+    said = console(s)[-1]
+    assert said.startswith("round 1: player 1 claims 0: wrong: "), said
+    after_wrong(s)
+    enter_claim(s, 1, [("right", 25)])  # 1 + 5 * 25, stopped at 99
+    s.hold("a")  # no move shown: ended at once
+    said = console(s)[-1]
+    assert said.startswith("round 2: player 2 claims 99: wrong: 0 moves shown for a claim"
+                           " of 99"), said
+    after_wrong(s)
+    enter_claim(s, 0, [("right", 3), ("left", 1), ("up", 2), ("down", 1)])  # 1+15-5+2-1
+    s.hold("a")
+    said = console(s)[-1]
+    assert said.startswith("round 3: player 1 claims 12: "), said

@@ -1,0 +1,469 @@
+"""Fast, targeted properties of the rules (issue 37): a broken penalty recipient, a
+waypoint on the target or a wrong winner fails here within seconds, shrunk to a small
+case, beside the long randomised games of test_game_play.py.
+
+Each property sets up exactly the situation it is about: a game started from a chosen
+base (notation.set_base: the tokens and pool a table has reached), then one claim.
+"""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from microrobots.rules import notation
+from microrobots.rules.board import Layout, LayoutError
+from microrobots.rules.game import POOL, WIN_TOKENS, Game, penalty_recipient
+from microrobots.rules.solver import WAYPOINT_MISSED, Solver
+from test_game_play import bfs, named_layouts, reference_recipient
+
+LAYOUT = Layout.named("black:CADB0312")
+SOLVER = Solver(LAYOUT)
+FAST = settings(max_examples=200, deadline=None)
+
+
+@st.composite
+def tables(draw, most=WIN_TOKENS - 1):
+    """``(tokens, claimant)``: 2..8 players holding 0..most tokens each, out of the pool."""
+    players = draw(st.integers(2, 8))
+    tokens = draw(st.lists(st.integers(0, most), min_size=players, max_size=players))
+    while sum(tokens) >= POOL:  # the pool keeps one token at least
+        tokens[tokens.index(max(tokens))] -= 1
+    return tokens, draw(st.integers(0, players - 1))
+
+
+def game_at(tokens, start=5):
+    """A game of ``len(tokens)`` players whose table holds ``tokens`` (from a base)."""
+    g = Game(LAYOUT, len(tokens), False, 7, 0, SOLVER)
+    pool = POOL - sum(tokens)
+    notation.set_base(g, 1, [1, 2], start, pool, list(tokens), 0, 0, 0, 0, 0, "test")
+    return g
+
+
+@FAST
+@given(tables())
+def test_penalty_recipient_is_the_fewest_then_the_first_after_the_claimant(table):
+    tokens, claimant = table
+    assert penalty_recipient(tokens, claimant) == reference_recipient(tokens, claimant)
+
+
+@FAST
+@given(tables())
+def test_a_wrong_claim_pays_its_token_to_the_recipient(table):
+    tokens, claimant = table
+    g = game_at(tokens)
+    v = g.claim(claimant, 0)  # below any optimum: wrong at once
+    assert not v.ok
+    want = list(tokens)
+    if tokens[claimant]:
+        to = reference_recipient(tokens, claimant)
+        want[claimant] -= 1
+        want[to] += 1
+    assert g.tokens == want
+    assert g.pool == POOL - sum(tokens)  # a penalty never touches the pool
+    if max(want) >= WIN_TOKENS:
+        assert g.over and g.winners == [want.index(WIN_TOKENS)]
+    else:
+        assert not g.over and g.winners == []
+
+
+@FAST
+@given(tables())
+def test_a_correct_claim_takes_from_the_pool_and_five_win_at_once(table):
+    tokens, claimant = table
+    g = game_at(tokens)
+    route = g.route()
+    assert g.claim(claimant, len(route) - 1, route[1:]).ok
+    want = list(tokens)
+    want[claimant] += 1
+    assert g.tokens == want and g.pool == POOL - sum(want)
+    if want[claimant] == WIN_TOKENS:
+        assert g.over and g.winners == [claimant]
+    elif g.pool == 0:
+        assert g.over and g.winners == [p for p in range(len(want)) if want[p] == max(want)]
+    else:
+        assert not g.over and g.winners == []
+
+
+def test_the_last_token_from_the_pool_shares_the_win_among_the_most():
+    tokens = [4, 4, 4, 4, 4, 4, 0, 0]  # 24 out: one left in the pool
+    g = game_at(tokens)
+    route = g.route()
+    g.claim(6, len(route) - 1, route[1:])
+    assert g.pool == 0 and g.over and g.winners == [0, 1, 2, 3, 4, 5]
+
+
+@FAST
+@given(tables(), st.integers(0, 7))
+def test_a_penalty_that_brings_five_wins_for_the_receiver(table, pick):
+    tokens, claimant = table
+    if len(tokens) < 2:
+        return
+    to = reference_recipient(tokens, claimant)
+    tokens = list(tokens)
+    tokens[to] = WIN_TOKENS - 1
+    others = [p for p in range(len(tokens)) if p != claimant]
+    for p in others:  # the receiver stays the fewest: everyone else holds four too
+        tokens[p] = WIN_TOKENS - 1
+    tokens[claimant] = 1
+    if sum(tokens) >= POOL:
+        return
+    g = game_at(tokens)
+    g.claim(claimant, 0)
+    first = reference_recipient(tokens, claimant)
+    assert g.over and g.winners == [first] and g.tokens[first] == WIN_TOKENS
+
+
+@settings(max_examples=60, deadline=None)
+@given(named_layouts(), st.integers(0, 2**32 - 1), st.sampled_from([0, 0, 3, 5]))
+def test_the_waypoint_is_never_the_start_or_the_target(layout, seed, difficulty):
+    g = Game(layout, 1, True, seed, difficulty)
+    for _ in range(4):
+        assert g.start != g.target
+        assert g.waypoint is not None and g.waypoint not in (g.start, g.target)
+        dist = bfs(layout, g.start)
+        assert g.optimum() == dist[g.waypoint] + bfs(layout, g.waypoint)[g.target]
+        g.give_up()
+
+
+@settings(max_examples=60, deadline=None)
+@given(named_layouts(), st.integers(0, 2**32 - 1), st.integers(0, 6))
+def test_a_target_is_never_the_start_and_meets_the_difficulty_if_it_can(layout, seed, want):
+    g = Game(layout, 1, False, seed, want)
+    for _ in range(4):
+        assert g.start != g.target
+        dist = bfs(layout, g.start)
+        assert g.optimum() == dist[g.target]
+        if max(dist.values()) >= want:
+            # 36 rolls hardly ever all miss every cell that far; when they do, the
+            # farthest rolled is used, never one nearer than another rolled
+            assert g.optimum() >= want or g.rerolls == 35
+        g.give_up()
+
+
+def test_a_target_of_exactly_the_difficulty_is_taken():
+    """Round 1 of seed 12345 at difficulty 4 rolls a four-move target first."""
+    g = Game(Layout.named("copper:DCBA3210"), 1, False, 12345, 4)
+    assert g.optimum() == 4 and g.rerolls == 0
+
+
+def renumbered(layout):
+    """``layout`` with the numbers of two dice of one colour swapped: a real board (each
+    pair once), with the same colours everywhere."""
+    numbers = bytearray(layout.numbers)
+    other = [i for i in range(1, 36) if layout.colours[i] == layout.colours[0]][0]
+    numbers[0], numbers[other] = numbers[other], numbers[0]
+    return Layout(bytearray(layout.colours), numbers)
+
+
+def test_layouts_that_differ_only_in_their_numbers_are_different_boards():
+    a = Layout.named("black:ABCD0000")
+    b = renumbered(a)
+    assert a.colours == b.colours and a.numbers != b.numbers
+    assert a != b and not a == b
+    assert a == Layout(bytearray(a.colours), bytearray(a.numbers))
+
+
+def test_a_saved_game_on_another_numbering_is_not_this_layouts():
+    """The solver is reused, and a saved game resumed, only on the same board."""
+    a = Layout.named("black:ABCD0000")
+    b = renumbered(a)
+    g = Game(b, 1, False, 3, 0, Solver(a))  # a solver for the other board is not used
+    assert g.solver.layout == b
+
+
+# -- a damaged saved game, refused one damage at a time, with its one-line reason ------------
+def long_perfect_solo(rounds=70):
+    """A solo game solved perfectly for ``rounds`` rounds: it folded its oldest decisions
+    into a base whose extra and last_extra are both 0."""
+    g = Game(LAYOUT, 1, False, 4, 0, SOLVER)
+    for _ in range(rounds):
+        g.solved(g.optimum())
+    return g
+
+
+def long_table(players=3, rounds=70):
+    """A table game of ``rounds`` give-ups: folded, its base holds the untouched tokens."""
+    g = Game(LAYOUT, players, False, 9, 0, SOLVER)
+    for _ in range(rounds):
+        g.give_up()
+    return g
+
+
+def refusal(d):
+    try:
+        notation.from_dict(d)
+    except notation.GameStateError as e:
+        return str(e)
+    return None
+
+
+def test_a_long_perfect_solo_save_is_accepted():
+    g = long_perfect_solo()
+    d = g.to_dict()
+    assert "base" in d and d["base"]["extra"] == d["base"]["last_extra"] == 0
+    back = notation.from_dict(d)
+    assert back.to_dict() == d
+
+
+def test_a_long_solo_save_with_extra_equal_to_last_extra_is_accepted():
+    g = Game(LAYOUT, 1, False, 4, 0, SOLVER)
+    g.solved(g.optimum() + 2)  # two moves over, once: extra == last_extra == 2 from now on
+    for _ in range(69):
+        g.solved(g.optimum())
+    d = g.to_dict()
+    assert d["base"]["extra"] == 2 and d["base"]["last_extra"] == 0
+    assert notation.from_dict(d).to_dict() == d
+    g = Game(LAYOUT, 1, False, 4, 0, SOLVER)
+    for _ in range(65):
+        g.solved(g.optimum())
+    g.solved(g.optimum() + 2)
+    for _ in range(20):
+        g.solved(g.optimum())
+    d = g.to_dict()
+    assert notation.from_dict(d).to_dict() == d
+
+
+def based(d, **changes):
+    d = dict(d)
+    d["base"] = dict(d["base"], **changes)
+    return d
+
+
+def test_a_base_whose_tokens_already_hold_five_is_refused():
+    d = long_table().to_dict()
+    assert notation.from_dict(d)
+    bad = based(d, tokens=[5, 0, 0], pool=20)
+    assert refusal(bad) == "saved game: base: bad tokens [5, 0, 0]"
+
+
+def test_a_base_with_an_empty_pool_is_refused():
+    d = long_table(players=8).to_dict()
+    bad = based(d, tokens=[4, 4, 4, 4, 4, 4, 1, 0], pool=0)
+    assert refusal(bad) == ("saved game: base: pool 0 and tokens [4, 4, 4, 4, 4, 4, 1, 0] "
+                            "do not add up to 25")
+
+
+def test_a_base_whose_pool_and_tokens_do_not_add_up_is_refused():
+    d = long_table().to_dict()
+    assert refusal(based(d, pool=24)) == ("saved game: base: pool 24 and tokens [0, 0, 0] do "
+                                         "not add up to 25")
+
+
+def test_a_solo_base_with_last_extra_over_extra_is_refused():
+    d = long_perfect_solo().to_dict()
+    assert refusal(based(d, last_extra=1)) == "saved game: base: inconsistent statistics"
+
+
+def test_waypoint_missed_in_a_round_without_a_waypoint_is_refused():
+    g = Game(LAYOUT, 2, False, 7, 0, SOLVER)
+    d = g.to_dict()
+    d["decisions"] = "a%dw" % g.optimum()
+    assert refusal(d) == "saved game: decision 1: no waypoint this round"
+    for seed in range(1, 100):  # the same outcome in a round with a waypoint: accepted
+        x = Game(LAYOUT, 2, True, seed, 0, SOLVER)
+        direct = x.solver.path(x.start, x.target)
+        if x.waypoint in direct or len(direct) - 1 != x.optimum():
+            continue  # wanted: a direct route as long as the one through the waypoint
+        v = x.claim(0, x.optimum(), direct[1:])
+        if v.code == WAYPOINT_MISSED:
+            break
+    assert v.code == WAYPOINT_MISSED
+    assert x.decision_text().endswith("w")
+    assert notation.from_dict(x.to_dict()).to_dict() == x.to_dict()
+
+
+# -- a layout file's help, a layout's repr, the rolls' fallbacks ----------------------------
+def test_a_duplicated_pair_names_the_missing_one_whatever_the_comments_say():
+    text = str(LAYOUT)
+    rows = text.strip().split("\n")
+    first = rows[0].split()
+    gone = first[1]
+    first[1] = first[0]  # the first pair twice, the second one gone
+    rows[0] = " ".join(first) + "   # was %s # (moved)" % gone
+    rows[1] += " # %s" % gone
+    with pytest.raises(LayoutError) as e:
+        Layout.parse("\n".join(rows) + "\n")
+    assert str(e.value).endswith("appears twice (first at line 1, column 1); missing: %s"
+                                 % gone), str(e.value)
+
+
+def test_a_layout_repr_reads_back():
+    assert repr(LAYOUT) == "Layout.named('black:CADB0312')"
+    custom = renumbered(LAYOUT)
+    assert custom.name is None
+    assert repr(custom) == "Layout.parse(%r)" % str(custom)
+    assert Layout.parse(str(custom)) == custom
+
+
+class Dice:
+    """A generator that rolls what it is told: ``below(n)`` gives the next of ``faces``."""
+
+    def __init__(self, faces):
+        self.faces = list(faces)
+        self.asked = []
+
+    def below(self, n):
+        self.asked.append(n)
+        return self.faces.pop(0) % n
+
+
+def test_pick_rolls_among_the_reachable_cells_other_than_two():
+    from microrobots.rules.rolls import _pick
+    from microrobots.rules.solver import UNREACHABLE
+
+    dist = [UNREACHABLE] * 36
+    for c in (3, 7, 9, 20):
+        dist[c] = 2
+    for k, want in enumerate([7, 9, 20]):  # 3 and 9 are the two excluded... 3 only here
+        dice = Dice([k])
+        assert _pick(dice, dist, 3, 3) == want and dice.asked == [3]
+    dice = Dice([1])
+    assert _pick(dice, dist, 3, 20) == 9 and dice.asked == [2]
+    assert _pick(Dice([0]), [UNREACHABLE] * 36, 0, 0) == -1
+
+
+def test_a_start_without_moves_is_rolled_again_then_picked_among_live_cells():
+    from microrobots.rules.rolls import ROLLS, RollError, roll_start
+
+    class Lines:
+        """Only cells 4 and 30 have a move."""
+
+        def degree(self, c):
+            return 1 if c in (4, 30) else 0
+
+    dead = [0] * (2 * ROLLS)  # every roll lands on cell 0 (colour 0, number 1)... dead
+    dice = Dice(dead + [1])
+    cell, rerolls = roll_start(dice, Layout.named("black:ABCD0000"), Lines())
+    first = Layout.named("black:ABCD0000").cell_of(0, 1)
+    assert first not in (4, 30)
+    assert (cell, rerolls) == (30, ROLLS) and dice.asked[-1] == 2
+
+    class Nothing:
+        def degree(self, c):
+            return 0
+
+    with pytest.raises(RollError, match="no cell has a legal move"):
+        roll_start(Dice(dead), Layout.named("black:ABCD0000"), Nothing())
+
+
+def test_a_layout_file_with_two_pairs_gone_names_both_in_order():
+    rows = str(LAYOUT).strip().split("\n")
+    first = rows[0].split()
+    gone = [first[1], first[3]]
+    first[1], first[3] = first[0], first[2]
+    rows[0] = " ".join(first)
+    rows[2] = "Q9 " + rows[2]  # not a die: skipped, the rest of its line still counts
+    with pytest.raises(LayoutError) as e:
+        Layout.parse("\n".join(rows) + "\n")
+    order = sorted(gone, key=lambda t: LAYOUT.colours[LAYOUT.index(t)] * 6
+                   + LAYOUT.numbers[LAYOUT.index(t)])
+    assert str(e.value).endswith("missing: %s %s" % tuple(order)), str(e.value)
+
+
+def test_a_duplicated_pair_with_nothing_missing_says_none():
+    rows = str(LAYOUT).strip().split("\n")
+    first = rows[0].split()
+    rows.append(first[1])  # a seventh line brings back the pair row 1 lost
+    first[1] = first[0]
+    rows[0] = " ".join(first)
+    with pytest.raises(LayoutError) as e:
+        Layout.parse("\n".join(rows) + "\n")
+    assert str(e.value).endswith("; missing: none"), str(e.value)
+
+
+def test_solved_refuses_a_count_no_walk_has():
+    g = Game(LAYOUT, 1, False, 4, 0, SOLVER)
+    with pytest.raises(notation.GameError, match="^no walk of 0 moves reaches the target$"):
+        g.solved(0)
+
+
+def test_neighbours_one_by_one_are_the_moves():
+    for i in range(36):
+        assert [SOLVER.neighbour(i, k) for k in range(SOLVER.degree(i))] == SOLVER.moves(i)
+
+
+def test_a_verdict_shows_its_reason():
+    from microrobots.rules.solver import CORRECT, Verdict
+
+    assert repr(Verdict(CORRECT)) == "<Verdict %s>" % Verdict(CORRECT).reason
+
+
+# -- the solo walk's saved form: what is refused, what is kept -------------------------------
+def two_moves():
+    a = 0
+    b = SOLVER.moves(a)[0]
+    c = [x for x in SOLVER.moves(b) if x != a][0]
+    return a, b, c
+
+
+def restored(saved, start, waypoint=-1):
+    from microrobots.rules.walk import Walk
+
+    w = Walk()
+    ok = w.restore(saved, start, waypoint, SOLVER.is_move)
+    return ok, w
+
+
+def test_a_walk_restores_its_bounds_exactly():
+    from microrobots.rules.game import MAX_CLAIM
+    from microrobots.rules.walk import _UNDO
+
+    a, b, c = two_moves()
+    assert restored({"trail": [a], "walked": 0}, a)[0]  # no move yet: one cell
+    assert not restored({"trail": [], "walked": 0}, a)[0]
+    ok, w = restored({"trail": [a, b], "walked": MAX_CLAIM}, b)
+    assert ok and w.count == MAX_CLAIM and w.robot == b
+    assert not restored({"trail": [a, b], "walked": MAX_CLAIM + 1}, a)[0]
+    assert not restored({"trail": [a, b, c], "walked": 1}, a)[0]  # fewer moves than cells
+    long = [a, b] * (_UNDO // 2) + [a]
+    assert restored({"trail": long, "walked": _UNDO}, a)[0]
+    assert not restored({"trail": long + [b], "walked": _UNDO + 1}, a)[0]
+    for bad in (36, -1, "x", 2.0):
+        ok, w = restored({"trail": [a, bad], "walked": 1}, a)
+        assert not ok and w.count == 0 and w.robot == a
+    ok, w = restored({"trail": [a, b], "walked": True}, a)
+    assert not ok and w.count == 0
+
+
+def test_a_walk_in_the_first_format_is_refused_past_its_first_bad_move():
+    a, b, c = two_moves()
+    ok, w = restored({}, a)  # nothing saved: a fresh walk, nothing dropped
+    assert ok and w.count == 0 and w.robot == a
+    ok, w = restored({"moves": "x"}, a)
+    assert not ok and w.count == 0
+    ok, w = restored({"moves": [b, 35 if not SOLVER.is_move(b, 35) else a, c]}, a)
+    assert not ok and w.count == 1 and w.robot == b
+
+
+def test_taking_back_a_later_move_keeps_an_earlier_waypoint_visit():
+    from microrobots.rules.walk import Walk
+
+    a, b, c = two_moves()
+    w = Walk()
+    w.start(a, b)
+    w.step(b)  # the waypoint, at move 1
+    w.step(c)
+    assert w.undo() and w.seen and w.to_saved()["seen"] == 1
+    assert w.undo() and not w.seen and w.to_saved()["seen"] == -1
+
+
+def test_a_long_walk_restores_from_its_kept_part_and_its_waypoint_visit():
+    """Over 100 moves only the last ones are kept: the walk goes on from the oldest kept
+    cell, with the move count and the waypoint's first visit as saved."""
+    a, b, c = two_moves()  # a is cell 0: a waypoint there is cell 0
+    assert a == 0
+    assert not restored({"trail": [b, c], "walked": 1}, a)[0]  # whole, but not from the start
+    ok, w = restored({"trail": [b, c], "walked": 3}, a)  # the kept part of three moves
+    assert ok and w.count == 3 and w.robot == c and w.trail() == [b, c]
+    saved = w.to_saved()
+    assert saved == {"trail": [b, c], "walked": 3, "seen": 0}  # no waypoint: seen from move 0
+    far = [x for x in range(1, 36) if x not in (b, c)][0]
+    for waypoint, walk, seen in (
+            (0, {"trail": [b, c, b], "walked": 6, "seen": 1}, 1),  # the first move
+            (0, {"trail": [b, c, b], "walked": 6, "seen": 4}, 4),  # the oldest kept cell
+            (far, {"trail": [b, c], "walked": 5, "seen": 2}, 2),
+            (0, {"trail": [a, b, c], "walked": 3}, 1),  # not saved: on the oldest kept cell
+            (far, {"trail": [b, c], "walked": 5}, -1)):  # not saved, not on it: not yet
+        ok, w = restored(walk, a, waypoint)
+        assert ok and w.to_saved()["seen"] == seen, (waypoint, walk)
+        assert w.seen == (seen >= 0)

@@ -1,0 +1,110 @@
+"""make mutate's report (tools/mutate/report.py) from mutmut's results: the score per
+module, survivors with their line, equivalents matched by their changed line."""
+
+import json
+
+import pytest
+
+from tools.mutate import report
+
+ORIGINAL = '''"""A module."""
+
+
+def positive(x):
+    """Is x over 0?"""
+    return x > 0
+
+
+class Box:
+    def size(self, n):
+        if n < 0:
+            return 0
+        return n * 2
+'''
+
+MUTATED = '''"""A module."""
+
+
+def x_positive__mutmut_orig(x):
+    """Is x over 0?"""
+    return x > 0
+
+
+def x_positive__mutmut_1(x):
+    """Is x over 0?"""
+    return x >= 0
+
+
+def x_positive__mutmut_2(x):
+    """Is x over 0?"""
+    return x > 1
+
+
+class Box:
+    def xǁBoxǁsize__mutmut_orig(self, n):
+        if n < 0:
+            return 0
+        return n * 2
+
+    def xǁBoxǁsize__mutmut_1(self, n):
+        if n <= 0:
+            return 0
+        return n * 2
+
+    def xǁBoxǁsize__mutmut_2(self, n):
+        if n < 0:
+            return 0
+        return n / 2
+'''
+
+CODES = {"pkg.mod.x_positive__mutmut_1": 0, "pkg.mod.x_positive__mutmut_2": 1,
+         "pkg.mod.xǁBoxǁsize__mutmut_1": 0, "pkg.mod.xǁBoxǁsize__mutmut_2": 1}
+
+
+def mirror(tmp_path):
+    here = tmp_path / "rules"
+    (here / "pkg").mkdir(parents=True)
+    (here / "mutants" / "pkg").mkdir(parents=True)
+    (here / "pkg" / "mod.py").write_text(ORIGINAL)
+    (here / "mutants" / "pkg" / "mod.py").write_text(MUTATED)
+    (here / "mutants" / "pkg" / "mod.py.meta").write_text(json.dumps({
+        "exit_code_by_key": CODES, "durations_by_key": {}, "estimated_durations_by_key": {}}))
+    return here
+
+
+def test_scores_survivors_and_equivalents(tmp_path):
+    here = mirror(tmp_path)
+    eq = tmp_path / "eq.txt"
+    eq.write_text("# reviewed\n\npkg.mod Box.size\n- if n < 0:\n+ if n <= 0:\n"
+                  "why: size(0) is 0 either way.\n\npkg.mod gone\n- a\n+ b\nwhy: stale.\n")
+    text = report.build([str(here)], report.read_equivalents(str(eq)))
+    assert "| pkg.mod | 4 | 2 | 1 | 0 | 1 | 0 | 66.7 % |" in text
+    assert "- pkg.mod:6 `positive` (x_positive__mutmut_1): `return x > 0` -> `return x >= 0`" \
+        in text
+    assert "- pkg.mod:11 `Box.size`: `if n < 0:` -> `if n <= 0:`. size(0) is 0 either way." \
+        in text
+    assert "- pkg.mod `gone`: `a` -> `b`" in text  # listed but not found: to be checked
+
+
+def test_survivors_are_tried_again_and_kills_stand(tmp_path):
+    here = mirror(tmp_path)
+    report.retry_survivors(str(here))
+    meta = json.loads((here / "mutants" / "pkg" / "mod.py.meta").read_text())
+    assert meta["exit_code_by_key"] == {k: (None if v == 0 else v) for k, v in CODES.items()}
+
+
+def test_a_malformed_equivalent_entry_is_named(tmp_path):
+    eq = tmp_path / "eq.txt"
+    eq.write_text("pkg.mod positive\n- return x > 0\nwhy: no after line\n")
+    with pytest.raises(ValueError, match="entry 1 is not"):
+        report.read_equivalents(str(eq))
+
+
+def test_the_reviewed_list_in_the_repository_reads():
+    report.read_equivalents(report_path())
+
+
+def report_path():
+    from tools.mutate.__main__ import EQUIVALENTS
+
+    return EQUIVALENTS

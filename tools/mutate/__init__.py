@@ -1,0 +1,1 @@
+"""Mutation testing (make mutate): python -m tools.mutate."""
