@@ -189,7 +189,8 @@ TOOLS = {
     "tools.lesson": ("command", {"tools.cli"}),
     "tools.worksheet": ("command", {"tools.cli", "tools.draw", "tools.lesson", "tools.i18n"}),
     "tools.flash": ("command", {"tools.cli", "tools.picoimage"}),
-    "tools.circuitpy": ("command", {"tools.cli", "tools.flash"}),
+    "tools.circuitpy": ("command", {"tools.cli", "tools.flash", "tools.circuitpy_compiler"}),
+    "tools.circuitpy_compiler": ("command", {"tools.cli"}),
     "tools.picoimage": ("command", {"tools.cli"}),
     "tools.sim": ("command", {"tools.cli", "tools.draw", "tools.i18n"}),
     "tools.sim.web": ("command", {"tools.cli", "tools.draw", "tools.sim", "tools.i18n"}),
@@ -199,7 +200,7 @@ TOOLS = {
     "tools.ricochet": ("ricochet", {"tools.cli", "tools.i18n"}),
     # the harness of the tests and benches
     "tools.rp2040": ("harness", {"tools.cli", "tools.flash", "tools.picoimage", "tools.circuitpy",
-                                 "tools.sim"}),
+                                 "tools.circuitpy_compiler", "tools.sim"}),
     "tools.mutate": ("harness", {"tools.cli"}),  # make mutate: mutmut over the rules and modes
     "tools.bench": ("harness", {"tools.cli", "tools.boards", "tools.draw", "tools.flash",
                                 "tools.ricochet", "tools.rp2040", "tools.sim", "tools.sim.web"}),
