@@ -412,9 +412,11 @@ def _warm_run(games, ricochet=True):
     return json.loads(proc.stdout)
 
 
-def where_people_wait(out=None):
-    """The table's figures: warm (the page's own process) and cold (a fresh command)."""
+def where_people_wait(out=None, first=None):
+    """The table's figures: warm (the page's own process) and cold (a fresh command);
+    ``first``: only the first that many deals (a quick look: the docs' example runs it)."""
     out = out or sys.stdout
+    deals = WHERE_PEOPLE_WAIT[:first] if first else WHERE_PEOPLE_WAIT
     print("\n  where people wait (ricochet rule on; each deal once)", file=out)
     print("  warm: solved in the table's server (python -m tools.ricochet serve), its compiled", file=out)
     print("  search loaded ahead, the board set up first as the page does (and its tables built);", file=out)
@@ -432,7 +434,7 @@ def where_people_wait(out=None):
     print("  the compiled search built ahead of time (python -m tools.ricochet.aot): %s"
           % ("yes: a fresh command loads it without numba" if aot.ready()
              else "no: a fresh command loads numba"), file=out)
-    warm = _warm_run([g for g, _ in WHERE_PEOPLE_WAIT])
+    warm = _warm_run([g for g, _ in deals])
     if "error" in warm:
         print("  warm: %s" % warm["error"], file=out)
         return
@@ -442,7 +444,7 @@ def where_people_wait(out=None):
     print("  %-15s %-10s %5s %9s | %8s %8s %8s %-8s | %8s %7s %-8s %s" % (
         "game", "from", "moves", "positions", "solve s", "request", "CPU s", "engine",
         "cold CPU", "peak MB", "engine", "aim"), file=out)
-    for (game, origin), w in zip(WHERE_PEOPLE_WAIT, warm[1:-1]):
+    for (game, origin), w in zip(deals, warm[1:-1]):
         answer, cpu, peak = cold_command(game)
         if "error" in answer or w.get("error"):
             print("  %-15s %s" % (game, answer.get("error") or w["error"]), file=out)
@@ -676,6 +678,8 @@ def main(argv=None):
                         help="with --warm: solve without the ricochet rule")
     parser.add_argument("--table", action="store_true",
                         help="only the table's figures: warm and cold")
+    parser.add_argument("--first", type=int, metavar="N",
+                        help="with --table: only its first N deals (a quick look)")
     parser.add_argument("--issue-table", action="store_true",
                         help="only the issue's table: the fixed deal set, warm and cold")
     parser.add_argument("--warm-set", nargs="+", metavar="ID",
@@ -694,7 +698,7 @@ def main(argv=None):
     elif args.warm:
         print(json.dumps(warm_server(args.warm, ricochet=args.ricochet)))
     elif args.table:
-        where_people_wait()
+        where_people_wait(first=args.first)
     elif args.deal:
         print(json.dumps(one_deal(args.deal, args.engine, args.bfs)))
     else:
