@@ -342,6 +342,11 @@ AOT_HANDOVER = 2_000
 # command): 2**18 buckets, 16 MB, room for 1.8 million positions, so that a deal of up to
 # 15 moves stays under 60 MB; a server's, loaded ahead, has kernel.TABLE_BITS (32 MB).
 COLD_TABLE_BITS = 18
+# The C search's table: 2**19 buckets (32 MB, as the numba search's), kept from solve to
+# solve; its pages are mapped as they are first written, so a short deal touches little of
+# it. Its stacks go to 62 moves (a deal allowed more runs the other searches).
+C_TABLE_BITS = 19
+C_MAX_PLIES = 64
 
 
 def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, engine=None,
@@ -359,8 +364,13 @@ def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, e
     """
     landing = clear_stops_on_targets
     engine = engine or ENGINE
-    if engine not in ("auto", "python", "numba"):
-        raise ValueError("engine %r: use auto, python or numba" % engine)
+    if engine not in ("auto", "python", "numba", "c"):
+        raise ValueError("engine %r: use auto, python, numba or c" % engine)
+    if engine == "c" or (engine == "auto" and max_moves + 2 <= C_MAX_PLIES and c_available()):
+        if engine == "c" and not c_available():
+            raise RuntimeError("the c engine needs a C compiler (cc or gcc) to build csearch.c")
+        return _solve(board, robots, target, max_moves, node_limit, ricochet, "c",
+                      clear_stops_on_targets=landing)
     loaded = kernel_loaded()  # then it is available: no look at the disk (aot.ready) per solve
     if engine == "numba" and not loaded and not kernel_available():
         raise RuntimeError("the numba engine needs numba (pip install -r requirements/ricochet.txt)")
@@ -396,6 +406,14 @@ def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, e
                   clear_stops_on_targets=landing)
 
 
+def c_available():
+    """Whether the search in C (ckernel.py) is loaded or can be: built at first use with
+    the machine's C compiler, it starts in microseconds and needs neither numpy nor numba,
+    so "auto" runs it for every deal when it is there."""
+    from tools.ricochet import ckernel
+    return ckernel.available()
+
+
 _NUMBA = []  # whether numba is installed, asked once per process (a search of sys.path)
 
 
@@ -418,11 +436,15 @@ def kernel_loaded():
 def load_kernel():
     """Load the compiled search now (numba and its cached machine code, compiling it the
     first time), by solving an 8-move deal with it (the first real search pays some
-    one-time costs of its own); False without numba."""
-    if not kernel_available():
-        return False
+    one-time costs of its own); False without numba. With the search in C (built with the
+    machine's compiler), that one instead: numba is not loaded at all."""
     board = Board("2A,1A,4B,3A")  # game 0F8JMYHTS10HC3, seed 246: 8 moves, 3,803 positions
     robots = [39, 19, 40, 44, ABSENT, ABSENT]
+    if ENGINE == "auto" and c_available():
+        _solve(board, robots, 1, 30, None, True, "c")
+        return True
+    if not kernel_available():
+        return False
     _solve(board, robots, 1, 30, None, True, True)
     return True
 
@@ -439,7 +461,7 @@ def prepare(board, ricochet=True, compiled=True):
             tab.bound(goal, True, ricochet)
         else:
             tab.within(goal, ricochet)
-            if compiled:
+            if compiled and not c_available():  # numba's arrays (numpy); C's: at the solve
                 tab.descent_arrays(goal, ricochet)
             else:
                 tab.descents(goal, ricochet)
@@ -686,7 +708,20 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
     depths = []
     count = None
     out_of_budget = False
-    if compiled:
+    if compiled == "c":
+        from tools.ricochet import ckernel
+        status, nodes, found_bound, moves_c, per_bound = ckernel.solve(
+            board.walls, goal, order, P, F, is_clear, elig, heur, single,
+            tab.descents(goal, ricochet) if single else None, AFTER, h0, max_moves,
+            lower_bound(), budget, table_bits or C_TABLE_BITS,
+            forbid if clearseg is not None else None, tab.kernel_cache)
+        elapsed = time.perf_counter() - started
+        depths = [(b, k, elapsed) for b, k in per_bound]  # (one call: no time per bound)
+        if status > 0:
+            count = found_bound
+            path[:] = reversed(moves_c)
+        out_of_budget = status < 0
+    elif compiled:
         from tools.ricochet import kernel
         if single:
             closer_arr, reach_arr = tab.descent_arrays(goal, ricochet)
@@ -728,7 +763,7 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
             out_of_budget = True
     moves = [(order[i], d, k) for i, d, k in reversed(path)] if count is not None else []
     result = Solution(moves, count, nodes, time.perf_counter() - started, depths, ricochet)
-    result.engine = "numba" if compiled else "python"
+    result.engine = "c" if compiled == "c" else "numba" if compiled else "python"
     result.out_of_budget = out_of_budget
     return result
 
