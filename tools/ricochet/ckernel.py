@@ -101,6 +101,10 @@ def load():
             lib.rr_solve.restype = ctypes.c_int
             lib.rr_ray_min.argtypes = [_i32p, _i32p, _i32p, _i32p]
             lib.rr_ray_min.restype = None
+            lib.rr_table_info.argtypes = [_i32p, _i32p]
+            lib.rr_table_info.restype = None
+            lib.rr_table_expire.argtypes = []
+            lib.rr_table_expire.restype = None
         except (OSError, RuntimeError) as e:
             if os.environ.get("RICOCHET_CSEARCH_VERBOSE"):
                 print("csearch: %s" % e, file=sys.stderr)
@@ -111,6 +115,14 @@ def load():
 
 def available():
     return load() is not None
+
+
+def table_info():
+    """(bits of the table's bucket count, -1 before the first solve; the last solve's
+    generation)."""
+    bits, gen = ctypes.c_int32(), ctypes.c_int32()
+    load().rr_table_info(ctypes.byref(bits), ctypes.byref(gen))
+    return bits.value, gen.value
 
 
 def _i32(values):
@@ -154,79 +166,104 @@ def _reach(reach):
 NO_BOUND = None  # one row of UNREACHABLE for robots without a bound, made at first use
 
 
-def solve(walls, goal, order, P, F, is_clear, elig, heur, single, descents, after,
-          first_bound, max_bound, h_root, budget, table_bits, lands_not, cache):
-    """One whole solve in C: (status, nodes, found bound, moves, nodes per bound). status
-    1 found, 0 none up to ``max_bound``, -1 ``budget`` spent. ``descents``: the solver's
-    (closer, reach) for a single target robot, else None. ``cache``: a dict kept with the
-    board, where the arrays that depend only on the board and the target are kept."""
-    global NO_BOUND
-    lib = load()
-    n = len(order)
-    c = Ctx()
-    c.n = n
-    c.single = 1 if single else 0
-    c.goal = goal
-    c.first_bound = first_bound
-    c.max_bound = max_bound
-    c.h_root = h_root
-    c.budget = budget
-    c.table_bits = table_bits
-    group_of = [0 if (e and single) else 1 if cl else 2 for e, cl in zip(elig, is_clear)]
-    fixed = [i for r in (0, 1) for i in range(n) if group_of[i] == r]
-    for j, i in enumerate(fixed):
-        c.fs[i] = 10 * j
-    c.hs = 10 * len(fixed)
-    c.hm = n - len(fixed)
-    if NO_BOUND is None:
-        NO_BOUND = _i32([UNREACHABLE] * (4 * CELLS))
-    for i in range(n):
-        c.P[i] = P[i]
-        c.F[i] = F[i]
-        c.is_clear[i] = 1 if is_clear[i] else 0
-        c.elig[i] = 1 if elig[i] else 0
-        c.role[i] = group_of[i]
-        h = heur[i]
-        arr = NO_BOUND if h is None else _kept(
-            cache, ("c heur", id(h)), h, lambda h=h: _i32([v for row in h for v in row]))
-        c.heur[i] = ctypes.cast(arr, _i32p)
-    wall_arr = _kept(cache, ("c walls", lands_not is not None), None, lambda: _i32(
-        [w | (LANDS_NOT if lands_not is not None and lands_not[x] else 0)
-         for x, w in enumerate(walls)]))
-    after_arr = _kept(cache, ("c after",), None, lambda: _i32([v for row in after for v in row]))
-    hseg, vseg = _kept(cache, ("c segments",), None, lambda: _segments(walls))
-    c.walls = ctypes.cast(wall_arr, _i32p)
-    c.after = ctypes.cast(after_arr, _i32p)
-    c.hseg = ctypes.cast(hseg, _i32p)
-    c.vseg = ctypes.cast(vseg, _i32p)
-    if single:
-        closer, reach = descents
-        closer_arr = _kept(cache, ("c closer", id(closer)), closer, lambda: _closer(closer))
-        reach_arr = _kept(cache, ("c reach", id(reach)), reach, lambda: _reach(reach))
+class Prepared:
+    """A solve's structure with everything but where the robots stand: built once per
+    board, target, rule and set of robots (kept with the board), so that a warm solve only
+    writes the robots' cells and makes one call."""
 
-        def ray_min():
-            out = (ctypes.c_int32 * (4 * CELLS * 4))()
-            lib.rr_ray_min(c.heur[0], c.walls, c.after, out)
-            return out
-        raymin = _kept(cache, ("c raymin", id(heur[0]), lands_not is not None), heur[0], ray_min)
-    else:
-        closer_arr = reach_arr = _kept(cache, ("c none",), None,
-                                       lambda: (ctypes.c_uint8 * (4 * CELLS * 32))())
-        raymin = _kept(cache, ("c no raymin",), None,
-                       lambda: _i32([UNREACHABLE] * (4 * CELLS * 4)))
-    c.closer = ctypes.cast(closer_arr, _u8p)
-    c.reach = ctypes.cast(reach_arr, _u8p)
-    c.raymin = ctypes.cast(raymin, _i32p)
-    status = lib.rr_solve(ctypes.byref(c))
-    if status == -2:
-        raise MemoryError("the compiled search's table (%d MB)" % ((64 << table_bits) >> 20))
-    if status == -3:
-        raise ValueError("max_moves %d: the C search goes to %d" % (max_bound, MAX_PLIES - 2))
-    moves = [(c.path[j][0], c.path[j][1], c.path[j][2]) for j in range(c.found_len)]
-    # the bounds searched in full: each counted its root at least (an aborted one: 0)
-    per_bound = []
-    for b in range(first_bound, max_bound + 1):
-        if not c.depth_nodes[b]:
-            break
-        per_bound.append((b, c.depth_nodes[b]))
-    return status, c.nodes, c.found_bound, moves, per_bound
+    def __init__(self, walls, goal, order, is_clear, elig, heur, single, descents, after,
+                 lands_not, cache):
+        global NO_BOUND
+        lib = load()
+        n = len(order)
+        self.n = n
+        self.heur = heur
+        self.eligible = [i for i in range(n) if elig[i]]
+        c = self.ctx = Ctx()
+        c.n = n
+        c.single = 1 if single else 0
+        c.goal = goal
+        group_of = [0 if (e and single) else 1 if cl else 2 for e, cl in zip(elig, is_clear)]
+        fixed = [i for r in (0, 1) for i in range(n) if group_of[i] == r]
+        for j, i in enumerate(fixed):
+            c.fs[i] = 10 * j
+        c.hs = 10 * len(fixed)
+        c.hm = n - len(fixed)
+        if NO_BOUND is None:
+            NO_BOUND = _i32([UNREACHABLE] * (4 * CELLS))
+        keep = []  # what the structure points to, alive as long as it is
+        for i in range(n):
+            c.is_clear[i] = 1 if is_clear[i] else 0
+            c.elig[i] = 1 if elig[i] else 0
+            c.role[i] = group_of[i]
+            h = heur[i]
+            arr = NO_BOUND if h is None else _kept(
+                cache, ("c heur", id(h)), h, lambda h=h: _i32([v for row in h for v in row]))
+            keep.append(arr)
+            c.heur[i] = ctypes.cast(arr, _i32p)
+        wall_arr = _kept(cache, ("c walls", lands_not is not None), None, lambda: _i32(
+            [w | (LANDS_NOT if lands_not is not None and lands_not[x] else 0)
+             for x, w in enumerate(walls)]))
+        after_arr = _kept(cache, ("c after",), None,
+                          lambda: _i32([v for row in after for v in row]))
+        hseg, vseg = _kept(cache, ("c segments",), None, lambda: _segments(walls))
+        c.walls = ctypes.cast(wall_arr, _i32p)
+        c.after = ctypes.cast(after_arr, _i32p)
+        c.hseg = ctypes.cast(hseg, _i32p)
+        c.vseg = ctypes.cast(vseg, _i32p)
+        if single:
+            closer, reach = descents
+            closer_arr = _kept(cache, ("c closer", id(closer)), closer, lambda: _closer(closer))
+            reach_arr = _kept(cache, ("c reach", id(reach)), reach, lambda: _reach(reach))
+
+            def ray_min():
+                out = (ctypes.c_int32 * (4 * CELLS * 4))()
+                lib.rr_ray_min(c.heur[0], c.walls, c.after, out)
+                return out
+            raymin = _kept(cache, ("c raymin", id(heur[0]), lands_not is not None), heur[0],
+                           ray_min)
+        else:
+            closer_arr = reach_arr = _kept(cache, ("c none",), None,
+                                           lambda: (ctypes.c_uint8 * (4 * CELLS * 32))())
+            raymin = _kept(cache, ("c no raymin",), None,
+                           lambda: _i32([UNREACHABLE] * (4 * CELLS * 4)))
+        c.closer = ctypes.cast(closer_arr, _u8p)
+        c.reach = ctypes.cast(reach_arr, _u8p)
+        c.raymin = ctypes.cast(raymin, _i32p)
+        keep += [wall_arr, after_arr, hseg, vseg, closer_arr, reach_arr, raymin]
+        self.keep = keep
+        self.byref = ctypes.byref(c)
+        self.call = lib.rr_solve
+
+    def lower_bound(self, P, F):
+        heur = self.heur
+        return min(heur[i][F[i]][P[i]] for i in self.eligible)
+
+    def run(self, P, F, first_bound, max_bound, h_root, budget, table_bits):
+        """(status, nodes, found bound, moves, nodes per bound searched in full). status 1
+        found, 0 none up to ``max_bound``, -1 ``budget`` spent."""
+        c = self.ctx
+        cp, cf = c.P, c.F
+        for i in range(self.n):
+            cp[i] = P[i]
+            cf[i] = F[i]
+        c.first_bound = first_bound
+        c.max_bound = max_bound
+        c.h_root = h_root
+        c.budget = budget
+        c.table_bits = table_bits
+        status = self.call(self.byref)
+        if status == -2:
+            raise MemoryError("the compiled search's table (%d MB)" % ((64 << table_bits) >> 20))
+        if status == -3:
+            raise ValueError("max_moves %d: the C search goes to %d" % (max_bound, MAX_PLIES - 2))
+        path = c.path
+        moves = [tuple(path[j]) for j in range(c.found_len)]
+        # the bounds searched in full: each counted its root at least (an aborted one: 0)
+        per_bound = []
+        dn = c.depth_nodes
+        for b in range(first_bound, max_bound + 1):
+            if status == 1 and b >= c.found_bound or not dn[b]:
+                break
+            per_bound.append((b, dn[b]))
+        return status, c.nodes, c.found_bound, moves, per_bound

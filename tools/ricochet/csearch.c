@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define UNREACHABLE 999
 #define LANDS_NOT 256
@@ -39,10 +40,39 @@ typedef struct {
 
 static const int STEP[4] = {-16, 1, 16, -1};
 
-/* the transposition table, kept between solves: 8 words a bucket, generations */
+/* The transposition table, kept between solves (generations, as kernel.py's). It starts
+ * small and grows, its entries moved over, whenever it is more than a quarter full, up to
+ * 2**table_bits buckets: a fresh process pays a page fault per page the search writes, so a
+ * short deal must not spread its few thousand positions over 32 MB (4 KB pages: some
+ * thousands of faults, tens of ms). Big tables ask for 2 MB pages (madvise). While it grows
+ * before it is full nothing is replaced, so it holds what the reference's dict holds. */
+#define START_BITS 12
 static uint64_t *table;
-static int table_bits_now;
+static void *table_map;
+static size_t table_map_size;
+static int bits_now, bits_max;
 static int generation;
+static int64_t entries;
+
+static uint64_t *map_table(int bits) {
+    size_t size = (size_t)64 << bits, huge = (size_t)2 << 20;
+    size_t want = size >= 4 * huge ? size + huge : size;
+    void *m = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    uint8_t *at = m;
+    if (want != size) {
+        at = (uint8_t *)(((uintptr_t)m + huge - 1) & ~(uintptr_t)(huge - 1));
+#ifdef MADV_HUGEPAGE
+        madvise(at, size, MADV_HUGEPAGE);
+#endif
+    }
+    if (table_map)
+        munmap(table_map, table_map_size);
+    table_map = m;
+    table_map_size = want;
+    return (uint64_t *)at;
+}
 
 /* the search's stacks (calls hold the GIL: ckernel loads this with ctypes.PyDLL) */
 static int64_t st[MAX_PLIES][7];
@@ -94,17 +124,20 @@ static inline int seen(int64_t base, uint64_t key, int64_t nrem, int gen) {
     uint64_t rw = table[base + 7];
     if ((rw >> 56) != (uint64_t)gen)
         rw = (uint64_t)gen << 56;
-    int victim = -1, low = 256;
+    int victim = -1, low = 256, full = 1;
     for (int j = 0; j < 7; j++) {
         int r = (int)((rw >> (8 * j)) & 0xFF);
         if (r == 0) {
             victim = j;
+            entries++;
+            full = 0;
             break;
         }
         if (table[base + j] == key) {
             if (r - 1 >= nrem)
                 return 1;
             victim = j;
+            full = 0;
             break;
         }
         if (r < low) {
@@ -112,10 +145,43 @@ static inline int seen(int64_t base, uint64_t key, int64_t nrem, int gen) {
             victim = j;
         }
     }
+    if (full && bits_now < bits_max)
+        return 2;  /* not recorded: the caller grows the table and asks again */
     unsigned shift = 8 * victim;
     table[base + victim] = key;
     table[base + 7] = (rw & ~((uint64_t)0xFF << shift)) | ((uint64_t)(nrem + 1) << shift);
     return 0;
+}
+
+/* the table 4 times as big (at most bits_max), this solve's entries moved over; 0 when
+ * there is no memory for it (the search goes on in the one it has) */
+static int grow(void) {
+    int bits = bits_now + 2 > bits_max ? bits_max : bits_now + 2;
+    uint64_t *old = table;
+    void *old_map = table_map;
+    size_t old_size = table_map_size, buckets = (size_t)1 << bits_now;
+    table_map = NULL;
+    uint64_t *fresh = map_table(bits);
+    if (fresh == NULL) {
+        table_map = old_map;
+        return 0;
+    }
+    table = fresh;
+    bits_now = bits;
+    entries = 0;
+    uint64_t mask = ((uint64_t)1 << bits) - 1;
+    for (size_t b = 0; b < buckets; b++) {
+        uint64_t rw = old[b * 8 + 7];
+        if ((rw >> 56) != (uint64_t)generation)
+            continue;
+        for (int j = 0; j < 7; j++) {
+            int r = (int)((rw >> (8 * j)) & 0xFF);
+            if (r)
+                seen(bucket(old[b * 8 + j], mask), old[b * 8 + j], r - 1, generation);
+        }
+    }
+    munmap(old_map, old_size);
+    return 1;
 }
 
 static inline uint64_t moved_key(uint64_t key, int r, int fs, int hs, int hm, int old, int nw) {
@@ -282,7 +348,8 @@ static inline int commutes(int p, int q, int d, int a1, int a2, int da) {
 }
 
 /* one bound: 1 found (path[0..found_len)), 0 none, -1 the budget spent */
-static int dfs(Ctx *c, int bound, int h_root, uint64_t mask, int gen) {
+static int dfs(Ctx *c, int bound, int h_root, int gen) {
+    uint64_t mask = ((uint64_t)1 << bits_now) - 1;
     int32_t *P = c->P, *F = c->F;
     const int32_t *walls = c->walls;
     const int n = c->n, single = c->single, goal = c->goal;
@@ -420,7 +487,18 @@ static int dfs(Ctx *c, int bound, int h_root, uint64_t mask, int gen) {
             int64_t *e = ch[ply][j];
             int k = (int)e[CK];
             int nrem = (int)st[ply][REM] - 1 - k;
-            if (seen(e[CB], ckey[ply][j], nrem, gen))
+            if (entries > ((int64_t)1 << bits_now) && bits_now < bits_max && grow())
+                mask = ((uint64_t)1 << bits_now) - 1;  /* a position a bucket on average */
+            /* the bucket anew: the one listed with the child is a hint (the table may
+             * have grown since) */
+            int was = seen(bucket(ckey[ply][j], mask), ckey[ply][j], nrem, gen);
+            while (was == 2) {  /* its bucket is full: room first, nothing replaced */
+                if (!grow())
+                    bits_max = bits_now;  /* no memory: replace from now on */
+                mask = ((uint64_t)1 << bits_now) - 1;
+                was = seen(bucket(ckey[ply][j], mask), ckey[ply][j], nrem, gen);
+            }
+            if (was)
                 continue;
             int i = (int)e[CI], q = (int)e[CQ], hq = (int)e[CH];
             if (single && nrem - hq < 2) {
@@ -464,25 +542,30 @@ int rr_solve(Ctx *c) {
     c->nodes = 0;
     c->found_bound = -1;
     c->found_len = 0;
+    memset(c->depth_nodes, 0, sizeof c->depth_nodes);
     if (c->max_bound + 2 > MAX_PLIES)
         return -3;
-    if (table == NULL || table_bits_now != c->table_bits || generation >= 255) {
-        free(table);
-        table = calloc((size_t)8 << c->table_bits, sizeof(uint64_t));
-        if (table == NULL)
+    bits_max = c->table_bits;
+    if (table == NULL || bits_now > bits_max || generation >= 255) {
+        int bits = bits_max < START_BITS ? bits_max : START_BITS;
+        if (table != NULL && generation >= 255 && bits_now <= bits_max)
+            bits = bits_now;  /* the generations ran out: the same size, zeroed */
+        uint64_t *fresh = map_table(bits);
+        if (fresh == NULL)
             return -2;
-        table_bits_now = c->table_bits;
+        table = fresh;
+        bits_now = bits;
         generation = 0;
     }
     generation++;
-    uint64_t mask = ((uint64_t)1 << c->table_bits) - 1;
+    entries = 0;
     uint8_t *occ = occbuf + 32;
     memset(occbuf, 0, sizeof occbuf);
     for (int i = 0; i < c->n; i++)
         occ[c->P[i]] = 1;
     for (int bound = c->first_bound; bound <= c->max_bound; bound++) {
         int64_t before = c->nodes;
-        int r = dfs(c, bound, c->h_root, mask, generation);
+        int r = dfs(c, bound, c->h_root, generation);
         if (r > 0) {
             c->found_bound = bound;
             return 1;
@@ -492,4 +575,15 @@ int rr_solve(Ctx *c) {
         c->depth_nodes[bound] = c->nodes - before;
     }
     return 0;
+}
+
+/* for the tests: the table's size (bits of buckets) and the last solve's generation */
+void rr_table_info(int32_t *bits, int32_t *gen) {
+    *bits = table == NULL ? -1 : bits_now;
+    *gen = generation;
+}
+
+/* for the tests: the next solve starts a fresh table, as when the generations run out */
+void rr_table_expire(void) {
+    generation = 255;
 }

@@ -369,8 +369,7 @@ def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, e
     if engine == "c" or (engine == "auto" and max_moves + 2 <= C_MAX_PLIES and c_available()):
         if engine == "c" and not c_available():
             raise RuntimeError("the c engine needs a C compiler (cc or gcc) to build csearch.c")
-        return _solve(board, robots, target, max_moves, node_limit, ricochet, "c",
-                      clear_stops_on_targets=landing)
+        return _solve_c(board, robots, target, max_moves, node_limit, ricochet, landing)
     loaded = kernel_loaded()  # then it is available: no look at the disk (aot.ready) per solve
     if engine == "numba" and not loaded and not kernel_available():
         raise RuntimeError("the numba engine needs numba (pip install -r requirements/ricochet.txt)")
@@ -441,7 +440,7 @@ def load_kernel():
     board = Board("2A,1A,4B,3A")  # game 0F8JMYHTS10HC3, seed 246: 8 moves, 3,803 positions
     robots = [39, 19, 40, 44, ABSENT, ABSENT]
     if ENGINE == "auto" and c_available():
-        _solve(board, robots, 1, 30, None, True, "c")
+        _solve_c(board, robots, 1, 30, None, True, False)
         return True
     if not kernel_available():
         return False
@@ -708,20 +707,7 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
     depths = []
     count = None
     out_of_budget = False
-    if compiled == "c":
-        from tools.ricochet import ckernel
-        status, nodes, found_bound, moves_c, per_bound = ckernel.solve(
-            board.walls, goal, order, P, F, is_clear, elig, heur, single,
-            tab.descents(goal, ricochet) if single else None, AFTER, h0, max_moves,
-            lower_bound(), budget, table_bits or C_TABLE_BITS,
-            forbid if clearseg is not None else None, tab.kernel_cache)
-        elapsed = time.perf_counter() - started
-        depths = [(b, k, elapsed) for b, k in per_bound]  # (one call: no time per bound)
-        if status > 0:
-            count = found_bound
-            path[:] = reversed(moves_c)
-        out_of_budget = status < 0
-    elif compiled:
+    if compiled:
         from tools.ricochet import kernel
         if single:
             closer_arr, reach_arr = tab.descent_arrays(goal, ricochet)
@@ -763,8 +749,49 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
             out_of_budget = True
     moves = [(order[i], d, k) for i, d, k in reversed(path)] if count is not None else []
     result = Solution(moves, count, nodes, time.perf_counter() - started, depths, ricochet)
-    result.engine = "c" if compiled == "c" else "numba" if compiled else "python"
+    result.engine = "numba" if compiled else "python"
     result.out_of_budget = out_of_budget
+    return result
+
+
+def _solve_c(board, robots, target, max_moves, node_limit, ricochet, landing):
+    """The search in C (ckernel.py): _solve's compiled search, every bound in one call.
+    What it needs that does not depend on where the robots stand is kept with the board
+    per target, rule and set of robots, so that a warm solve of a short deal costs little
+    more than its search."""
+    started = time.perf_counter()
+    tab = tables(board)
+    present = tuple(w for w in range(ROBOT_COUNT) if robots[w] != ABSENT)
+    key = ("c deal", target, present, ricochet, landing)
+    entry = tab.kernel_cache.get(key)
+    if entry is None:
+        from tools.ricochet import ckernel
+        goal = board.targets[target]
+        eligible = set(present) if target == VORTEX else {target >> 2}
+        order = sorted(present, key=lambda w: (w not in eligible, w))
+        is_clear = [w == CLEAR for w in order]
+        elig = [w in eligible for w in order]
+        heur = [tab.bound(goal, w == CLEAR, ricochet) if w in eligible else None for w in order]
+        single = sum(elig) == 1
+        forbid = None if landing or not any(is_clear) else board.coloured
+        prepared = ckernel.Prepared(
+            board.walls, goal, order, is_clear, elig, heur, single,
+            tab.descents(goal, ricochet) if single else None, AFTER, forbid, tab.kernel_cache)
+        entry = tab.kernel_cache[key] = (order, prepared)
+    order, prepared = entry
+    P = [robots[w] for w in order]
+    F = [UNMOVED if ricochet else TURNED] * len(order)
+    h = prepared.lower_bound(P, F)
+    status, nodes, found, moves, per_bound = prepared.run(
+        P, F, max(1, h), max_moves, h, node_limit or 1 << 62, C_TABLE_BITS)
+    elapsed = time.perf_counter() - started
+    count = found if status > 0 else None
+    result = Solution([(order[i], d, k) for i, d, k in moves] if count is not None else [],
+                      count, nodes, elapsed,
+                      [(b, k, elapsed) for b, k in per_bound],  # one call: no time per bound
+                      ricochet)
+    result.engine = "c"
+    result.out_of_budget = status < 0
     return result
 
 
