@@ -134,3 +134,9 @@ def test_a_failing_compiler_is_one_line_and_no_library(tmp_path):
         del os.environ["CC"]
     assert not os.path.exists(target)
     assert not [f for f in os.listdir(tmp_path) if f.endswith(".tmp")]
+
+
+def test_a_warm_process_gets_the_table_size_of_the_numba_search():
+    kernel = pytest.importorskip("tools.ricochet.kernel")
+    assert solver.TABLE_BITS == kernel.TABLE_BITS
+    assert solver.C_TABLE_BITS <= solver.TABLE_BITS

@@ -453,7 +453,8 @@ def where_people_wait(out=None, first=None):
         numba = "numba" in w["engine"]
         # which search the command ran, from its memory: numba loaded, the build ahead of
         # time (numpy), or Python alone
-        cold_engine = "py+numba" if peak > 100 else "py+aot" if peak > 35 else "python"
+        cold_engine = answer.get("engine") if answer.get("engine") in ("c", "python") else (
+            "py+numba" if peak > 100 else "py+aot" if peak > 35 else "python")
         aim = "-"
         if moves <= COLD_AIM[0]:
             aim = "met" if cpu < COLD_AIM[1] and peak < COLD_AIM[2] else "NOT met"
@@ -670,7 +671,7 @@ def issue_table(out=None, runs=3, longest=22):
 def main(argv=None):
     parser = cli.Parser(prog="python -m tools.bench.ricochet")
     parser.add_argument("--deal", help="one game ID, in this process, as JSON")
-    parser.add_argument("--engine", default="auto", choices=("auto", "python", "numba"))
+    parser.add_argument("--engine", default="auto", choices=("auto", "python", "numba", "c"))
     parser.add_argument("--bfs", action="store_true", help="the BFS reference instead")
     parser.add_argument("--warm", nargs="+", metavar="ID",
                         help="these deals in the table's server, in this process, as JSON")

@@ -342,11 +342,15 @@ AOT_HANDOVER = 2_000
 # command): 2**18 buckets, 16 MB, room for 1.8 million positions, so that a deal of up to
 # 15 moves stays under 60 MB; a server's, loaded ahead, has kernel.TABLE_BITS (32 MB).
 COLD_TABLE_BITS = 18
-# The C search's table: 2**19 buckets (32 MB, as the numba search's), kept from solve to
-# solve; its pages are mapped as they are first written, so a short deal touches little of
-# it. Its stacks go to 62 moves (a deal allowed more runs the other searches).
-C_TABLE_BITS = 19
+# The C search's table grows with the search (from 256 KB) up to 2**C_TABLE_BITS buckets:
+# in a command 16 MB, room for 1.8 million positions before it replaces any, so that a
+# fresh process stays under 40 MB (a 14-move deal with 32 MB peaked at 63 MB: the table,
+# the one it grew from, 2 MB pages); in a process that loads the search ahead
+# (load_kernel: the table's server) 32 MB, as the numba search's. Its stacks go to 62
+# moves (a deal allowed more runs the other searches).
+C_TABLE_BITS = 18
 C_MAX_PLIES = 64
+TABLE_BITS = 19  # kernel.TABLE_BITS (kernel.py imports numpy: not imported for it)
 
 
 def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, engine=None,
@@ -440,6 +444,8 @@ def load_kernel():
     board = Board("2A,1A,4B,3A")  # game 0F8JMYHTS10HC3, seed 246: 8 moves, 3,803 positions
     robots = [39, 19, 40, 44, ABSENT, ABSENT]
     if ENGINE == "auto" and c_available():
+        global C_TABLE_BITS
+        C_TABLE_BITS = TABLE_BITS
         _solve_c(board, robots, 1, 30, None, True, False)
         return True
     if not kernel_available():
