@@ -197,7 +197,7 @@ TOOLS = {
     # the harness of the tests and benches
     "tools.rp2040": ("harness", {"tools.cli", "tools.flash", "tools.picoimage", "tools.circuitpy",
                                  "tools.sim"}),
-    "tools.mutate": ("harness", set()),  # make mutate: mutmut over the rules and modes
+    "tools.mutate": ("harness", {"tools.cli"}),  # make mutate: mutmut over the rules and modes
     "tools.bench": ("harness", {"tools.cli", "tools.boards", "tools.draw", "tools.flash",
                                 "tools.ricochet", "tools.rp2040", "tools.sim", "tools.sim.web"}),
 }

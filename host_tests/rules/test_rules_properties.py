@@ -421,6 +421,8 @@ def test_a_walk_restores_its_bounds_exactly():
     for bad in (36, -1, "x", 2.0):
         ok, w = restored({"trail": [a, bad], "walked": 1}, a)
         assert not ok and w.count == 0 and w.robot == a
+    for bad in (36, -1):  # the kept part of a long walk: no move to check it by
+        assert not restored({"trail": [bad], "walked": 5}, a)[0]
     ok, w = restored({"trail": [a, b], "walked": True}, a)
     assert not ok and w.count == 0
 

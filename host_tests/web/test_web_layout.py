@@ -92,6 +92,10 @@ def walk(site, viewport, big):
     for mode, keys in MODES.items():
         for key in keys:
             page.keyboard.press(key)
+            page.wait_for_timeout(150)
+        # the quadrant chosen (a busy machine may take a while to show it), then A
+        page.wait_for_function("(m) => window.microrobots.guide.includes(m + ': A opens it')", arg=mode,
+                               timeout=60000)
         page.keyboard.press("Enter")
         page.wait_for_function("(m) => window.microrobots.mode() === m && window.microrobots.guide",
                                arg=mode, timeout=60000)
@@ -107,7 +111,9 @@ def walk(site, viewport, big):
         page.wait_for_function("() => window.microrobots.mode() === 'menu'", timeout=60000)
         for key in keys:  # the menu comes back on the quadrant left: to the first again
             page.keyboard.press({"ArrowRight": "ArrowLeft", "ArrowDown": "ArrowUp"}[key])
-        page.wait_for_timeout(200)
+            page.wait_for_timeout(150)
+        page.wait_for_function("() => window.microrobots.guide.includes('solo: A opens it')",
+                               timeout=60000)
     assert errors == []
     page.context.close()
     return found

@@ -43,6 +43,35 @@ _MAX_DIFFICULTY = const(254)
 KEEP = const(32)  # the log keeps KEEP..2*KEEP-1 decisions; older ones fold into the base
 
 
+class BoardState:
+    """A game's state at the start of a round, before its rolls: what the kept decisions
+    replay from (``Game.base``, after old decisions were folded; see "Bounded memory").
+    ``folded``: the decisions before it; ``rng_hi``, ``rng_lo``: the generator's state;
+    then the round's start, the pool, the tokens (a tuple), and solo's counts."""
+
+    def __init__(self, folded, rng_hi, rng_lo, start, pool, tokens, score, streak,
+                 best_streak, extra, last_extra):
+        self.folded = folded
+        self.rng_hi = rng_hi
+        self.rng_lo = rng_lo
+        self.start = start
+        self.pool = pool
+        self.tokens = tokens
+        self.score = score
+        self.streak = streak
+        self.best_streak = best_streak
+        self.extra = extra
+        self.last_extra = last_extra
+
+    def __eq__(self, other):
+        return isinstance(other, BoardState) and self.fields() == other.fields()
+
+    def fields(self):
+        """Every field, in the order ``__init__`` takes them (for tests and tools)."""
+        return (self.folded, self.rng_hi, self.rng_lo, self.start, self.pool, self.tokens,
+                self.score, self.streak, self.best_streak, self.extra, self.last_extra)
+
+
 class GameError(ValueError):
     """A request the game cannot take: a bad player, a claim after the end..."""
 
@@ -133,9 +162,17 @@ class Game:
         self._checkpoint = None
         base = self._base
         if base is not None:
-            (self.folded, self._rng.hi, self._rng.lo, self.start, self.pool, tokens,
-             self.score, self.streak, self.best_streak, self.extra, self.last_extra) = base
-            self.tokens = list(tokens)
+            self.folded = base.folded
+            self._rng.hi = base.rng_hi
+            self._rng.lo = base.rng_lo
+            self.start = base.start
+            self.pool = base.pool
+            self.tokens = list(base.tokens)
+            self.score = base.score
+            self.streak = base.streak
+            self.best_streak = base.best_streak
+            self.extra = base.extra
+            self.last_extra = base.last_extra
             self._roll_round()
             return
         self._rng.seed(self.seed)
@@ -158,9 +195,9 @@ class Game:
 
     def _snapshot(self):
         """This round's state before its rolls, as a base (see _reset)."""
-        return (self.folded + self._made, self._round_hi, self._round_lo, self.start,
-                self.pool, tuple(self.tokens), self.score, self.streak, self.best_streak,
-                self.extra, self.last_extra)
+        return BoardState(self.folded + self._made, self._round_hi, self._round_lo,
+                          self.start, self.pool, tuple(self.tokens), self.score, self.streak,
+                          self.best_streak, self.extra, self.last_extra)
 
     def _fold(self):
         """Drop the oldest ``keep`` decisions: the state after them becomes the base."""
@@ -168,7 +205,7 @@ class Game:
         for _ in range(self.keep):
             i = entry(self._log, i)[3]
         self._base = self._checkpoint
-        self.folded = self._base[0]
+        self.folded = self._base.folded
         self._log = self._log[i:]
         self._made -= self.keep
         self._checkpoint = self._snapshot()
@@ -234,9 +271,8 @@ class Game:
 
     @property
     def base(self):
-        """The state the kept decisions start from (see "Bounded memory"), or None:
-        ``(folded, rng hi, rng lo, start, pool, tokens, score, streak, best_streak,
-        extra, last_extra)``."""
+        """The state the kept decisions start from (see "Bounded memory"): a
+        ``BoardState``, or None."""
         return self._base
 
     def rebase(self, base):
@@ -390,7 +426,8 @@ class Game:
         }
         b = self._base
         if b is not None:
-            d["base"] = {"round": b[0], "rng": [b[1], b[2]], "start": b[3], "pool": b[4],
-                         "tokens": list(b[5]), "score": b[6], "streak": b[7],
-                         "best_streak": b[8], "extra": b[9], "last_extra": b[10]}
+            d["base"] = {"round": b.folded, "rng": [b.rng_hi, b.rng_lo], "start": b.start,
+                         "pool": b.pool, "tokens": list(b.tokens), "score": b.score,
+                         "streak": b.streak, "best_streak": b.best_streak,
+                         "extra": b.extra, "last_extra": b.last_extra}
         return d

@@ -14,7 +14,8 @@ from .board import CELLS, Layout, LayoutError
 from .decisions import GIVE_UP, OUTCOME_LETTERS
 from ..compat import const
 from .game import (
-    FORMAT, MAX_CLAIM, POOL, VERSION, WIN_TOKENS, Game, GameError, GameStateError, _is_int,
+    FORMAT, MAX_CLAIM, POOL, VERSION, WIN_TOKENS, BoardState, Game, GameError,
+    GameStateError, _is_int,
 )
 from .solver import BELOW_OPTIMUM, CORRECT, ILLEGAL_MOVE, WAYPOINT_MISSED
 
@@ -228,8 +229,8 @@ def set_base(game, folded, rng, start, pool, tokens, score, streak, best, extra,
         why = "inconsistent statistics"
     if why is not None:
         raise GameStateError("%s: base: %s" % (where, why))
-    game.rebase((folded, rng[0], rng[1], start, pool, tuple(tokens), score, streak, best,
-                 extra, last))
+    game.rebase(BoardState(folded, rng[0], rng[1], start, pool, tuple(tokens), score, streak,
+                           best, extra, last))
 
 
 def from_dict(d, solver=None):
@@ -368,7 +369,7 @@ def share(game):
     b = game.base
     if b is not None:
         text += ".@%d:%04x%04x:%d:%d:%s:%d:%d:%d:%d:%d" % (
-            b[0], b[1], b[2], b[3], b[4], "".join(str(t) for t in b[5]), b[6], b[7], b[8],
-            b[9], b[10])
+            b.folded, b.rng_hi, b.rng_lo, b.start, b.pool, "".join(str(t) for t in b.tokens),
+            b.score, b.streak, b.best_streak, b.extra, b.last_extra)
     decisions = game.decision_text()
     return text + "." + decisions if decisions else text

@@ -84,6 +84,8 @@ def firmware_bundle():
     files = []
     with tempfile.TemporaryDirectory() as tmp:
         for rel in cli.firmware_files():
+            if rel.endswith("_viper.py"):  # machine code for a Pico: the page (no native
+                continue  # code in WebAssembly) imports each one's plain twin instead
             src = os.path.join(flash.FIRMWARE, rel)
             if rel.endswith(".py"):
                 out = os.path.join(tmp, "out.mpy")

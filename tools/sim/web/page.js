@@ -253,29 +253,31 @@ function bootFailed(error) {
 
 // What the page offers against a flash it cannot use: remove config.json (a bad one halts
 // the device with the red X; the device reads it at boot, so the page starts again) and
-// clear what was set aside. Shown only when there is such a file.
+// clear what was set aside. Its buttons exist only while there is such a file.
 let flashTools = null;
+let flashToolsShown = "";
 function showFlashTools(mp) {
-  if (!flashTools) {
-    flashTools = document.createElement("p");
-    flashTools.id = "flash-tools";
-    $("status").after(flashTools);
-    const button = (id, text, title, action) => {
-      const b = document.createElement("button");
-      Object.assign(b, { id, type: "button", textContent: text, title });
-      b.addEventListener("click", () => action(mp));
-      flashTools.append(b, " ");
-      return b;
-    };
-    button("remove-config", "Remove config.json", "Delete the device's config.json and start again", removeConfig);
-    button("clear-aside", "Clear set-aside files", "Delete the files the device or the page set aside", clearAside);
-  }
   const names = mp.FS.readdir(FLASH);
   let aside = false;
   try { aside = !!storage && storage.getItem(ASIDE_KEY) !== null; } catch (e) { aside = false; }
-  $("remove-config").hidden = !names.includes("config.json");
-  $("clear-aside").hidden = !(aside || names.some(isAside));
-  flashTools.hidden = $("remove-config").hidden && $("clear-aside").hidden;
+  const wanted = [];
+  if (names.includes("config.json")) wanted.push(["remove-config", "Remove config.json", "Delete the device's config.json and start again", removeConfig]);
+  if (aside || names.some(isAside)) wanted.push(["clear-aside", "Clear set-aside files", "Delete the files the device or the page set aside", clearAside]);
+  const shown = wanted.map((w) => w[0]).join();
+  if (shown === flashToolsShown) return;
+  flashToolsShown = shown;
+  if (flashTools) flashTools.remove();
+  flashTools = null;
+  if (!wanted.length) return;
+  flashTools = document.createElement("p");
+  flashTools.id = "flash-tools";
+  for (const [id, text, title, action] of wanted) {
+    const b = document.createElement("button");
+    Object.assign(b, { id, type: "button", textContent: text, title });
+    b.addEventListener("click", () => action(mp));
+    flashTools.append(b, " ");
+  }
+  $("status").after(flashTools);
 }
 function removeConfig(mp) {
   try { mp.FS.unlink(`${FLASH}/config.json`); } catch (e) { /* gone already */ }
@@ -289,8 +291,8 @@ function clearAside(mp) {
   showFlashTools(mp);
   setStatus("page storage: the set-aside files are cleared");
 }
-hook.removeConfig = () => $("remove-config").click();
-hook.clearAside = () => $("clear-aside").click();
+hook.removeConfig = () => $("remove-config") && $("remove-config").click();
+hook.clearAside = () => $("clear-aside") && $("clear-aside").click();
 
 // One device, many tabs: each tab of the page is a device on the same flash, and the tab
 // that saved last holds the newest games. A tab that sees another tab save stops saving
