@@ -44,9 +44,11 @@ static const int STEP[4] = {-16, 1, 16, -1};
  * small and grows, its entries moved over, whenever it is more than a quarter full, up to
  * 2**table_bits buckets: a fresh process pays a page fault per page the search writes, so a
  * short deal must not spread its few thousand positions over 32 MB (4 KB pages: some
- * thousands of faults, tens of ms). Big tables ask for 2 MB pages (madvise). While it grows
+ * thousands of faults, tens of ms). Big tables ask for 2 MB pages (madvise). Growing
+ * holds the old table and the new one at once: from 2**11 buckets in steps of four, the
+ * last step to 32 MB comes from 8 MB (40 MB, not 48, at the peak). While it grows
  * before it is full nothing is replaced, so it holds what the reference's dict holds. */
-#define START_BITS 12
+#define START_BITS 11
 static uint64_t *table;
 static void *table_map;
 static size_t table_map_size;
