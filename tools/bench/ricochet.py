@@ -453,7 +453,10 @@ def where_people_wait(out=None, first=None):
         numba = "numba" in w["engine"]
         # which search the command ran, from its memory: numba loaded, the build ahead of
         # time (numpy), or Python alone
-        cold_engine = answer.get("engine") if answer.get("engine") in ("c", "python") else (
+        # which search the command ran: the one in C when it is built here (this process
+        # loaded it, so the command did too), else from its memory: numba loaded, the build
+        # ahead of time (numpy), or Python alone
+        cold_engine = "c" if solver.c_available() else (
             "py+numba" if peak > 100 else "py+aot" if peak > 35 else "python")
         aim = "-"
         if moves <= COLD_AIM[0]:
