@@ -13,6 +13,7 @@ is None and the solver runs numba's search or its own Python one instead.
 ``RICOCHET_CSEARCH=off`` ignores it.
 """
 
+import _thread
 import ctypes
 import os
 import sys
@@ -54,6 +55,7 @@ def path():
 
 
 _LIB = []  # the loaded library (or None: it cannot be), once per process
+_LOCK = _thread.allocate_lock()  # one solve at a time: the library's state is the process's
 
 
 def build(target):
@@ -94,9 +96,9 @@ def load():
         try:
             if not os.path.exists(where):
                 build(where)
-            # PyDLL: the call keeps the GIL, so the library's static stacks and table are
-            # never used by two threads at once (the server's workers are processes)
-            lib = ctypes.PyDLL(where)
+            # CDLL: a search lets the process's other threads run (the GIL is released);
+            # the library's stacks and table are one per process, so solves take _LOCK
+            lib = ctypes.CDLL(where)
             lib.rr_solve.argtypes = [ctypes.POINTER(Ctx)]
             lib.rr_solve.restype = ctypes.c_int
             lib.rr_ray_min.argtypes = [_i32p, _i32p, _i32p, _i32p]
@@ -243,27 +245,29 @@ class Prepared:
         """(status, nodes, found bound, moves, nodes per bound searched in full). status 1
         found, 0 none up to ``max_bound``, -1 ``budget`` spent."""
         c = self.ctx
-        cp, cf = c.P, c.F
-        for i in range(self.n):
-            cp[i] = P[i]
-            cf[i] = F[i]
-        c.first_bound = first_bound
-        c.max_bound = max_bound
-        c.h_root = h_root
-        c.budget = budget
-        c.table_bits = table_bits
-        status = self.call(self.byref)
+        with _LOCK:  # (the structure is the deal's: another thread may solve it too)
+            cp, cf = c.P, c.F
+            for i in range(self.n):
+                cp[i] = P[i]
+                cf[i] = F[i]
+            c.first_bound = first_bound
+            c.max_bound = max_bound
+            c.h_root = h_root
+            c.budget = budget
+            c.table_bits = table_bits
+            status = self.call(self.byref)
+            path = c.path
+            moves = [tuple(path[j]) for j in range(c.found_len)]
+            nodes, found = c.nodes, c.found_bound
+            dn = list(c.depth_nodes)
         if status == -2:
             raise MemoryError("the compiled search's table (%d MB)" % ((64 << table_bits) >> 20))
         if status == -3:
             raise ValueError("max_moves %d: the C search goes to %d" % (max_bound, MAX_PLIES - 2))
-        path = c.path
-        moves = [tuple(path[j]) for j in range(c.found_len)]
         # the bounds searched in full: each counted its root at least (an aborted one: 0)
         per_bound = []
-        dn = c.depth_nodes
         for b in range(first_bound, max_bound + 1):
-            if status == 1 and b >= c.found_bound or not dn[b]:
+            if status == 1 and b >= found or not dn[b]:
                 break
             per_bound.append((b, dn[b]))
-        return status, c.nodes, c.found_bound, moves, per_bound
+        return status, nodes, found, moves, per_bound

@@ -76,7 +76,7 @@ static uint64_t *map_table(int bits) {
     return (uint64_t *)at;
 }
 
-/* the search's stacks (calls hold the GIL: ckernel loads this with ctypes.PyDLL) */
+/* the search's stacks: one solve at a time per process (ckernel.py holds a lock) */
 static int64_t st[MAX_PLIES][7];
 static int64_t ch[MAX_PLIES][MAX_CHILDREN][7];
 static uint64_t ckey[MAX_PLIES][MAX_CHILDREN];
