@@ -39,6 +39,7 @@ ROOT = os.path.dirname(HERE)
 OUT = os.path.join(ROOT, "build", "board-runs")
 TIMEOUT_S = 2400  # minutes of emulation; far longer on a machine others share
 PARTS = ("tour", "bad_config")
+CIRCUITPYTHON_PARTS = PARTS + ("source_boot",)  # the .mpy install's two, the source install's boot
 MICROPYTHON_IMAGES = ("stock", "ours")  # tools.rp2040.image.IMAGES
 # What a run reads besides the image, hashed into its key: the firmware (flashed, or the
 # source of what was frozen) and every module of tools/ its module imports, directly or not,
@@ -58,7 +59,7 @@ def names_for(test_files):
     if "test_rp2040.py" in test_files:
         names += ["tour-stock", "tour-ours", "bad_config-stock", "bad_config-ours"]
     if "test_circuitpython.py" in test_files:
-        names += ["circuitpython-tour", "circuitpython-bad_config"]
+        names += ["circuitpython-" + part for part in CIRCUITPYTHON_PARTS]
     return names
 
 

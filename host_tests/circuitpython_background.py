@@ -4,7 +4,7 @@ started when the tests are collected (conftest.py)."""
 
 import board_runs
 
-PARTS = board_runs.PARTS
+PARTS = board_runs.CIRCUITPYTHON_PARTS
 
 
 def result(part):

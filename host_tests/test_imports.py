@@ -186,7 +186,8 @@ TOOLS = {
     "tools.lesson": ("command", {"tools.cli"}),
     "tools.worksheet": ("command", {"tools.cli", "tools.draw", "tools.lesson"}),
     "tools.flash": ("command", {"tools.cli", "tools.picoimage"}),
-    "tools.circuitpy": ("command", {"tools.cli", "tools.flash"}),
+    "tools.circuitpy": ("command", {"tools.cli", "tools.flash", "tools.circuitpy_compiler"}),
+    "tools.circuitpy_compiler": ("command", {"tools.cli"}),
     "tools.picoimage": ("command", {"tools.cli"}),
     "tools.sim": ("command", {"tools.cli", "tools.draw"}),
     "tools.sim.web": ("command", {"tools.cli", "tools.draw", "tools.sim"}),
@@ -196,7 +197,7 @@ TOOLS = {
     "tools.ricochet": ("ricochet", {"tools.cli"}),
     # the harness of the tests and benches
     "tools.rp2040": ("harness", {"tools.cli", "tools.flash", "tools.picoimage", "tools.circuitpy",
-                                 "tools.sim"}),
+                                 "tools.circuitpy_compiler", "tools.sim"}),
     "tools.mutate": ("harness", {"tools.cli"}),  # make mutate: mutmut over the rules and modes
     "tools.bench": ("harness", {"tools.cli", "tools.boards", "tools.draw", "tools.flash",
                                 "tools.ricochet", "tools.rp2040", "tools.sim", "tools.sim.web"}),

@@ -7,15 +7,17 @@
 
 What the drive gets (``drive_tree``):
 
-- ``microrobots/`` and ``main.py`` as source. CircuitPython's ``.mpy`` files are its own
-  (they begin with ``C``, MicroPython's with ``M``) and only CircuitPython's own mpy-cross
-  writes them; it is not on PyPI (Adafruit's build tools download it), so the board
-  compiles the source when it imports it (docs/circuitpython.md: what that costs).
+- ``microrobots/`` and ``main.py`` compiled to ``.mpy`` by CircuitPython's own mpy-cross
+  (tools/circuitpy_compiler.py finds or builds it), for the CircuitPython the board runs
+  (its ``boot_out.txt``): a board compiles nothing at boot, as with Adafruit's bundles.
+  Source instead, with one line saying why, when no compiler is to be had, when the board
+  runs a CircuitPython whose ``.mpy`` the compiler does not write, or with ``--source``.
+  The other form of each file is removed, so a stale ``.py`` never shadows its ``.mpy``.
 - ``code.py``: what CircuitPython runs at boot; it starts ``main.py``'s handheld.
 - ``boot.py``: gives the firmware the drive for its saves (``storage.remount``: the
   drive is then read-only to the computer), unless button B is held at power-on or reset:
   then the drive stays the computer's, to update the firmware or edit ``config.json``.
-- ``lib/neopixel.py``: Adafruit's NeoPixel driver, from the pinned PyPI package
+- ``lib/neopixel.py`` (``.mpy`` likewise): Adafruit's NeoPixel driver, from the pinned PyPI package
   ``adafruit-circuitpython-neopixel``; its one dependency, ``adafruit_pixelbuf``, is built
   into CircuitPython for the Pico.
 
@@ -30,13 +32,14 @@ import subprocess
 import sys
 import tempfile
 
-from tools import cli
+from tools import circuitpy_compiler, cli
 from tools.cli import FIRMWARE, ROOT
 
 NEOPIXEL_PACKAGE = "adafruit-circuitpython-neopixel"
 SHARED_DRIVE = os.path.join("shared", "circuitpython", "circuitpy-empty.img.xz")
 DRIVE_SECTORS = 2048  # a Pico's CIRCUITPY: 1 MB of FAT12 in 512-byte sectors
 EXCLUDE = ("config.json",)  # the board's own: never overwritten
+SOURCE_ONLY = ("code.py", "boot.py")  # CircuitPython looks for these two by name
 
 # The button held at power-on that keeps the drive writable to the computer.
 WRITABLE_BUTTON = "b"
@@ -108,8 +111,9 @@ def boot_py():
                        "default": config.defaults()["buttons"][name]}).encode()
 
 
-def drive_tree():
-    """``{drive path: bytes}``: every file the drive gets."""
+def drive_tree(compiler=None):
+    """``{drive path: bytes}``: every file the drive gets; with ``compiler`` (a
+    circuitpy_compiler.Compiler) every module but code.py and boot.py as ``.mpy``."""
     from tools.cli import firmware_files
 
     tree = {}
@@ -118,10 +122,61 @@ def drive_tree():
             continue
         with open(os.path.join(FIRMWARE, rel), "rb") as f:
             tree[rel] = f.read()
+    tree["lib/neopixel.py"] = neopixel_source()
+    if compiler is not None:
+        tree = compiled(tree, compiler)
     tree["code.py"] = CODE_PY.encode()
     tree["boot.py"] = boot_py()
-    tree["lib/neopixel.py"] = neopixel_source()
     return tree
+
+
+def compiled(tree, compiler):
+    """``tree`` with each ``.py`` module as the ``.mpy`` ``compiler`` writes. A module of
+    native code (``NAME_viper.py``, which CircuitPython's compiler refuses: it has no
+    native emitter) is left off: on CircuitPython the firmware imports its plain twin
+    (compat.NATIVE is False there)."""
+    out = {}
+    for path, data in tree.items():
+        if path.endswith(".py") and path not in SOURCE_ONLY:
+            try:
+                out[path[:-3] + ".mpy"] = compiler.compile(data, path)
+            except circuitpy_compiler.CompileError as e:
+                if not str(e).endswith("invalid arch"):
+                    raise FlashError(str(e))
+        else:
+            out[path] = data
+    return out
+
+
+def stale(tree):
+    """The drive paths ``tree`` makes stale: the ``.py`` of each ``.mpy`` it writes (a
+    ``.py`` shadows its ``.mpy`` on import) and the ``.mpy`` of each ``.py``."""
+    other = {".py": ".mpy", ".mpy": ".py"}
+    out = []
+    for path in tree:
+        base, ext = os.path.splitext(path)
+        if ext in other and base + other[ext] not in tree:
+            out.append(base + other[ext])
+    return sorted(out)
+
+
+def choose_compiler(boot_out, source=False, log=None):
+    """``(compiler or None, line)``: how the firmware goes onto a board whose
+    ``boot_out.txt`` is ``boot_out`` (None: no board to ask, e.g. --folder), and the one
+    line that says so."""
+    if source:
+        return None, "the firmware as source (--source)"
+    compiler, why = circuitpy_compiler.find(log=log)
+    if compiler is None:
+        return None, "the firmware as source: %s" % why
+    board = circuitpy_compiler.board_version(boot_out) if boot_out is not None else None
+    if boot_out is not None and not compiler.compatible(board):
+        return None, ("the firmware as source: the board runs %s, and the compiler writes "
+                      "CircuitPython %d.x's .mpy" % (
+                          "CircuitPython " + board if board else "an unknown CircuitPython "
+                          "(boot_out.txt names none)", compiler.major))
+    return compiler, "the firmware as .mpy for CircuitPython %d.x (mpy-cross %s%s)" % (
+        compiler.major, compiler.version, ", for the board's %s" % board if board else "")
 
 
 # -- where the files go ------------------------------------------------------------------
@@ -135,6 +190,26 @@ def write_folder(tree, folder):
         with open(temp, "wb") as f:
             f.write(tree[path])
         os.replace(temp, dest)
+    for path in stale(tree):
+        dest = os.path.join(folder, *path.split("/"))
+        if os.path.isfile(dest):
+            os.remove(dest)
+
+
+def read_boot_out(folder=None, image=None):
+    """The drive's ``boot_out.txt`` (bytes; a folder or a FAT image), or None."""
+    if folder is not None:
+        path = os.path.join(folder, "boot_out.txt")
+        if not os.path.isfile(path):
+            return None
+        with open(path, "rb") as f:
+            return f.read(4096)
+    if image is not None and os.path.exists(image):
+        try:
+            return _mtools(["mtype", "-i", image, "::boot_out.txt"], image).encode()
+        except FlashError:
+            return None
+    return None
 
 
 def find_drive():
@@ -208,8 +283,19 @@ def write_image(tree, path, base=None):
         write_folder(tree, stage)
         names = [os.path.join(stage, n) for n in sorted(os.listdir(stage))]
         _mtools(["mcopy", "-s", "-o", "-Q", "-i", path] + names + ["::"], path)
+        on_drive = set(read_image_names(path))
+        gone = [p for p in stale(tree) if p in on_drive]
+        if gone:
+            _mtools(["mdel", "-i", path] + ["::" + p for p in gone], path)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
+
+
+def read_image_names(path):
+    """Every file's path on the FAT drive image ``path``."""
+    listing = _mtools(["mdir", "-/", "-b", "-i", path, "::"], path)
+    return [line[3:] if line.startswith("::/") else line.lstrip(":/")
+            for line in listing.splitlines() if line and not line.endswith("/")]
 
 
 def read_image(path):
@@ -240,27 +326,52 @@ def build_parser():
     parser.add_argument("--base", help="the blank drive image --image starts from "
                         "(default: ../shared/circuitpython/circuitpy-empty.img.xz, else a "
                         "freshly formatted FAT12 drive)")
+    parser.add_argument("--source", action="store_true", help="write the firmware as source, "
+                        "not compiled (the board then compiles it at every boot)")
     return parser
+
+
+def _boot_out(args):
+    """The target's boot_out.txt (None: no board to ask, for --folder and --dry-run)."""
+    if args.drive:
+        return read_boot_out(folder=args.drive) or b""
+    if args.image:
+        if os.path.exists(args.image):
+            return read_boot_out(image=args.image) or b""
+        base = args.base or find_base_image()
+        if base is None:
+            return b""
+        stage = tempfile.mkdtemp(prefix="circuitpy-base-")
+        try:
+            blank_image(os.path.join(stage, "base.img"), base)
+            return read_boot_out(image=os.path.join(stage, "base.img")) or b""
+        finally:
+            shutil.rmtree(stage, ignore_errors=True)
+    return None
 
 
 def main(argv=None, out=None):
     out = out or sys.stdout
     args = build_parser().parse_args(argv)
     try:
-        tree = drive_tree()
-        if args.dry_run:
-            for path in sorted(tree):
-                print("%-36s %6d bytes" % (path, len(tree[path])), file=out)
-            print("%d files; config.json and saved games on the drive are kept" % len(tree),
-                  file=out)
-            return 0
-        if not (args.image or args.folder):
+        if not (args.image or args.folder or args.dry_run):
             args.drive = args.drive or find_drive()
             if not os.path.isdir(args.drive):
                 raise FlashError("%s: no such folder (is the board plugged in and its "
                                  "CIRCUITPY drive mounted?)" % args.drive)
             if not os.path.exists(os.path.join(args.drive, "boot_out.txt")):
                 raise FlashError("%s: not a CircuitPython drive (no boot_out.txt)" % args.drive)
+        compiler, line = choose_compiler(_boot_out(args), args.source,
+                                         log=lambda m: print(m, file=out))
+        print(line, file=out)
+        tree = drive_tree(compiler)
+        if args.dry_run:
+            for path in sorted(tree):
+                print("%-36s %6d bytes" % (path, len(tree[path])), file=out)
+            print("%d files; config.json and saved games on the drive are kept" % len(tree),
+                  file=out)
+            return 0
+        if args.drive:
             try:
                 write_folder(tree, args.drive)
             except OSError as e:

@@ -250,6 +250,13 @@ def micropython_main(path, heap=SIM_HEAP, firmware=None):
     return micropython_command(heap) + ["-c", code]
 
 
+def cache_dir():
+    """Where tools keep what they built once (``$MICROROBOTS_CACHE``, else the user's cache):
+    the Pico image and its sources, CircuitPython's compiler."""
+    return os.environ.get("MICROROBOTS_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "microrobots-pico")
+
+
 def plural(n, word, words=None):
     """``"1 move"``, ``"2 moves"`` (``words``: the plural when it is not word + s)."""
     return "%d %s" % (n, word if n == 1 else words or word + "s")

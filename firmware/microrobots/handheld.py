@@ -104,6 +104,7 @@ class Device:
         self.player = Player(self.hw)
         self.frame = bytearray(108)
         self.power = Power(config, self.hw, self.hw.ticks_ms() & TICKS_MAX)
+        self.power.display = self.display  # the gauge corrects for the frame's current
         self.asleep = False
         self.sleeps = 0  # times the device went to sleep
         self._waking = False  # the button that woke the device is held: no move
@@ -234,18 +235,19 @@ class Device:
         self.player.update(now)
 
     def sleep(self):
-        """Sleep until a button: the game saved (the cell may run out, or the power
-        switch go off, meanwhile), the LEDs dark and their supply cut, then the board's
-        lowest power state (``hw.sleep``: blocks until a button on a Pico; a fake or a
-        page cannot block, and step() asks again each frame)."""
-        if self.app is not None:
-            self.app.flush()
+        """Sleep until a button: the LEDs dark and their supply cut, then the game saved
+        (the cell may run out, or the power switch go off, meanwhile: on a critical cell
+        the save runs at its lightest load, not under the last picture), then the
+        board's lowest power state (``hw.sleep``: blocks until a button on a Pico; a
+        fake or a page cannot block, and step() asks again each frame)."""
         self.player.stop()
         frame = self.frame
         for i in range(len(frame)):
             frame[i] = 0
         self.display.show(frame)
         self.hw.led_power(False)
+        if self.app is not None:
+            self.app.flush()
         self.asleep = True
         self.sleeps += 1
         if self.hw.sleep():

@@ -12,12 +12,18 @@ class Pin:
     IN = 0
     OUT = 1
     PULL_UP = 2
+    PULL_DOWN = 3
+    IRQ_FALLING = 4
+    IRQ_RISING = 8
 
     def __init__(self, n, mode=None, pull=None, value=None):
         self.n = n
 
-    def value(self):
+    def value(self, level=None):
         return 0 if self.n == 13 else 1
+
+    def irq(self, handler=None, trigger=None, hard=False):
+        return self
 
 
 class PWM:
@@ -39,10 +45,27 @@ class ADC:
         return 0x6000
 
 
+class WDT:
+    def __init__(self, timeout):
+        pass
+
+    def feed(self):
+        pass
+
+
 class Machine:
     Pin = Pin
     PWM = PWM
     ADC = ADC
+    WDT = WDT
+
+    @staticmethod
+    def disable_irq():
+        return 0
+
+    @staticmethod
+    def enable_irq(state):
+        pass
 
     @staticmethod
     def lightsleep(ms):

@@ -38,6 +38,32 @@ def bad_config():
     return circuitpython_background.result("bad_config")
 
 
+@pytest.fixture(scope="module")
+def source_boot():
+    t = circuitpython_background.result("source_boot")
+    assert "error" not in t, t.get("error")
+    return t
+
+
+def test_the_board_runs_the_firmware_as_circuitpythons_own_mpy(tour):
+    if tour["no_mpy"]:
+        pytest.skip("the source install only: " + tour["no_mpy"])
+    code = tour["code_on_drive"]
+    assert "microrobots/app.mpy" in code and "main.mpy" in code, code
+    assert {name for name in code if name.endswith(".py")} == {"code.py", "boot.py"}
+
+
+def test_the_source_install_boots_into_the_menu_frame_by_frame(source_boot):
+    assert console_lines(source_boot["console"]) == []
+    records = source_boot["records"]
+    assert records and {r["mode"] for r in records} == {MODES.index("menu")}
+    frames = frames_of(source_boot)
+    assert len(frames) >= 10
+    mismatch = lockstep(records, frames, source_boot["seed"], source_boot["config"],
+                        source_boot["origin"])
+    assert mismatch is None, str(mismatch)
+
+
 def frames_of(boot):
     return [(ms, base64.b64decode(f)) for ms, f in boot["frames"]]
 

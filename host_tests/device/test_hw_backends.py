@@ -20,11 +20,17 @@ from microrobots.device.input import BUTTON_NAMES
 
 # --- fake MicroPython modules -------------------------------------------------------------
 class FakePin:
-    IN, OUT, PULL_UP, IRQ_FALLING = "in", "out", "pull_up", "falling"
+    IN, OUT, PULL_UP, PULL_DOWN = "in", "out", "pull_up", "pull_down"
+    IRQ_FALLING, IRQ_RISING = 4, 8  # the RP2040's edge bits (machine_pin.c)
     levels = {}  # pin id -> level read by value(); buttons idle high (pull-up)
+    pulls = {}  # pin id -> the pull it was last set up with
+    made = {}  # pin id -> the last Pin made for it
 
     def __init__(self, pin_id, mode=None, pull=None, value=None):
         self.id, self.mode, self.pull = pin_id, mode, pull
+        self.irq_handler, self.trigger, self._flags = None, 0, 0
+        FakePin.pulls[pin_id] = pull
+        FakePin.made[pin_id] = self
         if value is not None:
             FakePin.levels[pin_id] = value
 
@@ -34,18 +40,44 @@ class FakePin:
             return None
         return FakePin.levels.get(self.id, 1)
 
-    def irq(self, handler=None, trigger=None):
-        self.irq_handler = handler
+    def irq(self, handler=None, trigger=None, hard=False):
+        if handler is None and trigger is None:
+            return self  # pin.irq(): the irq object, whose flags() the handler reads
+        self.irq_handler, self.trigger, self.hard = handler, trigger, hard
+        return self
+
+    def edges(self, flags):
+        """The interrupt with these edge flags, as the pin latched them."""
+        self._flags = flags
+        self.irq_handler(self)
+
+    def flags(self):
+        return self._flags
 
 
 class FakeADC:
-    u16 = 0  # what read_u16() gives
+    u16 = 0  # what read_u16() gives, while the pin has no pull-down (or is driven)
+    driven = True  # False: nothing drives the pin (it reads 0 with the pull-down on)
 
     def __init__(self, pin):
         self.pin = pin
+        FakePin.pulls[pin.id] = None  # adc_gpio_init: the pad analog, no pull
 
     def read_u16(self):
+        if not FakeADC.driven and FakePin.pulls.get(self.pin.id) == "pull_down":
+            return 0
         return FakeADC.u16
+
+
+class FakeWDT:
+    made = []
+
+    def __init__(self, timeout):
+        self.timeout, self.fed = timeout, 0
+        FakeWDT.made.append(self)
+
+    def feed(self):
+        self.fed += 1
 
 
 class FakePWM:
@@ -66,6 +98,9 @@ def fake_machine(sent):
     machine.PWM = FakePWM
     machine.bitstream = lambda pin, encoding, timing, buf: sent.append((pin.id, encoding, timing, bytes(buf)))
     machine.ADC = FakeADC
+    machine.WDT = FakeWDT
+    machine.disable_irq = lambda: 1
+    machine.enable_irq = lambda state: None
     machine.lightsleeps = []  # (ms, the pins whose irq has a handler) of each lightsleep()
     machine.during = lambda n: None  # what happens during the n-th sleep (a button's IRQ)
 
@@ -82,6 +117,7 @@ def fake_time():
     t.clock = [1000]
     t.ticks_ms = lambda: t.clock[0]
     t.ticks_diff = lambda a, b: ((a - b + (1 << 29)) & ((1 << 30) - 1)) - (1 << 29)
+    t.ticks_add = lambda a, b: (a + b) & ((1 << 30) - 1)
     t.sleep_ms = lambda ms: t.clock.__setitem__(0, t.clock[0] + ms)
     return t
 
@@ -129,15 +165,28 @@ def test_rp2_backend_pins_buttons_leds_and_buzzer(monkeypatch):
     assert 0 <= board.seed() < 1 << 30
 
 
-def test_rp2_backend_battery_gauge_led_supply_and_sleep(monkeypatch):
+def rp2_board(monkeypatch, config_text="{}", machine_name="Raspberry Pi Pico with RP2040"):
     machine = fake_machine([])
     rp2 = import_fresh(monkeypatch, "microrobots.device.hw.rp2", {"machine": machine, "time": fake_time()})
     monkeypatch.setattr(FakePin, "levels", {})
-    board = rp2.Hardware(cfg.load('{"led_power_pin": 18}'))
-    machine.armed = lambda: [p.id for p in board._buttons if getattr(p, "irq_handler", None)]
+    monkeypatch.setattr(FakePin, "pulls", {})
+    monkeypatch.setattr(FakeADC, "driven", True)
+    monkeypatch.setattr(FakeADC, "u16", 0x4000)  # a divider's share of a running Pico's VSYS
+    monkeypatch.setattr(sys.implementation, "_machine", machine_name, raising=False)
+    board = rp2.Hardware(cfg.load(config_text))
+    machine.armed = lambda: [p.id for p in board._buttons if p.irq_handler] + (
+        [board._usb.id] if board._usb is not None and board._usb.trigger else [])
+    return rp2, machine, board
+
+
+def test_rp2_backend_battery_gauge_led_supply_and_sleep(monkeypatch):
+    rp2, machine, board = rp2_board(monkeypatch, '{"led_power_pin": 18}')
     assert board._vsys.pin.id == 29 and board._usb.id == 24
+    assert FakePin.pulls[24] == "pull_down"  # a pin nothing drives reads "no USB"
+    assert FakePin.pulls[29] is None  # the divider found, the pad analog again
     FakeADC.u16 = 0x5D00  # 0x5D0 of 4095 = 1488 / 4095 * 3.3 V, times the 3:1 divider
     assert board.vsys_mv() == 0x5D0 * 9900 // 4095 == 3597
+    assert FakePin.levels[25] == 0  # GP25 raised for the reading only (a Pico W's divider)
     FakeADC.u16 = 0xFFFF
     assert board.vsys_mv() == 9900
     FakePin.levels[24] = 0
@@ -150,35 +199,77 @@ def test_rp2_backend_battery_gauge_led_supply_and_sleep(monkeypatch):
     board.led_power(True)
     assert FakePin.levels[18] == 1
     FakePin.levels[24] = 0  # on the cell
+    every = [10, 11, 12, 13, 14, 15]  # every button wakes it, and USB coming
 
-    def press_during_the_third(n):  # a minute's slices until a button's IRQ fires
+    def press_during_the_third(n):  # 5 s slices until a button's IRQ fires
         if n == 3:
-            board._buttons[4].irq_handler(board._buttons[4])
+            board._buttons[4].edges(FakePin.IRQ_FALLING)
 
     machine.during = press_during_the_third
+    FakeWDT.made.clear()
     assert board.sleep() is True
-    every = [10, 11, 12, 13, 14, 15]  # every button wakes it
-    assert machine.lightsleeps == [(60000, every)] * 3
-    assert machine.armed() == []  # and no irq stays after
+    assert machine.lightsleeps == [(5000, every + [24])] * 3
+    assert machine.armed() == every  # USB's irq disarmed (trigger 0), the buttons' kept
+    (dog,) = FakeWDT.made  # the watchdog armed by the first sleep, fed through it
+    assert dog.timeout == 8000 > 5000 and dog.fed >= 3
+    assert board.pressed_mask() == 1 << 4  # the press that woke it, seen once
     machine.lightsleeps.clear()
     FakePin.levels[12] = 0  # a button already held: no sleep at all
     assert board.sleep() is True and machine.lightsleeps == []
     FakePin.levels[12] = 1
-    FakePin.levels[24] = 1  # on USB: no lightsleep (the frame loop polls, LEDs dark)
-    assert board.sleep() is False and machine.lightsleeps == []
+    machine.during = lambda n: FakePin.levels.__setitem__(24, 1) if n == 2 else None
+    assert board.sleep() is True and len(machine.lightsleeps) == 2  # USB plugged in: awake
+    machine.lightsleeps.clear()
+    assert board.sleep() is False and machine.lightsleeps == []  # on USB: no lightsleep
+    assert len(FakeWDT.made) == 1  # one watchdog, armed once
 
 
-def test_rp2_backend_gauge_absent_by_config_and_on_a_pico_w(monkeypatch):
-    rp2 = import_fresh(monkeypatch, "microrobots.device.hw.rp2", {"machine": fake_machine([]), "time": fake_time()})
-    board = rp2.Hardware(cfg.load('{"battery_pin": null, "usb_pin": null}'))
+def test_rp2_backend_catches_a_tap_inside_a_freeze_and_not_a_bounce(monkeypatch):
+    rp2, machine, board = rp2_board(monkeypatch)
+    a = board._buttons[4]
+    assert a.hard and a.trigger == FakePin.IRQ_FALLING | FakePin.IRQ_RISING
+    clock = sys.modules["time"].clock
+    clock[0] += 1000
+    assert board.pressed_mask() == 0
+    a.edges(FakePin.IRQ_FALLING | FakePin.IRQ_RISING)  # pressed and released in a freeze
+    assert board.pressed_mask() == 1 << 4 and board.pressed_mask() == 0  # once
+    FakePin.levels[a.id] = 0  # held: a frame sees it
+    a.edges(FakePin.IRQ_FALLING)
+    assert board.pressed_mask() == 1 << 4
+    FakePin.levels[a.id] = 1
+    clock[0] += 100
+    a.edges(FakePin.IRQ_RISING)  # released, the contacts bouncing
+    clock[0] += 2
+    a.edges(FakePin.IRQ_FALLING)
+    clock[0] += 1
+    a.edges(FakePin.IRQ_RISING)
+    assert board.pressed_mask() == 0  # a bounce is no press
+    FakePin.levels[a.id] = 0
+    board.pressed_mask()  # held at this frame...
+    FakePin.levels[a.id] = 1
+    clock[0] += 100
+    a.edges(FakePin.IRQ_RISING | FakePin.IRQ_FALLING)  # ... released inside a freeze
+    assert board.pressed_mask() == 0  # its release, no new press
+    clock[0] += 100
+    a.edges(FakePin.IRQ_FALLING | FakePin.IRQ_RISING)  # a tap between two frames
+    assert board.pressed_mask() == 1 << 4
+
+
+@pytest.mark.parametrize("name", ["Raspberry Pi Pico W with RP2040",
+                                  "Raspberry Pi Pico 2 W with RP2350"])
+def test_rp2_backend_gauge_absent_by_config_on_a_radio_board_and_on_a_bare_pin(monkeypatch, name):
+    rp2, machine, board = rp2_board(monkeypatch, '{"battery_pin": null, "usb_pin": null}')
     assert (board.vsys_mv(), board.usb_power()) == (-1, -1)
     board.led_power(False)  # no switch: nothing to do, no error
-    monkeypatch.setattr(rp2, "_pico_w", lambda: True)  # GP29, GP24: the radio's there
-    board = rp2.Hardware(cfg.load("{}"))
-    assert (board.vsys_mv(), board.usb_power()) == (-1, -1)
-    board = rp2.Hardware(cfg.load('{"battery_pin": 27}'))  # a divider of the builder's own
-    FakeADC.u16 = 0x8000
+    rp2, machine, board = rp2_board(monkeypatch, "{}", name)  # GP29, GP24: the radio's there
+    assert (board.vsys_mv(), board.usb_power()) == (-1, -1) and 25 not in FakePin.levels
+    rp2, machine, board = rp2_board(monkeypatch, '{"battery_pin": 27}', name)  # a divider of
+    FakeADC.u16 = 0x8000  # the builder's own
     assert board.vsys_mv() == 0x800 * 9900 // 4095 and board.usb_power() == -1
+    # a clone whose GP29 is a bare header pin: it reads 0 with the pull-down, no gauge
+    monkeypatch.setattr(FakeADC, "driven", False)
+    board = rp2.Hardware(cfg.load("{}"))
+    assert board.vsys_mv() == -1
 
 
 def test_rp2_backend_without_buzzer(monkeypatch):

@@ -77,6 +77,7 @@ def test_the_wake_press_is_no_move_and_the_game_resumes_as_it_was(cpython_trace)
 def test_low_battery_is_announced_and_caps_the_leds(cpython_trace):
     t, _ = cpython_trace
     full = config.power_budget(36, 1000)
+    # the fake cell reads as at a light load: no correction for the LEDs' sag
     assert t["playing"]["percent"] == percent_of(4000) and not t["playing"]["low"]
     assert t["playing"]["cap"] == full  # on the cell: its own budget, not USB's
     low = t["low"]
@@ -165,6 +166,8 @@ def test_the_charge_rises_with_the_voltage(a, b):
 
 
 class Cell:
+    READS_UNDER_LOAD = True  # a real cell: sags under the LEDs
+
     def __init__(self, mv, usb=0):
         self.mv, self.usb = mv, usb
 
@@ -191,6 +194,45 @@ def test_no_gauge_is_usb_and_a_supply_above_a_cell_is_usb():
     assert Power(config.defaults(), Cell(4800, -1)).on_usb
     power = Power(config.defaults(), Cell(3800, -1))
     assert not power.on_usb and power.percent == percent_of(3800)
+
+
+class Lit:
+    """A display that showed a frame whose values sum to ``total``."""
+
+    def __init__(self, total):
+        self.total = total
+
+
+def test_the_reading_is_corrected_for_the_current_of_the_frame_shown():
+    # 36 LEDs, every channel at 255: 36 + 108 * 20 = 2196 mA, read 0.33 V low (36 mA: 5 mV)
+    dark, bright = Power(config.defaults(), Cell(3800)), Power(config.defaults(), Cell(3476))
+    dark.display, bright.display = Lit(0), Lit(108 * 255)
+    assert bright.load_ma() == 36 + 108 * 20 and dark.load_ma() == 36
+    dark.mv = bright.mv = -1  # forget the first reading (no display then): not smoothed
+    dark.read(0)
+    bright.read(0)
+    assert dark.mv == 3800 + 36 * 150 // 1000 and bright.mv == dark.mv
+    fake = Power(config.defaults(), FakeHardware(config.defaults()))  # a simulated cell
+    fake.hw.vsys, fake.hw.usb = 3800, 0
+    fake.display = Lit(108 * 255)
+    fake.read(0)
+    assert fake.mv == 3800  # reads as at a light load already
+
+
+@pytest.mark.parametrize("mv", [-1, 0, 1000, 2499, 5501, 9900])
+@pytest.mark.parametrize("usb", [-1, 0])
+def test_a_reading_no_running_pico_gives_is_no_gauge_never_a_warning(mv, usb):
+    cell = Cell(mv, usb)
+    power = Power(dict(config.defaults(), battery_ma=2000), cell)
+    for t in range(0, 600000, 1000):
+        assert power.update(t, 0, 0) == AWAKE and not power.warning(t)
+    assert power.percent == -1 and not power.low and not power.critical
+    assert power.cap == config.defaults()["brightness_cap"]  # the lower cap: may be USB
+
+
+def test_a_supply_above_a_cell_is_usb_whatever_the_usb_pin_says():
+    power = Power(config.defaults(), Cell(4800, 0))  # a Pico W: GP24 is the radio's
+    assert power.on_usb and power.percent == -1 and not power.low
 
 
 def test_idle_states():

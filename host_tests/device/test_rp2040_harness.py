@@ -79,3 +79,22 @@ def test_the_tour_visits_every_mode_with_quiet_stretches():
     assert [q[0] for q in quiet] == ["menu", "solo", "referee", "classroom", "settings"]
     assert all(a < b for _, a, b in quiet) and 4000 < length < 20000
     assert edges == sorted(edges, key=lambda e: (e[0], e[2]))
+
+
+def test_the_tap_session_counts_a_tap_seen_in_one_frame_and_finds_a_lost_one():
+    from tools.rp2040.taps import lost_taps, presses, tap_script
+
+    script = tap_script(50, seed=3)
+    assert all(40 <= up - down <= 80 for down, up, _ in script)
+    assert all(b[0] - a[1] >= 20 for a, b in zip(script, script[1:]))  # one tap at a time
+    # frames every 20 ms from 1000; each tap's button held in the one frame after its press
+    # (what the latch gives for a tap inside a freeze): every tap is seen
+    start = 1000
+    frames = [{"now": t, "mask": 0} for t in range(start - 100, start + script[-1][1] + 200, 20)]
+    for down, _, b in script:
+        k = next(i for i, f in enumerate(frames) if f["now"] >= start + down)
+        frames[k]["mask"] |= 1 << b
+    seen = presses(frames)
+    assert lost_taps(script, start, seen) == []
+    frames[next(i for i, f in enumerate(frames) if f["now"] >= start + script[7][0])]["mask"] = 0
+    assert lost_taps(script, start, presses(frames)) == [script[7]]  # one frame less: lost

@@ -140,7 +140,7 @@ def test_diagram_agrees_with_the_config_defaults():
     assert "data GP%d" % config.defaults()["led_pin"] in words
     assert "piezo (GP%d)" % config.defaults()["buzzer_pin"] in words
     assert labels[40] == "VBUS"
-    assert {"R1 330 ohm", "C1 1000 uF", "DIN", "+5V"} <= words
+    assert {"R1 330 ohm", "C1 10 uF", "DIN", "+5V"} <= words  # USB: 10 uF at attach
     # every pin in the pin table is drawn, with the same signal
     table = table_rows(read(README))
     assert {pin: signal for pin, signal in table.values()} == labels
@@ -229,8 +229,14 @@ def test_bom_has_the_required_parts():
     assert find("tactile")["quantity"] == "6"
     assert find("piezo")
     assert find("330 ohm")["quantity"] == "1"
-    assert find("1000 uF")["quantity"] == "1"
-    assert "optional" in find("74AHCT125")["notes"].lower()
+    # issue 31: USB allows 10 uF at attach; the 1000 uF only behind the battery build's switch
+    assert "usb" in find("10 uF")["notes"].lower()
+    assert "battery build" in find("1000 uF")["part"].lower()
+    assert "required" in find("74AHCT125")["notes"].lower()  # the data level in spec
+    assert find("SN74LVC1T45")  # the battery build's, in spec from 3.0 to 5.5 V
+    piezo = find("piezo")
+    assert "ceramic" in piezo["example"].lower() and "220 ohm" in piezo["example"]
+    assert "47 kohm" in find("47 kohm")["part"]  # the soft start's R5
     assert find("wire")
     assert find("USB cable")
 
@@ -371,6 +377,21 @@ def test_the_battery_wiring_switches_the_leds_on_vsys_and_its_diagram_is_current
         assert f.read() == wiring.diagram_svg(cfg)
     text = read(os.path.join(HARDWARE, "README.md"))
     assert '{"led_power_pin": 17}' in text and "GP17" in text and "pin 22" in text
+
+
+def test_the_soft_start_and_the_usb_budget_add_up():
+    """The README's arithmetic: the inrush into C1 through the soft start (I = C dV/dt),
+    and the LEDs' share of USB beside the charger, as battery.json caps it."""
+    text = read(README)
+    i_r5 = (4.2 - 1.8) / 47e3 - 1.8 / 100e3  # A into C5 on the Miller plateau
+    dvdt = i_r5 / 100e-9
+    assert "%d V/s" % round(dvdt, -1) in text and "%.2f A" % (1000e-6 * dvdt) in text
+    assert 1000e-6 * dvdt < 3 / 5  # far under the cell protection's 3 A
+    cfg = config.load_file(os.path.join(HARDWARE, "battery.json"))
+    leds_ma = 500 - 215 - 25  # USB less the charger and the Pico
+    assert cfg["brightness_cap"] == config.power_budget(36, leds_ma) == 2850
+    assert "500 - 215 - 25 = %d mA" % leds_ma in text
+    assert 36 + cfg["brightness_cap"] / 255 * 20 + 215 + 25 <= 500
 
 
 def test_every_command_the_parts_list_names_exists():

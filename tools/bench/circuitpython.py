@@ -1,15 +1,18 @@
 """make bench section: CircuitPython beside MicroPython on the emulated RP2040.
 
-The same scripted session (tools/rp2040/session.py's ``tour``: the menu, solo, the
-referee with a claim, the classroom's wave, settings with a brightness change, back to
-the menu), closed-loop on each board's own seed, on two boards:
+The same scripted session (tools/bench/rp2040.py's ``script``: solo to the celebration,
+a refereed claim checked and demonstrated, the classroom's wave, solo resumed, settings),
+closed-loop on each board's own seed, on three installs:
 
-- MicroPython v1.28.0 with what ``make flash`` writes (.mpy,
-  imported at once);
-- CircuitPython 10.2.1 with what ``make flash-circuitpython`` writes (source compiled on
-  the board at import; no viper: the kernels run as plain Python).
+- MicroPython v1.28.0 with what ``make flash`` writes (MicroPython's .mpy);
+- CircuitPython 10.2.1 with what ``make flash-circuitpython`` writes: the firmware as
+  CircuitPython's own .mpy (its mpy-cross, tools/circuitpy_compiler.py);
+- CircuitPython 10.2.1 with the firmware as source (``--source``: what a board gets with
+  no compiler to be had), compiled on the board at every import.
 
-Per board: power-on to the first LED frame (emulated ms), each mode's frame work (the
+CircuitPython has no viper: its kernels run as plain Python either way.
+
+Per install: power-on to the first LED frame (emulated ms), each mode's frame work (the
 probe's ``step_us``: a frame's period minus its sleep) median and worst, the worst
 frame of a mode switch, the claim check (``Game.claim``), the heap free after a
 collection in each mode's quiet stretch. CircuitPython's probe times with
@@ -28,14 +31,14 @@ FRAME_US = 20000
 
 def measure(session):
     """Boot ``session`` (a BoardSession), play the tour; the figures as a dict."""
+    from tools.bench.rp2040 import script
     from tools.rp2040 import probe
-    from tools.rp2040.session import tour
 
     t0 = time.time()
     if not session.boot(limit_ms=12000):
         raise RuntimeError("the firmware did not start: %s" % session.pico.console[-300:])
     first_frame = session.pico.leds[0][0] if session.pico.leds else None
-    edges, length, quiet = tour(session.seed)
+    edges, length, quiet = script(session.seed)
     start = session.now + 100
     session.play(edges, start)
     free = [(mode, session.command(start + a, probe.CMD_FREE)) for mode, a, _ in quiet]
@@ -106,16 +109,22 @@ def report():
     else:
         data = measure(BoardSession(mp))
         columns.append(("MicroPython 1.28", figures(data)))
-        print("MicroPython: the tour, %.0f s emulated, %.0f s wall" % (
+        print("MicroPython: the session, %.0f s emulated, %.0f s wall" % (
             data["length"] / 1000, data["wall"]))
     cp, why = circuitpython.find_firmware()
     if cp is None:
         print(why)
     else:
-        data = measure(circuitpython.CircuitSession(cp))
-        columns.append(("CircuitPython 10.2", figures(data)))
-        print("CircuitPython: the tour, %.0f s emulated, %.0f s wall" % (
-            data["length"] / 1000, data["wall"]))
+        compiler, no_mpy = circuitpython.compiler()
+        installs = [("CP 10.2 .mpy", compiler), ("CP 10.2 source", None)]
+        if compiler is None:
+            print("CircuitPython's .mpy install: %s" % no_mpy)
+            installs = installs[1:]
+        for title, compiled in installs:
+            data = measure(circuitpython.CircuitSession(cp, compiled=compiled))
+            columns.append((title, figures(data)))
+            print("%s: the session, %.0f s emulated, %.0f s wall" % (
+                title, data["length"] / 1000, data["wall"]))
     if not columns:
         return
     for line in table(columns):

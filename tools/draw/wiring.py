@@ -63,8 +63,10 @@ def nearest_ground(pins):
 def connections(cfg):
     """Every wire to the Pico: ``(function, config key, signal, pin, goes to)`` rows,
     ordered by physical pin. The single source of the table and the diagram."""
+    switched = cfg.get("led_power_pin") is not None
     rows = [("LED data", "led_pin", "GP%d" % cfg["led_pin"], pin_of(cfg["led_pin"]),
-             "330 ohm resistor, then DIN of the first LED")]
+             "the level shifter (%s), then 330 ohm to DIN of the first LED"
+             % ("SN74LVC1T45" if switched else "74AHCT125"))]
     sides = ([], [])  # button pins on the left edge, on the right edge
     for name in firmware_config.BUTTON_NAMES:
         gp = cfg["buttons"][name]
@@ -79,7 +81,7 @@ def connections(cfg):
                          "the other leg of every button"))
     if cfg["buzzer_pin"] is not None:
         rows.append(("Piezo (optional)", "buzzer_pin", "GP%d" % cfg["buzzer_pin"],
-                     pin_of(cfg["buzzer_pin"]), "piezo +; piezo - to GND"))
+                     pin_of(cfg["buzzer_pin"]), "220 ohm, then a ceramic piezo's +; - to GND"))
     rows.append(("LED ground", "", "GND", LED_GROUND_PIN,
                  "LED GND and the capacitor's - leg (piezo - too)"))
     if cfg.get("led_power_pin") is None:
@@ -88,7 +90,8 @@ def connections(cfg):
     else:  # the battery build (hardware/README.md): the LEDs on VSYS through a P-MOSFET
         rows.append(("LED supply switch", "led_power_pin", "GP%d" % cfg["led_power_pin"],
                      pin_of(cfg["led_power_pin"]),
-                     "10 kohm to the NPN's base (BC547), which pulls the P-MOSFET's gate low"))
+                     "10 kohm to the NPN's base (BC547), which pulls the P-MOSFET's gate "
+                     "low through 47 kohm (soft start)"))
         rows.append(("LED power (battery build)", "", "VSYS", VSYS_PIN,
                      "the P-MOSFET's source (AO3401A); its drain to LED +5V and the capacitor's +"))
     used = [r[3] for r in rows]
@@ -227,7 +230,8 @@ def diagram_svg(cfg):
         "VSYS" if switched else "5V", loc="top", fontsize=9)
     if switched:  # Q1 (P-MOSFET) in the LEDs' + line, its gate pulled low by Q2 (NPN)
         d += elm.Line().up().toy(vbus[1] + 0.6)
-        d += elm.RBox().up().label("Q1 AO3401A, Q2 BC547", loc="bottom", fontsize=9)
+        d += elm.RBox().up().label("Q1 AO3401A, Q2 BC547, R5 47k, C5 100n", loc="bottom",
+                                   fontsize=9)
         y_cap = max(y_cap, vbus[1] + 0.6 + 3.0 + 0.6)
     d += elm.Line().up().toy(y_pad)
     d += elm.Line().at(gnd).to((x_gnd, gnd[1]))
@@ -235,17 +239,19 @@ def diagram_svg(cfg):
     d += elm.Dot().at((x_vdd, y_cap))
     d += elm.Dot().at((x_gnd, y_cap))
     d += elm.Capacitor(polar=True).at((x_vdd, y_cap)).right().to((x_gnd, y_cap)).label(
-        "C1 1000 uF", loc="bottom", fontsize=10, ofst=0.3)
+        "C1 1000 uF" if switched else "C1 10 uF", loc="bottom", fontsize=10, ofst=0.3)
 
     notes_y = min(notes_y, -2.5)
     for k, text in enumerate((
             "Buttons are active low: the Pico's internal pull-ups, no resistors.",
-            "No level shifter on a battery (the 74AHCT125 needs 4.5 V): see hardware/README.md."
+            "SN74LVC1T45 level translator (A: 3V3, B: the LEDs' supply) before R1: README."
             if switched else
-            "Optional 74AHCT125 level shifter between the data pin and R1: see hardware/README.md.",
-            "C1 sits at the LEDs' power pads; mind its polarity (- to GND).") + ((
+            "74AHCT125 level shifter between the data pin and R1 (or a diode-fed first LED): README.",
+            "C1 at the LEDs' power pads, behind Q1 (1000 uF, - to GND): no inrush at USB attach."
+            if switched else
+            "C1 (10 uF ceramic) at the LEDs' power pads: USB allows 10 uF at attach.") + ((
             "Battery build: a LiPo SHIM under the Pico feeds VSYS; the LEDs on VSYS through Q1,",
-            "switched by GP%d (Q2 pulls Q1's gate low; 100k gate to source): hardware/README.md."
+            "switched by GP%d (Q2 pulls Q1's gate low through R5, C5 gate to drain: a soft start)."
             % cfg["led_power_pin"]) if switched else ())):
         d += elm.Label().at((x_left - 7.0, notes_y - 0.6 * k)).label(
             text, fontsize=9, halign="left")

@@ -29,7 +29,7 @@ import sys
 import tarfile
 
 from tools import cli
-from tools.cli import FIRMWARE, ROOT
+from tools.cli import FIRMWARE, ROOT, cache_dir
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(ROOT, "build", "firmware")
@@ -54,9 +54,6 @@ class BuildError(Exception):
         self.missing = missing
 
 
-def cache_dir():
-    return os.environ.get("MICROROBOTS_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "microrobots-pico")
 
 
 def image_path(board="RPI_PICO"):

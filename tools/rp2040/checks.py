@@ -14,6 +14,9 @@ board work is done once, here, and written to a JSON file that the tests judge:
    mode; its files dumped; the RUN pin pulsed; boot again and 500 ms of what it resumes.
 2. A board with a bad ``config.json`` and no probe (the tree as ``make flash`` writes
    it, untouched): until the LEDs show something.
+3. Every board kind (boards.py: a Pico, a Pico W on the Pico's image, a YD-RP2040 clone)
+   off USB, its supply read as 5000, 0, 1000, 3300 and 5000 mV in turn, 1.3 s each:
+   whether the battery picture showed, or the board slept (frames stopped).
 
 ``host_tests/conftest.py`` starts both, each in a background process of its own, when the
 tests are collected, so that they run beside the rest of the suite.
@@ -104,7 +107,54 @@ def bad_config_run(firmware, frozen):
             "emulated_ms": pico.ms}
 
 
-PARTS = {"tour": tour_run, "bad_config": bad_config_run}
+SUPPLIES_MV = (5000, 0, 1000, 3300, 5000)  # VSYS, off USB: a segment each
+SEGMENT_MS = 1300  # the gauge is read once a second
+
+
+def battery_pictures(frames):
+    """The times of the LED frames (grid order) that show the low-battery picture."""
+    from microrobots.handheld import draw_battery
+
+    pictures = []
+    for critical in (False, True):
+        for now in (0, 500):
+            frame = bytearray(108)
+            draw_battery(frame, now, critical)
+            pictures.append(bytes(1 if v else 0 for v in frame))
+    return [ms for ms, f in frames if bytes(1 if v else 0 for v in f) in pictures]
+
+
+def boards_run(firmware, frozen, kinds=None):
+    """Every board kind (boards.py; or ``kinds``) off USB, its supply at each of
+    SUPPLIES_MV: whether the grid showed the battery picture, or the board slept, in each
+    segment."""
+    from .boards import KINDS
+    from .session import grid_frames
+
+    out = {}
+    for kind in kinds or KINDS:
+        s = BoardSession(firmware, frozen=frozen, board=kind, floating_mv=3300)
+        s.pico.set_supply(SUPPLIES_MV[0], usb=False)
+        if not s.boot():
+            return {"error": "%s: the probed firmware did not start: %s" % (
+                kind, s.pico.console[-400:])}
+        segments = []
+        for mv in SUPPLIES_MV:
+            s.pico.set_supply(mv, usb=False)
+            begin_ms, begin_frames = s.pico.ms, len(s.pico.leds)
+            begin_rec = len(s.records)
+            s.run_to(s.now + SEGMENT_MS)
+            frames = grid_frames(s.pico.leds[begin_frames:], s.config)
+            nows = [r["now"] for r in s.records[begin_rec:]]
+            gap = max([b - a for a, b in zip(nows, nows[1:])] or [0])
+            segments.append({"mv": mv, "battery_picture": len(battery_pictures(frames)),
+                             "longest_gap_ms": gap, "ms": s.pico.ms - begin_ms})
+        out[kind] = {"segments": segments, "console": s.pico.console[-600:]}
+        _say("board kind %s" % kind, s.pico)
+    return out
+
+
+PARTS = {"tour": tour_run, "bad_config": bad_config_run, "boards": boards_run}
 
 
 def main(argv=None):

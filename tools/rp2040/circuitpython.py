@@ -23,7 +23,7 @@ import os
 import re
 import tempfile
 
-from tools import circuitpy
+from tools import circuitpy, circuitpy_compiler
 from tools.cli import ROOT
 
 from . import image, probe
@@ -67,10 +67,16 @@ def probe_source():
     return src
 
 
-def drive_files(files=None, probed=True):
+def compiler():
+    """``(Compiler, None)`` for the ``.mpy`` install, or ``(None, why)`` (tools/circuitpy_compiler)."""
+    return circuitpy_compiler.find()
+
+
+def drive_files(files=None, probed=True, compiled=None):
     """``{path: bytes}``: the drive make flash-circuitpython writes, plus ``files``; the
-    probe as ``code.py`` when ``probed``."""
-    tree = circuitpy.drive_tree()
+    probe as ``code.py`` when ``probed``; the modules as ``.mpy`` by ``compiled`` (a
+    Compiler), else as source."""
+    tree = circuitpy.drive_tree(compiled)
     tree.update(files or {})
     if probed:
         tree["code.py"] = probe_source().encode()
@@ -129,11 +135,12 @@ def lockstep(records, board, seed, config, origin, state=None):
 class CircuitSession(BoardSession):
     """BoardSession's API on the CircuitPython board (see the module docstring)."""
 
-    def __init__(self, firmware, files=None, probed=True):
+    def __init__(self, firmware, files=None, probed=True, compiled=None):
         files = dict(files or {})
+        self.compiled = compiled
         self.config = board_config(files)
         cfg = self.config
-        self.pico = Pico(firmware, build_drive(drive_files(files, probed)),
+        self.pico = Pico(firmware, build_drive(drive_files(files, probed, compiled)),
                          led_pin=cfg["led_pin"], color_order=cfg["color_order"],
                          buttons=[cfg["buttons"][n] for n in BUTTON_NAMES],
                          family="circuitpython")

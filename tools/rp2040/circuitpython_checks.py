@@ -6,18 +6,24 @@
 As tools/rp2040/checks.py does for MicroPython: the board work runs once, in a background
 process (started when the tests are collected), and the tests judge what it wrote.
 
-1. ``tour``: the drive make flash-circuitpython writes, the probe as code.py: boot;
-   session.tour (every mode) with the heap read in a quiet stretch of each mode; the
-   drive read back; the RUN pin pulsed; boot again and 500 ms of what it resumes.
+1. ``tour``: the drive make flash-circuitpython writes (the firmware as CircuitPython's
+   ``.mpy``), the probe as code.py: boot; session.tour (every mode) with the heap read in
+   a quiet stretch of each mode; the drive read back; the RUN pin pulsed; boot again and
+   500 ms of what it resumes.
 2. ``bad_config``: the drive as written, no probe, a bad ``config.json``: until the LEDs
    show something.
+3. ``source_boot``: the drive written with ``--source`` (what a board gets when no
+   compiler is to be had), the probe as code.py: boot and the menu's first second.
+
+Without CircuitPython's mpy-cross (tools/circuitpy_compiler.py) the first two run on the
+source install, and their results say why (``no_mpy``).
 """
 
 import base64
 import sys
 import time
 
-from tools import cli
+from tools import circuitpy_compiler, cli
 
 from . import image, probe
 from .circuitpython import CircuitSession, find_firmware, plain_console
@@ -36,8 +42,8 @@ def _say(what, pico):
           file=sys.stderr, flush=True)
 
 
-def tour_run(firmware):
-    s = CircuitSession(firmware)
+def tour_run(firmware, compiled):
+    s = CircuitSession(firmware, compiled=compiled)
     if not s.boot():
         return {"error": "the probed firmware did not start: " + s.console[-600:]}
     _say("booted", s.pico)
@@ -68,6 +74,7 @@ def tour_run(firmware):
         "console_after_reset": plain_console(s.pico.console[len(console):]),
         "files_at_reset": {k: _b64(v) for k, v in files.items()
                            if not k.endswith((".py", ".mpy"))},
+        "code_on_drive": sorted(k for k in files if k.endswith((".py", ".mpy"))),
         "resumed": resumed,
         "config": s.config,
         "boots": [{"seed": h[probe.H_SEED], "heap_after_boot": h[probe.H_BOOT],
@@ -79,8 +86,8 @@ def tour_run(firmware):
     }
 
 
-def bad_config_run(firmware):
-    s = CircuitSession(firmware, {"config.json": BAD_CONFIG}, probed=False)
+def bad_config_run(firmware, compiled):
+    s = CircuitSession(firmware, {"config.json": BAD_CONFIG}, probed=False, compiled=compiled)
     pico = s.pico
     pico.run_until(lambda: pico.leds and "config.json" in pico.console, 9000, 100)
     frames = grid_frames(pico.leds, s.config)
@@ -89,7 +96,21 @@ def bad_config_run(firmware):
             "frames": [(ms, _b64(f)) for ms, f in frames], "emulated_ms": pico.ms}
 
 
-PARTS = {"tour": tour_run, "bad_config": bad_config_run}
+def source_boot_run(firmware, compiled):
+    s = CircuitSession(firmware)  # the source install, whatever compiler there is
+    if not s.boot():
+        return {"error": "the probed firmware did not start from source: " + s.console[-600:]}
+    _say("booted from source", s.pico)
+    first_frame_ms = s.pico.leds[0][0] if s.pico.leds else None
+    s.run_to(s.now + 1000)
+    records, frames, _ = s.boot_data(0)
+    return {"first_frame_ms": first_frame_ms, "console": plain_console(s.pico.console),
+            "config": s.config, "origin": s.boots[0][2][probe.H_ORIGIN],
+            "seed": s.boots[0][2][probe.H_SEED], "records": records,
+            "frames": [(ms, _b64(f)) for ms, f in frames], "emulated_ms": s.pico.ms}
+
+
+PARTS = {"tour": tour_run, "bad_config": bad_config_run, "source_boot": source_boot_run}
 
 
 def main(argv=None):
@@ -102,9 +123,11 @@ def main(argv=None):
     if firmware is None:
         print(why, file=sys.stderr)
         return 2
+    compiled, no_mpy = circuitpy_compiler.find(log=lambda m: print(m, file=sys.stderr))
     t0 = time.time()
-    result = PARTS[args.part](firmware)
+    result = PARTS[args.part](firmware, compiled)
     result["firmware"] = firmware
+    result["no_mpy"] = no_mpy
     result["wall_s"] = time.time() - t0
     image.write_result(args.json, result)
     return 0

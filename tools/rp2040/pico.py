@@ -9,13 +9,17 @@
     pico.console                      # everything the board printed on its USB serial port
     pico.reset()                      # the RUN pin: RAM lost, flash kept
     pico.set_supply(3700, usb=False)  # VSYS in mV on ADC3 (GP29, through the board's
-                                      # 3:1 divider) and VBUS sense (GP24)
+                                      # 3:1 divider) and VBUS sense (GP24), as the board
+                                      # kind wires them (board="pico_w"...: boards.py)
     pico.flash_image()                # the filesystem region as bytes (image.read_files)
+    pico.flash.log                    # every erase and page program: (ms, opcode, ...)
 
 The emulator runs on the calling thread, batch by batch (no asyncio): an event scheduled
 with ``at_ms`` fires inside the clock at that emulated nanosecond, so button edges land
 exactly where a script puts them. Emulated time is the model's (125 MHz, instruction
-cycle counts); flash erase and program take no emulated time.
+cycle counts). The flash chip is busy for the W25Q16JV's typical erase and program times
+(``flash_times="worst"``: the datasheet's maximum; None: no time, rp2040py's own model),
+which the bootrom waits out with interrupts off, as on a Pico (flash_timing.py).
 """
 
 import logging
@@ -60,7 +64,8 @@ class Pico:
     """An RP2040 with the MicroPython image, a filesystem, an LED line and six buttons."""
 
     def __init__(self, firmware, flash_image=None, led_pin=2, color_order="GRB",
-                 buttons=(10, 11, 12, 13, 14, 15), family="micropython"):
+                 buttons=(10, 11, 12, 13, 14, 15), family="micropython",
+                 flash_times="typical", board="pico", floating_mv=0):
         m = _modules()
         logging.getLogger("rp2040py").setLevel(logging.CRITICAL)
         self.sim = m["Simulator"](rp2040=m["build_rp2040"]("pico"))
@@ -68,6 +73,20 @@ class Pico:
         mcu.logger = m["ConsoleLogger"](m["LogLevel"].ERROR)
         mcu.load_bootrom(m["BOOTROM_B1"])
         m["load_uf2"](Path(firmware), mcu)
+        from .boards import Wiring
+        from .flash_timing import FlashTiming  # rp2040py: after _modules() said it is there
+
+        self.flash = FlashTiming(mcu, flash_times) if flash_times is not None else None
+        self.wiring = Wiring(board, floating_mv)
+        adc = mcu.adc
+        plain_read = adc.on_adc_read
+
+        def adc_read(channel):  # ADC3 as this board wires GP29, at the moment of the read
+            if channel == 3:
+                adc.channel_values[3] = self.wiring.adc3(mcu.gpio, self.supply[0])
+            plain_read(channel)
+
+        adc.on_adc_read = adc_read
         self._fs = flash_layout(family)
         if flash_image is not None:
             self.load_flash_image(flash_image)
@@ -93,8 +112,12 @@ class Pico:
         The emulator starts both at 0, which the firmware's gauge would read as a dead
         cell."""
         self.supply = (millivolts, usb)  # kept over a reset, as the buttons are
-        self.mcu.adc.channel_values[3] = min(max(millivolts, 0), 9900) * 4095 // 9900
-        self.mcu.gpio[24].set_input_value(bool(usb))
+        self.mcu.adc.channel_values[3] = self.wiring.adc3(self.mcu.gpio, millivolts)
+        level = self.wiring.gp24(usb)
+        if level is None:
+            self.mcu.gpio[24].release_input()  # undriven: the pad's pull decides
+        else:
+            self.mcu.gpio[24].set_input_value(level)
 
     # -- time -----------------------------------------------------------------------------
     @property
@@ -240,6 +263,8 @@ class Pico:
         # across the reset, and the next boot's first frame would be appended to the cut one.
         self._ws._latch()
         self.mcu.enter_reset()
+        if self.flash is not None:
+            self.flash.reset()
         self.mcu.sram[:] = bytes(len(self.mcu.sram))
         self.connected = False
         self._held_read = None

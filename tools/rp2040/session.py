@@ -46,9 +46,13 @@ class BoardSession:
     ``files``: extra files for the board's flash ({path: bytes}), e.g. a config.json.
     ``frozen``: ``firmware`` is the Micro Robots image (the firmware built in): the flash
     holds only ``files`` (and the probe), as a board that was given the one .uf2 does.
+    ``flash_times``: the flash chip's ("typical", "worst", None: none; flash_timing.py);
+    ``board``, ``floating_mv``: the board kind and what its undriven ADC pin reads
+    (boards.py).
     """
 
-    def __init__(self, firmware, files=None, probed=True, frozen=False):
+    def __init__(self, firmware, files=None, probed=True, frozen=False, flash_times="typical",
+                 board="pico", floating_mv=0):
         files = dict(files or {})
         tree = {} if frozen else image.flash_tree()
         tree.update(files)
@@ -58,7 +62,9 @@ class BoardSession:
         cfg = self.config
         self.pico = Pico(firmware, image.build_image(tree), led_pin=cfg["led_pin"],
                          color_order=cfg["color_order"],
-                         buttons=[cfg["buttons"][n] for n in BUTTON_NAMES])
+                         buttons=[cfg["buttons"][n] for n in BUTTON_NAMES],
+                         flash_times=flash_times, board=board,
+                         floating_mv=floating_mv)
         self.probed = probed
         self.reader = probe.ProbeReader(self.pico) if probed else None
         self.records = []

@@ -11,9 +11,15 @@
 Idle: ``dim_ms`` after the last button the grid dims, ``sleep_ms`` after it the device
 sleeps (0: never). A dimmed grid stays dim until a button, however long.
 
-The battery: no gauge (``vsys_mv`` -1) is a board on USB. USB power (``usb_power`` 1,
-or a supply above 4.4 V, which only USB reaches) charges the cell: the USB cap, never
-low. On the cell, the charge follows a LiPo's discharge curve (volts at a light load),
+The battery: no gauge (``vsys_mv`` -1, or a reading no running Pico gives: below 2.5 V,
+above 5.5 V, such as a pin nothing drives) is never low: a board without a gauge never
+warns or sleeps for its battery, and its LEDs get the lower of the two caps (USB's and
+the cell's: it may be either). USB power (``usb_power`` 1, or a supply above 4.4 V,
+which only USB reaches, whatever the USB pin says) charges the cell: the USB cap, never
+low. On a board whose reading sags under load (``hw.READS_UNDER_LOAD``: a real cell, not a
+simulator's) it is corrected for the LEDs' current in the frame last shown (``display``,
+set by the device: its ``total``): a bright frame sags the cell's voltage by about
+0.15 ohm times its current (an estimate: the cell, its protection and the wires). On the cell, the charge follows a LiPo's discharge curve (volts at a light load),
 smoothed over some 8 s so that a bright frame's dip is no alarm. At 15 % the battery is
 low: announced on the grid for 3 s, again every 5 minutes, and the LEDs' cap is halved
 (a nearly empty cell sags under a big current). At 3 % it is critical: announced, then
@@ -34,6 +40,9 @@ _LOW_CLEARED = const(20)
 _CRITICAL = const(3)  # percent: critical at or below, until _CRITICAL_CLEARED
 _CRITICAL_CLEARED = const(8)
 _USB_MV = const(4400)  # a supply above this is USB (a LiPo stops at 4.2 V)
+_GAUGE_MIN_MV = const(2500)  # below: no running Pico (a cell's protection cuts at 2.5-3 V)
+_GAUGE_MAX_MV = const(5500)  # above: no Pico either (VSYS's limit)
+_SAG_MOHM = const(150)  # the cell's sag per A drawn, in mV (see the module docstring)
 # A LiPo cell's voltage at 0, 10, ... 100 % charge under a light load, as (mV - 3000) / 5.
 _CURVE = const(b"\x3c\x88\x94\x9a\x9e\xa4\xae\xb8\xc4\xd4\xf0")
 
@@ -75,7 +84,12 @@ class Power:
 
     def __init__(self, config, hw, now=0):
         self.hw = hw
+        self.display = None  # the device's Display: the current of the frame shown
+        # a real cell sags under the LEDs (READS_UNDER_LOAD, the rp2 and CircuitPython
+        # backends); a simulated one reads as at a light load already
+        self._sags = getattr(hw, "READS_UNDER_LOAD", False)
         leds = config["led_count"]
+        self._leds = leds
         self._usb_cap = config["brightness_cap"]
         self._cell_cap = power_budget(leds, config["battery_ma"])
         self._low_cap = power_budget(leds, config["battery_ma"] // 2)
@@ -104,12 +118,16 @@ class Power:
         self._read_at = now
         mv = self.hw.vsys_mv()
         usb = self.hw.usb_power()
-        self.on_usb = usb == 1 or usb < 0 and (mv < 0 or mv > _USB_MV)
+        if mv < _GAUGE_MIN_MV or mv > _GAUGE_MAX_MV:
+            mv = -1  # no gauge, or none worth the name
+        elif self.display is not None and self._sags:
+            mv += self.load_ma() * _SAG_MOHM // 1000
+        self.on_usb = usb == 1 or mv > _USB_MV or usb < 0 and mv < 0
         if mv < 0 or self.on_usb:
             self.mv = mv
             self.percent = -1
             self.low = self.critical = False
-            self.cap = self._usb_cap if self.on_usb else self._cell_cap
+            self.cap = self._usb_cap if self.on_usb else min(self._usb_cap, self._cell_cap)
             return
         self.mv = mv if self.mv < 0 or self.mv > _USB_MV else self.mv + (mv - self.mv) // 8
         self.percent = p = percent_of(self.mv)
@@ -121,6 +139,10 @@ class Power:
         if self.critical and not was_critical:
             self._critical_at = now
         self.cap = self._low_cap if self.low else self._cell_cap
+
+    def load_ma(self):
+        """The LEDs' current in the frame last shown, in mA (display.py's estimate)."""
+        return self._leds * _IDLE_MA + self.display.total * _CHANNEL_MA // 255
 
     def warning(self, now):
         """True while the grid announces a low battery (always, when it is critical)."""

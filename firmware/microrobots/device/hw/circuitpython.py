@@ -51,6 +51,8 @@ class Hardware:
     """Pins from ``config``: LED data, six active-low buttons with pull-ups, a piezo."""
     PIXEL_ORDER = "wiring"  # show() gets the LEDs' bytes in their wiring (display.py)
 
+    READS_UNDER_LOAD = True  # the gauge reads a real cell, sagging under the LEDs (power.py)
+
     def __init__(self, config):
         self._config = config
         self.pixels = neopixel.NeoPixel(

@@ -1,18 +1,43 @@
 """MicroPython on a Raspberry Pi Pico (RP2040, RP2350): machine.Pin, bitstream, PWM, ADC.
 
-The battery gauge reads VSYS through the Pico's divider (a third of it on GP29, ADC3)
-and USB power on GP24. A Pico W wires GP29 and GP24 to its radio instead (the
-radio's SPI clock, and VBUS sensing through the radio's own WL_GPIO2): there the
-defaults give no gauge (``vsys_mv`` -1, ``usb_power`` -1, the device then runs as on
-USB, at the USB cap, and never announces a low battery); a builder who wants one on a
-Pico W wires VSYS through a divider of his own to GP26-28 and names it in config.json.
+Buttons: read as levels once a frame, and caught when they fall by a pin interrupt. A
+flash erase freezes the board for 45 ms (400 ms at the datasheet's worst) with
+interrupts off, and a tap can begin and end inside it: the pin's edge latch keeps it,
+the interrupt runs when the erase is done and marks the button, and the next
+``pressed_mask`` reports it held once (device/input.py then sees a press, and a release
+the frame after). A fall within 20 ms of the button's last rise is the contacts
+bouncing on a release, no press; and a fall seen together with a rise by one interrupt
+(both inside a freeze) of a button that was held is its release. (Two taps of one
+button inside one freeze read as one: the latch holds one fall.)
+
+The battery gauge reads VSYS through the board's divider (a third of it on GP29, ADC3)
+and USB power on GP24 (with the pad's pull-down, so a pin nothing drives reads "no
+USB"). Which board this is, is found by what its pins do, at boot, not by its name
+alone (a Pico W flashed with the Pico's image says "Raspberry Pi Pico"):
+
+- GP29 is read once with the pad's pull-down on: a divider still gives its share
+  (VSYS 2.5 V reads 0.36 V), a pin nothing drives (a clone's bare header pin) reads
+  0: no gauge (``vsys_mv`` -1).
+- On a Pico W the divider is connected only while GP25 (the radio's chip select) is
+  high: every reading raises GP25 for the few microseconds it takes (on a Pico and the
+  clones GP25 is the on-board LED: a flash too short to see). A board whose name says
+  it has the radio (Pico W, Pico 2 W: its own image, the radio's driver owns GP24, GP25
+  and GP29) has no gauge unless config.json names a divider of the builder's own on
+  GP26-28.
+- device/power.py takes a reading no running Pico can give (below 2.5 V, above 5.5 V)
+  for "no gauge" too.
+
+The watchdog (machine.WDT, 8 s) is armed at the first sleep, the path a hang would be
+left on (and not at boot, so that a board stopped at the REPL by a computer is not reset
+under it); ``pressed_mask``, called once a frame, feeds it, and so does every slice of
+the sleep (5 s).
 """
 
 import os
 import sys
 import time
 
-from machine import ADC, PWM, Pin, bitstream, lightsleep
+from machine import ADC, PWM, WDT, Pin, bitstream, disable_irq, enable_irq, lightsleep
 
 from ...compat import const
 from ..input import BUTTON_NAMES
@@ -24,44 +49,113 @@ _WS2812_TIMING = const((400, 850, 800, 450))
 _BUZZER_DUTY = const(32768)  # half of duty_u16's range: the loudest square wave
 # Full scale of the ADC (12 bits, 3.3 V) in mV of VSYS, through the Pico's 3:1 divider.
 _VSYS_FULL_MV = const(9900)
-_SLEEP_SLICE_MS = const(60000)  # lightsleep's timer wakes it this often (a few ms awake)
+_DRIVEN_MIN = const(124)  # 0.1 V at the pin with its pull-down on: a divider drives it
+_WL_CS = const(25)  # a Pico W's radio chip select, which connects its VSYS divider
+_WATCHDOG_MS = const(8000)  # machine.WDT's limit on an RP2040 is 8388 ms
+_SLEEP_SLICE_MS = const(5000)  # lightsleep's timer wakes it this often: under the watchdog
+_BOUNCE_MS = const(20)  # input.py's debounce: a fall this soon after a rise is a bounce
+
+_FELL = bytearray(1)  # bit i: button i fell since pressed_mask last looked (its IRQ)
+_HELD = bytearray(1)  # the levels pressed_mask read last (bit set: held)
+_ROSE = [0] * 6  # ticks_ms of each button's last rise
+_WOKEN = bytearray(1)  # set by USB's IRQ while asleep
 
 
-def _pico_w():
-    # e.g. "Raspberry Pi Pico W with RP2040" (os.uname().machine says the same)
-    return "Pico W" in getattr(sys.implementation, "_machine", "")
+def _radio_board():
+    # e.g. "Raspberry Pi Pico W with RP2040", "Raspberry Pi Pico 2 W with RP2350"
+    machine = getattr(sys.implementation, "_machine", "")
+    return "Pico W" in machine or "Pico 2 W" in machine
+
+
+def _catcher(i):
+    """Button ``i``'s hard IRQ handler: allocates nothing (it runs with the heap locked)."""
+    bit = 1 << i
+
+    def caught(pin):
+        t = time.ticks_ms()
+        flags = pin.irq().flags()
+        if flags & Pin.IRQ_FALLING and time.ticks_diff(t, _ROSE[i]) >= _BOUNCE_MS and not (
+                flags & Pin.IRQ_RISING and _HELD[0] & bit):
+            _FELL[0] |= bit
+        if flags & Pin.IRQ_RISING:
+            _ROSE[i] = t
+
+    return caught
+
+
+def _usb_woken(pin):
+    _WOKEN[0] = 1
 
 
 class Hardware:
     """Pins from ``config``: LED data, six active-low buttons with pull-ups, a piezo."""
     PIXEL_ORDER = "wiring"  # show() gets the LEDs' bytes in their wiring (display.py)
 
+    READS_UNDER_LOAD = True  # the gauge reads a real cell, sagging under the LEDs (power.py)
+
     def __init__(self, config):
         self._led = Pin(config["led_pin"], Pin.OUT, value=0)
         buttons = config["buttons"]
         self._buttons = [Pin(buttons[name], Pin.IN, Pin.PULL_UP) for name in BUTTON_NAMES]
+        _FELL[0] = _HELD[0] = 0
+        for i in range(len(self._buttons)):
+            _ROSE[i] = time.ticks_add(time.ticks_ms(), -_BOUNCE_MS)
+            self._buttons[i].irq(handler=_catcher(i),
+                                 trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
         self._buzzer = None
         if config["buzzer_pin"] is not None:
             self._buzzer = PWM(Pin(config["buzzer_pin"]))
             self._buzzer.duty_u16(0)
         battery, usb = config["battery_pin"], config["usb_pin"]
-        if _pico_w():  # GP29 and GP24 belong to the radio there (module docstring)
+        self._cs = None
+        if _radio_board():  # GP29, GP24 and GP25 belong to the radio's driver there
             battery = None if battery == 29 else battery
             usb = None if usb == 24 else usb
-        self._vsys = ADC(Pin(battery)) if battery is not None else None
-        self._usb = Pin(usb, Pin.IN) if usb is not None else None
+        elif battery == 29 and _WL_CS not in _pins_used(config):
+            self._cs = Pin(_WL_CS, Pin.OUT, value=0)
+        self._usb = Pin(usb, Pin.IN, Pin.PULL_DOWN) if usb is not None else None
+        self._vsys = None
+        if battery is not None:
+            adc = ADC(Pin(battery))
+            self._vsys = adc if self._driven(adc, battery) else None
         self._led_power = None
         if config["led_power_pin"] is not None:
             self._led_power = Pin(config["led_power_pin"], Pin.OUT, value=1)
+        self._watchdog = None
+
+    def _driven(self, adc, pin):
+        """True when something drives ADC pin ``pin``: read once with its pull-down on."""
+        Pin(pin, Pin.IN, Pin.PULL_DOWN)
+        level = self._read_adc(adc)
+        ADC(Pin(pin))  # the pad analog again, no pull
+        return level >= _DRIVEN_MIN
+
+    def _read_adc(self, adc):
+        cs = self._cs
+        if cs is not None:
+            cs.value(1)
+        level = adc.read_u16() >> 4  # 12 bits
+        if cs is not None:
+            cs.value(0)
+        return level
 
     def pressed_mask(self):
+        """The buttons held now, and those that fell since the last call (once a frame);
+        feeds the watchdog."""
         mask = 0
         bit = 1
         for pin in self._buttons:
             if not pin.value():  # active low
                 mask |= bit
             bit <<= 1
-        return mask
+        state = disable_irq()
+        fell = _FELL[0]
+        _FELL[0] = 0
+        _HELD[0] = mask
+        enable_irq(state)
+        if self._watchdog is not None:
+            self._watchdog.feed()
+        return mask | fell
 
     def show(self, buf):
         bitstream(self._led, 0, _WS2812_TIMING, buf)
@@ -85,7 +179,7 @@ class Hardware:
         if self._vsys is None:
             return -1
         # 12 bits first: 65535 * 9900 would be a big integer (an allocation) on a Pico
-        return (self._vsys.read_u16() >> 4) * _VSYS_FULL_MV // 4095
+        return self._read_adc(self._vsys) * _VSYS_FULL_MV // 4095
 
     def usb_power(self):
         """1 while USB powers the board, 0 when it does not, -1: not known."""
@@ -98,24 +192,36 @@ class Hardware:
 
     def sleep(self):
         """The lowest state that still wakes on a button: machine.lightsleep in slices of
-        a minute, until a button pin falls (RAM and the game kept, the clocks stopped but
-        the timer's). Returns True once a button woke it; False on USB power (nothing to
+        5 s, until a button pin falls or USB comes (RAM and the game kept, the clocks
+        stopped but the timer's). Returns True once woken; False on USB power (nothing to
         save, and a sleep that stops the USB clock while a computer is attached may not
         come back: the frame loop then keeps polling, the LEDs dark).
 
         Slices, not ``lightsleep()``: without a timeout MicroPython sends the crystal
         dormant, which no pin IRQ wakes on an RP2040 (micropython#7035); with one, a pin
-        whose IRQ has a handler wakes it (the emulated RP2040 shows the first half)."""
+        whose IRQ has a handler wakes it (the buttons' are armed from boot on). USB's
+        pin gets one for the sleep, disarmed after with ``trigger=0``."""
         if self.usb_power() == 1:
             return False
+        if self._watchdog is None:
+            self._watchdog = WDT(timeout=_WATCHDOG_MS)
         _WOKEN[0] = 0
-        for pin in self._buttons:
-            pin.irq(handler=_woken, trigger=Pin.IRQ_FALLING)
-        while not _WOKEN[0] and not self.pressed_mask():
+        usb = self._usb
+        if usb is not None:
+            usb.irq(handler=_usb_woken, trigger=Pin.IRQ_RISING)
+        while not _FELL[0] and not _WOKEN[0] and not self._levels() and self.usb_power() != 1:
+            self._watchdog.feed()
             lightsleep(_SLEEP_SLICE_MS)
-        for pin in self._buttons:
-            pin.irq(handler=None)
+        self._watchdog.feed()
+        if usb is not None:
+            usb.irq(handler=None, trigger=0)
         return True
+
+    def _levels(self):
+        for pin in self._buttons:
+            if not pin.value():
+                return True
+        return False
 
     def ticks_ms(self):
         return time.ticks_ms()
@@ -132,8 +238,8 @@ class Hardware:
         return (b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24) & 0x3FFFFFFF
 
 
-_WOKEN = bytearray(1)  # set by a button's IRQ: the sleep is over
-
-
-def _woken(pin):
-    _WOKEN[0] = 1
+def _pins_used(config):
+    used = [config["led_pin"], config["buzzer_pin"], config["led_power_pin"], config["usb_pin"]]
+    for name in BUTTON_NAMES:
+        used.append(config["buttons"][name])
+    return used

@@ -1,0 +1,139 @@
+"""Taps against saves on the emulated board: is any tap lost while the flash is busy?
+
+    result = tap_session(firmware, taps=200, seed=1, flash_times="typical")
+    result["lost"]          # taps the firmware never saw as a press
+    result["erases"]        # erases (and their times) during the session
+
+A board boots and enters solo; then ``taps`` random taps of 40-80 ms on random buttons,
+20-200 ms apart (release to the next press), are played as GPIO edges. The taps move the
+cursor and the robots, undo (B) and select (A): moves are saved a second after the last
+one (app.App's saver), so saves, with their erases and page programs, fall among the taps.
+``inside_erases``: besides, a tap (up to 60 ms, 8 ms shorter than the erase) begins 3 ms
+into every erase, on a button the random taps leave alone then: it begins and ends while
+the board is frozen, the case a once-a-frame poll loses.
+A tap is seen when the firmware's debounced buttons (device/input.py, run on the masks
+the board read, frame by frame, as the board did) give a PRESS of its button between its
+press and the next tap of that button. ``frames``: every frame's work (step_us), to find
+the slowest frame with a save and the frames late (work over the 20 ms period).
+"""
+
+import random
+
+BUTTONS = 6
+FRAME_MS = 20
+SLACK_MS = FRAME_MS  # a record's now is its frame's start: the edge may fall just before
+
+
+def tap_script(taps, seed):
+    """``[(down ms, up ms, button)]`` from 0."""
+    rng = random.Random(seed)
+    out = []
+    t = 0
+    for _ in range(taps):
+        button = rng.randrange(BUTTONS)
+        length = rng.randint(40, 80)
+        out.append((t, t + length, button))
+        t += length + rng.randint(20, 200)
+    return out
+
+
+def presses(records):
+    """``[(now, button)]``: the PRESS events device/input.py gives on the records' masks."""
+    from microrobots.device.input import PRESS, Buttons
+
+    buttons = Buttons()
+    if records:
+        buttons.reset(records[0]["now"])
+    out = []
+    for r in records:
+        buttons.poll(r["now"], r["mask"])
+        e = buttons.next_event()
+        while e >= 0:
+            if e >> 3 == PRESS:
+                out.append((r["now"], e & 7))
+            e = buttons.next_event()
+    return out
+
+
+def lost_taps(script, start, seen):
+    """The taps of ``script`` (played from the board's now ``start``) that no PRESS in
+    ``seen`` answers: a press of its button from a frame before its press to a frame
+    before that button's next tap (or a second after the last one)."""
+    lost = []
+    used = set()
+    for k, (down, up, button) in enumerate(script):
+        later = [d for d, _, b in script[k + 1:] if b == button]
+        until = start + (later[0] if later else up + 1000) - SLACK_MS
+        hit = [j for j, (t, b) in enumerate(seen)
+               if b == button and start + down - SLACK_MS <= t < until and j not in used]
+        if hit:
+            used.add(hit[0])
+        else:
+            lost.append((down, up, button))
+    return lost
+
+
+def tap_session(firmware, taps=200, seed=1, flash_times="typical", frozen=False,
+                inside_erases=True):
+    from .session import SWITCH_MS, BoardSession
+
+    s = BoardSession(firmware, frozen=frozen, flash_times=flash_times)
+    if not s.boot():
+        raise RuntimeError("the firmware did not start: %s" % s.pico.console[-300:])
+    s.play([(0, 4, True), (60, 4, False)], s.now + 100)  # A: solo
+    start = s.now + 100 + SWITCH_MS + 1500  # the dice rolled, the game on show
+    script = tap_script(taps, seed)
+
+    def press(b, down):  # one button's edge, the others as they are
+        mask = s.pico.mask | 1 << b if down else s.pico.mask & ~(1 << b)
+        s.pico.set_buttons(mask)
+
+    for down, up, button in script:
+        s.at(start + down, press, button, True)
+        s.at(start + up, press, button, False)
+    erases_before = len(s.pico.flash.erases()) if s.pico.flash else 0
+    injected = []
+    if inside_erases and s.pico.flash is not None:
+        origin = s.board_ms(0)  # emulated ms at the board's now 0
+
+        def tap_inside(ms, busy):
+            """A tap that begins and ends inside the erase just begun (the board frozen),
+            on a button the script leaves alone around it."""
+            now = ms - origin - start
+            length = min(60, busy - 8)
+            for k in range(BUTTONS):
+                b = (len(injected) + k) % BUTTONS
+                if all(up < now - 150 or down > now + 150 for down, up, bb in script + injected
+                       if bb == b):
+                    break
+            else:
+                return
+            injected.append((now + 3, now + 3 + length, b))
+            s.pico.at_ms(ms + 3, press, b, True)
+            s.pico.at_ms(ms + 3 + length, press, b, False)
+
+        s.pico.flash.on_erase = tap_inside
+    end = start + script[-1][1] + 2500  # and the last save done
+    s.run_to(end)
+    records = [r for r in s.records if r["now"] >= start - 200]
+    seen = presses(records)
+    script = sorted(script + [(round(d), round(u), b) for d, u, b in injected])
+    lost = lost_taps(script, start, seen)
+    erases = s.pico.flash.erases()[erases_before:] if s.pico.flash else []
+    saving = [r["step_us"] for r in records if r["saves"]]
+    plain = [r["step_us"] for r in records if not r["saves"] and not r["app"] & 2]
+    return {
+        "taps": len(script), "inside_erases": len(injected), "lost": lost,
+        "presses": len(seen),
+        "erases": len(erases), "busy_ms": sum(e[3] for e in s.pico.flash.log[erases_before:])
+        if s.pico.flash else 0,
+        "frames": len(records),
+        "saving_frames": len(saving), "slowest_saving_us": max(saving) if saving else 0,
+        "slowest_plain_us": max(plain) if plain else 0,
+        "plain_over_10ms": sum(1 for u in plain if u > 10000),
+        "late": sum(1 for r in records if r["step_us"] > FRAME_MS * 1000),
+        "emulated_s": (end - start) / 1000, "flash_times": flash_times,
+        "console": s.pico.console[-2000:],
+        "script": script, "start": start, "seen": seen,
+        "erase_times": [e[0] for e in erases],
+    }
