@@ -52,10 +52,11 @@ import argparse
 import errno
 import os
 import re
-import shutil
 import stat
 import sys
-import tempfile
+
+# shutil and tempfile are imported where they are used: a fresh command that neither writes a
+# file nor looks for a program (a solve) does not pay for them (some 5-10 ms)
 
 try:
     from microrobots.rules.board import DEFAULT_LAYOUT, SIDES, Layout, LayoutError
@@ -191,6 +192,7 @@ def write_atomically(path, data):
         return
     target = os.path.realpath(path)  # a link's file, written through the rename
     folder = os.path.dirname(target)
+    import tempfile
     fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(target)[:64] + ".", dir=folder)
     try:
         with os.fdopen(fd, "wb") as f:
@@ -211,6 +213,7 @@ def write_atomically(path, data):
 def micropython_binary():
     """The ``micropython`` command beside this Python (the venv's), else on PATH; or None."""
     here = os.path.join(os.path.dirname(sys.executable), "micropython")
+    import shutil
     return here if os.path.exists(here) else shutil.which("micropython")
 
 

@@ -27,6 +27,7 @@ def command(*argv, aot_env=None, code=None, engine=None):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "firmware")]))
     env.pop("RICOCHET_AOT", None)
     env.pop("RICOCHET_ENGINE", None)
+    env["RICOCHET_CSEARCH"] = "off"  # numba's search built ahead, not the one in C
     if aot_env:
         env["RICOCHET_AOT"] = aot_env
     if engine:

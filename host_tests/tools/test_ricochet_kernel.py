@@ -70,9 +70,12 @@ def test_a_full_table_costs_positions_never_the_optimum(monkeypatch):
 
 
 def test_auto_hands_over_to_the_compiled_search_only_for_long_deals(monkeypatch):
+    # without the search in C (no compiler): auto's choice between Python and numba
+    monkeypatch.setattr(solver, "c_available", lambda: False)
     faces, robots, target = deal(246)  # 8 moves, 3,803 positions
     board = rr.Board(faces)
     short = deal(204)  # 4 moves, 8 positions
+    solver.load_kernel()
     assert solver.kernel_loaded()  # in this process: a warm one, the compiled search at once
     assert solver.solve(rr.Board(short[0]), *short[1:], engine="auto").engine == "numba"
     monkeypatch.setattr(solver, "WARM_HANDOVER", 10_000)

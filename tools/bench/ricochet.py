@@ -412,9 +412,11 @@ def _warm_run(games, ricochet=True):
     return json.loads(proc.stdout)
 
 
-def where_people_wait(out=None):
-    """The table's figures: warm (the page's own process) and cold (a fresh command)."""
+def where_people_wait(out=None, first=None):
+    """The table's figures: warm (the page's own process) and cold (a fresh command);
+    ``first``: only the first that many deals (a quick look: the docs' example runs it)."""
     out = out or sys.stdout
+    deals = WHERE_PEOPLE_WAIT[:first] if first else WHERE_PEOPLE_WAIT
     print("\n  where people wait (ricochet rule on; each deal once)", file=out)
     print("  warm: solved in the table's server (python -m tools.ricochet serve), its compiled", file=out)
     print("  search loaded ahead, the board set up first as the page does (and its tables built);", file=out)
@@ -432,7 +434,7 @@ def where_people_wait(out=None):
     print("  the compiled search built ahead of time (python -m tools.ricochet.aot): %s"
           % ("yes: a fresh command loads it without numba" if aot.ready()
              else "no: a fresh command loads numba"), file=out)
-    warm = _warm_run([g for g, _ in WHERE_PEOPLE_WAIT])
+    warm = _warm_run([g for g, _ in deals])
     if "error" in warm:
         print("  warm: %s" % warm["error"], file=out)
         return
@@ -442,7 +444,7 @@ def where_people_wait(out=None):
     print("  %-15s %-10s %5s %9s | %8s %8s %8s %-8s | %8s %7s %-8s %s" % (
         "game", "from", "moves", "positions", "solve s", "request", "CPU s", "engine",
         "cold CPU", "peak MB", "engine", "aim"), file=out)
-    for (game, origin), w in zip(WHERE_PEOPLE_WAIT, warm[1:-1]):
+    for (game, origin), w in zip(deals, warm[1:-1]):
         answer, cpu, peak = cold_command(game)
         if "error" in answer or w.get("error"):
             print("  %-15s %s" % (game, answer.get("error") or w["error"]), file=out)
@@ -451,7 +453,11 @@ def where_people_wait(out=None):
         numba = "numba" in w["engine"]
         # which search the command ran, from its memory: numba loaded, the build ahead of
         # time (numpy), or Python alone
-        cold_engine = "py+numba" if peak > 100 else "py+aot" if peak > 35 else "python"
+        # which search the command ran: the one in C when it is built here (this process
+        # loaded it, so the command did too), else from its memory: numba loaded, the build
+        # ahead of time (numpy), or Python alone
+        cold_engine = "c" if solver.c_available() else (
+            "py+numba" if peak > 100 else "py+aot" if peak > 35 else "python")
         aim = "-"
         if moves <= COLD_AIM[0]:
             aim = "met" if cpu < COLD_AIM[1] and peak < COLD_AIM[2] else "NOT met"
@@ -668,7 +674,7 @@ def issue_table(out=None, runs=3, longest=22):
 def main(argv=None):
     parser = cli.Parser(prog="python -m tools.bench.ricochet")
     parser.add_argument("--deal", help="one game ID, in this process, as JSON")
-    parser.add_argument("--engine", default="auto", choices=("auto", "python", "numba"))
+    parser.add_argument("--engine", default="auto", choices=("auto", "python", "numba", "c"))
     parser.add_argument("--bfs", action="store_true", help="the BFS reference instead")
     parser.add_argument("--warm", nargs="+", metavar="ID",
                         help="these deals in the table's server, in this process, as JSON")
@@ -676,6 +682,8 @@ def main(argv=None):
                         help="with --warm: solve without the ricochet rule")
     parser.add_argument("--table", action="store_true",
                         help="only the table's figures: warm and cold")
+    parser.add_argument("--first", type=int, metavar="N",
+                        help="with --table: only its first N deals (a quick look)")
     parser.add_argument("--issue-table", action="store_true",
                         help="only the issue's table: the fixed deal set, warm and cold")
     parser.add_argument("--warm-set", nargs="+", metavar="ID",
@@ -694,7 +702,7 @@ def main(argv=None):
     elif args.warm:
         print(json.dumps(warm_server(args.warm, ricochet=args.ricochet)))
     elif args.table:
-        where_people_wait()
+        where_people_wait(first=args.first)
     elif args.deal:
         print(json.dumps(one_deal(args.deal, args.engine, args.bfs)))
     else:

@@ -342,6 +342,15 @@ AOT_HANDOVER = 2_000
 # command): 2**18 buckets, 16 MB, room for 1.8 million positions, so that a deal of up to
 # 15 moves stays under 60 MB; a server's, loaded ahead, has kernel.TABLE_BITS (32 MB).
 COLD_TABLE_BITS = 18
+# The C search's table grows with the search (from 256 KB) up to 2**C_TABLE_BITS buckets:
+# in a command 16 MB, room for 1.8 million positions before it replaces any, so that a
+# fresh process stays under 40 MB (a 14-move deal with 32 MB peaked at 63 MB: the table,
+# the one it grew from, 2 MB pages); in a process that loads the search ahead
+# (load_kernel: the table's server) 32 MB, as the numba search's. Its stacks go to 62
+# moves (a deal allowed more runs the other searches).
+C_TABLE_BITS = 18
+C_MAX_PLIES = 64
+TABLE_BITS = 19  # kernel.TABLE_BITS (kernel.py imports numpy: not imported for it)
 
 
 def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, engine=None,
@@ -359,8 +368,12 @@ def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, e
     """
     landing = clear_stops_on_targets
     engine = engine or ENGINE
-    if engine not in ("auto", "python", "numba"):
-        raise ValueError("engine %r: use auto, python or numba" % engine)
+    if engine not in ("auto", "python", "numba", "c"):
+        raise ValueError("engine %r: use auto, python, numba or c" % engine)
+    if engine == "c" or (engine == "auto" and max_moves + 2 <= C_MAX_PLIES and c_available()):
+        if engine == "c" and not c_available():
+            raise RuntimeError("the c engine needs a C compiler (cc or gcc) to build csearch.c")
+        return _solve_c(board, robots, target, max_moves, node_limit, ricochet, landing)
     loaded = kernel_loaded()  # then it is available: no look at the disk (aot.ready) per solve
     if engine == "numba" and not loaded and not kernel_available():
         raise RuntimeError("the numba engine needs numba (pip install -r requirements/ricochet.txt)")
@@ -396,6 +409,14 @@ def solve(board, robots, target, max_moves=30, node_limit=None, ricochet=True, e
                   clear_stops_on_targets=landing)
 
 
+def c_available():
+    """Whether the search in C (ckernel.py) is loaded or can be: built at first use with
+    the machine's C compiler, it starts in microseconds and needs neither numpy nor numba,
+    so "auto" runs it for every deal when it is there."""
+    from tools.ricochet import ckernel
+    return ckernel.available()
+
+
 _NUMBA = []  # whether numba is installed, asked once per process (a search of sys.path)
 
 
@@ -418,11 +439,17 @@ def kernel_loaded():
 def load_kernel():
     """Load the compiled search now (numba and its cached machine code, compiling it the
     first time), by solving an 8-move deal with it (the first real search pays some
-    one-time costs of its own); False without numba."""
-    if not kernel_available():
-        return False
+    one-time costs of its own); False without numba. With the search in C (built with the
+    machine's compiler), that one instead: numba is not loaded at all."""
     board = Board("2A,1A,4B,3A")  # game 0F8JMYHTS10HC3, seed 246: 8 moves, 3,803 positions
     robots = [39, 19, 40, 44, ABSENT, ABSENT]
+    if ENGINE == "auto" and c_available():
+        global C_TABLE_BITS
+        C_TABLE_BITS = TABLE_BITS
+        _solve_c(board, robots, 1, 30, None, True, False)
+        return True
+    if not kernel_available():
+        return False
     _solve(board, robots, 1, 30, None, True, True)
     return True
 
@@ -439,7 +466,7 @@ def prepare(board, ricochet=True, compiled=True):
             tab.bound(goal, True, ricochet)
         else:
             tab.within(goal, ricochet)
-            if compiled:
+            if compiled and not c_available():  # numba's arrays (numpy); C's: at the solve
                 tab.descent_arrays(goal, ricochet)
             else:
                 tab.descents(goal, ricochet)
@@ -730,6 +757,47 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
     result = Solution(moves, count, nodes, time.perf_counter() - started, depths, ricochet)
     result.engine = "numba" if compiled else "python"
     result.out_of_budget = out_of_budget
+    return result
+
+
+def _solve_c(board, robots, target, max_moves, node_limit, ricochet, landing):
+    """The search in C (ckernel.py): _solve's compiled search, every bound in one call.
+    What it needs that does not depend on where the robots stand is kept with the board
+    per target, rule and set of robots, so that a warm solve of a short deal costs little
+    more than its search."""
+    started = time.perf_counter()
+    tab = tables(board)
+    present = tuple(w for w in range(ROBOT_COUNT) if robots[w] != ABSENT)
+    key = ("c deal", target, present, ricochet, landing)
+    entry = tab.kernel_cache.get(key)
+    if entry is None:
+        from tools.ricochet import ckernel
+        goal = board.targets[target]
+        eligible = set(present) if target == VORTEX else {target >> 2}
+        order = sorted(present, key=lambda w: (w not in eligible, w))
+        is_clear = [w == CLEAR for w in order]
+        elig = [w in eligible for w in order]
+        heur = [tab.bound(goal, w == CLEAR, ricochet) if w in eligible else None for w in order]
+        single = sum(elig) == 1
+        forbid = None if landing or not any(is_clear) else board.coloured
+        prepared = ckernel.Prepared(
+            board.walls, goal, order, is_clear, elig, heur, single,
+            tab.descents(goal, ricochet) if single else None, AFTER, forbid, tab.kernel_cache)
+        entry = tab.kernel_cache[key] = (order, prepared)
+    order, prepared = entry
+    P = [robots[w] for w in order]
+    F = [UNMOVED if ricochet else TURNED] * len(order)
+    h = prepared.lower_bound(P, F)
+    status, nodes, found, moves, per_bound = prepared.run(
+        P, F, max(1, h), max_moves, h, node_limit or 1 << 62, C_TABLE_BITS)
+    elapsed = time.perf_counter() - started
+    count = found if status > 0 else None
+    result = Solution([(order[i], d, k) for i, d, k in moves] if count is not None else [],
+                      count, nodes, elapsed,
+                      [(b, k, elapsed) for b, k in per_bound],  # one call: no time per bound
+                      ricochet)
+    result.engine = "c"
+    result.out_of_budget = status < 0
     return result
 
 

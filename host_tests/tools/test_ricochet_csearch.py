@@ -1,0 +1,142 @@
+"""The search in C (tools/ricochet/csearch.c, ckernel.py) against the others: the same
+optimum, the same moves and the same number of positions as the pure-Python search it
+mirrors (its table grows before it would replace anything), on random deals with and
+without the transparent robot, under both landing readings and both ricochet rules; the
+optimum of the independent breadth-first search (test_ricochet_solver's) on short ones; a
+fresh command that runs it without numpy or numba; the fallback without a compiler."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from tools.ricochet import ckernel, solver
+from tools.ricochet import rules as rr
+from tools.ricochet.cli import deal
+from test_ricochet_rules import ALL_ASSEMBLIES
+from test_ricochet_solver import model_optimum, near_coloured_targets, vortex_cell_st
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+pytestmark = pytest.mark.skipif(not ckernel.available(), reason="no C compiler to build csearch.c")
+
+
+def same_search(board, robots, target, **kw):
+    py = solver.solve(board, robots, target, engine="python", **kw)
+    c = solver.solve(board, robots, target, engine="c", **kw)
+    assert c.engine == "c"
+    assert (c.count, c.moves, c.nodes, c.out_of_budget) == (py.count, py.moves, py.nodes,
+                                                            py.out_of_budget)
+    assert [d[:2] for d in c.depths] == [d[:2] for d in py.depths]
+    return c
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 100_000), st.booleans(), st.booleans(), st.booleans(), st.booleans())
+def test_the_c_search_is_the_python_search_move_for_move(seed, silver, clear, rule, landing):
+    faces, robots, target = deal(seed, silver=silver, clear=clear)
+    board = rr.Board(faces)
+    c = same_search(board, robots, target, ricochet=rule, clear_stops_on_targets=landing,
+                    max_moves=6, node_limit=20_000)
+    if c.count is not None:
+        assert rr.check(board, robots, target, c.moves, ricochet=rule,
+                        clear_stops_on_targets=landing).ok
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(ALL_ASSEMBLIES), st.lists(vortex_cell_st, min_size=6, max_size=6, unique=True),
+       st.integers(0, 16), st.integers(0, 15), st.integers(0, 15), st.booleans(), st.booleans(),
+       st.booleans())
+def test_the_c_search_finds_the_independent_searchs_optimum(faces, cells, target, pick, offset,
+                                                            landing, silver, clear):
+    board = rr.Board(faces)
+    robots = near_coloured_targets(board, cells, offset, pick)
+    if not silver:
+        robots[rr.SILVER] = rr.ABSENT
+    if not clear:
+        robots[rr.CLEAR] = rr.ABSENT
+    limit = 3
+    got = solver.solve(board, robots, target, max_moves=limit, clear_stops_on_targets=landing,
+                       engine="c")
+    assert got.count == model_optimum(faces, robots, target, limit, True, landing)
+    if got.count is not None:
+        assert rr.check(board, robots, target, got.moves, clear_stops_on_targets=landing).ok
+
+
+def test_the_landing_deals_differ_by_a_move_in_c_as_in_python():
+    for seed in (25, 77):  # test_ricochet_solver's LANDING_SEEDS: the rule changes the optimum
+        faces, robots, target = deal(seed, clear=True)
+        board = rr.Board(faces)
+        book = same_search(board, robots, target)
+        other = same_search(board, robots, target, clear_stops_on_targets=True)
+        assert other.count == book.count - 1
+
+
+def test_longer_deals_and_a_budget_agree_with_python():
+    for seed in (246, 1377, 57):  # 8-10 moves: the table grows several times on the way
+        faces, robots, target = deal(seed, silver=seed == 57, clear=seed == 57)
+        same_search(rr.Board(faces), robots, target)
+    faces, robots, target = deal(1377)
+    board = rr.Board(faces)
+    c = solver.solve(board, robots, target, engine="c", node_limit=500)
+    py = solver.solve(board, robots, target, engine="python", node_limit=500)
+    assert c.count is None and c.out_of_budget and py.out_of_budget
+    assert [d[:2] for d in c.depths] == [d[:2] for d in py.depths]
+
+
+def test_the_table_is_kept_between_solves_and_restarted_when_generations_run_out():
+    faces, robots, target = deal(246)
+    board = rr.Board(faces)
+    first = solver.solve(board, robots, target, engine="c")
+    bits, generation = ckernel.table_info()
+    again = solver.solve(board, robots, target, engine="c")
+    assert (again.count, again.moves, again.nodes) == (first.count, first.moves, first.nodes)
+    assert ckernel.table_info() == (bits, generation + 1)
+    ckernel.load().rr_table_expire()
+    assert solver.solve(board, robots, target, engine="c").nodes == first.nodes
+    assert ckernel.table_info()[1] == 1
+
+
+def command(code, **env_changes):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.path.join(ROOT, "firmware")]))
+    env.pop("RICOCHET_ENGINE", None)
+    env.update(env_changes)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.split()
+
+
+FRESH = ("import sys\nfrom tools.ricochet import rules as rr, solver\n"
+         "f, r, t = rr.decode_game('00F7CN8GQR25KW')\n"
+         "s = solver.solve(rr.Board(f), r, t)\n"
+         "print(s.count, s.engine, 'numpy' in sys.modules, 'numba' in sys.modules)\n")
+
+
+def test_a_fresh_solve_runs_the_c_search_without_numpy_or_numba():
+    assert command(FRESH) == ["10", "c", "False", "False"]
+
+
+def test_switched_off_the_solver_runs_the_other_searches():
+    count, engine = command(FRESH, RICOCHET_CSEARCH="off")[:2]
+    assert count == "10" and engine != "c"
+
+
+def test_a_failing_compiler_is_one_line_and_no_library(tmp_path):
+    target = str(tmp_path / "lib.so")
+    os.environ["CC"] = "false"
+    try:
+        with pytest.raises(RuntimeError, match="^cannot build csearch.c"):
+            ckernel.build(target)
+    finally:
+        del os.environ["CC"]
+    assert not os.path.exists(target)
+    assert not [f for f in os.listdir(tmp_path) if f.endswith(".tmp")]
+
+
+def test_a_warm_process_gets_the_table_size_of_the_numba_search():
+    kernel = pytest.importorskip("tools.ricochet.kernel")
+    assert solver.TABLE_BITS == kernel.TABLE_BITS
+    assert solver.C_TABLE_BITS <= solver.TABLE_BITS

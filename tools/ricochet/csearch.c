@@ -1,0 +1,591 @@
+/* The solver's compiled search in C: kernel.py's _dfs, line for line, built with the
+ * machine's C compiler at first use (ckernel.py) and called through ctypes, so that a fresh
+ * command needs neither numpy nor numba. One call runs a whole solve: every bound from
+ * first_bound to max_bound (iterative deepening), the table's generation taken once.
+ * kernel.py documents the search, the position keys and the table; the names here are
+ * its names. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define UNREACHABLE 999
+#define LANDS_NOT 256
+#define MAX_CHILDREN 96
+#define MAX_PLIES 64
+#define CELLS 256
+
+/* columns of the search stack and of a child, as in kernel.py */
+enum { REM, H, NC, CJ, FROMI, FROMP, FROMF };
+enum { CI, CD, CK, CQ, CG, CH, CB };
+
+typedef struct {
+    /* in: the deal */
+    int32_t n, single, goal, first_bound, max_bound, h_root, hs, hm, table_bits;
+    int32_t P[8], F[8], is_clear[8], elig[8], role[8], fs[8];
+    int64_t budget;
+    const int32_t *heur[8];      /* per robot: [4][256] bounds (all UNREACHABLE if none) */
+    const int32_t *walls;        /* [256]: wall bits 0-7, LANDS_NOT */
+    const uint8_t *closer;       /* [4][256]: bit d set: a slide one move closer */
+    const uint8_t *reach;        /* [4][256][32]: bitboards, little-endian bytes */
+    const int32_t *after;        /* [4][4] */
+    const int32_t *hseg, *vseg;  /* [256 + 32] */
+    const int32_t *raymin;       /* [4][256][4] */
+    /* out */
+    int64_t nodes;
+    int32_t found_bound, found_len;
+    int64_t depth_nodes[MAX_PLIES];
+    int32_t path[MAX_PLIES][3];
+} Ctx;
+
+static const int STEP[4] = {-16, 1, 16, -1};
+
+/* The transposition table, kept between solves (generations, as kernel.py's). It starts
+ * small and grows, its entries moved over, whenever it is more than a quarter full, up to
+ * 2**table_bits buckets: a fresh process pays a page fault per page the search writes, so a
+ * short deal must not spread its few thousand positions over 32 MB (4 KB pages: some
+ * thousands of faults, tens of ms). Big tables ask for 2 MB pages (madvise). Growing
+ * holds the old table and the new one at once: from 2**11 buckets in steps of four, the
+ * last step to 32 MB comes from 8 MB (40 MB, not 48, at the peak). While it grows
+ * before it is full nothing is replaced, so it holds what the reference's dict holds. */
+#define START_BITS 11
+static uint64_t *table;
+static void *table_map;
+static size_t table_map_size;
+static int bits_now, bits_max;
+static int generation;
+static int64_t entries;
+
+static uint64_t *map_table(int bits) {
+    size_t size = (size_t)64 << bits, huge = (size_t)2 << 20;
+    size_t want = size >= 4 * huge ? size + huge : size;
+    void *m = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    uint8_t *at = m;
+    if (want != size) {
+        at = (uint8_t *)(((uintptr_t)m + huge - 1) & ~(uintptr_t)(huge - 1));
+#ifdef MADV_HUGEPAGE
+        madvise(at, size, MADV_HUGEPAGE);
+#endif
+    }
+    if (table_map)
+        munmap(table_map, table_map_size);
+    table_map = m;
+    table_map_size = want;
+    return (uint64_t *)at;
+}
+
+/* the search's stacks: one solve at a time per process (ckernel.py holds a lock) */
+static int64_t st[MAX_PLIES][7];
+static int64_t ch[MAX_PLIES][MAX_CHILDREN][7];
+static uint64_t ckey[MAX_PLIES][MAX_CHILDREN];
+static int32_t stk[MAX_PLIES + 1][5];
+static uint64_t keys[MAX_PLIES + 1];
+static uint8_t occbuf[32 + CELLS + 32];
+static uint8_t hmark[CELLS + 32], vmark[CELLS + 32];
+
+#define HEUR(c, i, f, p) ((c)->heur[i][(f) * CELLS + (p)])
+#define AFTER(c, f, d) ((c)->after[(f) * 4 + (d)])
+#define REACH(c, f, p, x) (((c)->reach[((f) * CELLS + (p)) * 32 + ((x) >> 3)] >> ((x) & 7)) & 1)
+
+static uint64_t key_of(const Ctx *c) {
+    uint64_t key = 0;
+    unsigned shift = 0;
+    int vals[8], m = 0;
+    for (int r = 0; r < 2; r++)
+        for (int i = 0; i < c->n; i++)
+            if (c->role[i] == r) {
+                key |= (uint64_t)(c->P[i] * 4 + c->F[i]) << shift;
+                shift += 10;
+            }
+    for (int i = 0; i < c->n; i++)
+        if (c->role[i] == 2) {
+            int v = c->P[i] * 4 + c->F[i], j = m;
+            while (j > 0 && vals[j - 1] > v) {
+                vals[j] = vals[j - 1];
+                j--;
+            }
+            vals[j] = v;
+            m++;
+        }
+    for (int j = 0; j < m; j++) {
+        key |= (uint64_t)vals[j] << shift;
+        shift += 10;
+    }
+    return key;
+}
+
+static inline int64_t bucket(uint64_t key, uint64_t mask) {
+    uint64_t h = key * 0x9E3779B97F4A7C15ULL;
+    h ^= h >> 37;
+    return (int64_t)((h & mask) << 3);
+}
+
+static inline int seen(int64_t base, uint64_t key, int64_t nrem, int gen) {
+    uint64_t rw = table[base + 7];
+    if ((rw >> 56) != (uint64_t)gen)
+        rw = (uint64_t)gen << 56;
+    int victim = -1, low = 256, full = 1;
+    for (int j = 0; j < 7; j++) {
+        int r = (int)((rw >> (8 * j)) & 0xFF);
+        if (r == 0) {
+            victim = j;
+            entries++;
+            full = 0;
+            break;
+        }
+        if (table[base + j] == key) {
+            if (r - 1 >= nrem)
+                return 1;
+            victim = j;
+            full = 0;
+            break;
+        }
+        if (r < low) {
+            low = r;
+            victim = j;
+        }
+    }
+    if (full && bits_now < bits_max)
+        return 2;  /* not recorded: the caller grows the table and asks again */
+    unsigned shift = 8 * victim;
+    table[base + victim] = key;
+    table[base + 7] = (rw & ~((uint64_t)0xFF << shift)) | ((uint64_t)(nrem + 1) << shift);
+    return 0;
+}
+
+/* the table 4 times as big (at most bits_max), this solve's entries moved over; 0 when
+ * there is no memory for it (the search goes on in the one it has) */
+static int grow(void) {
+    int bits = bits_now + 2 > bits_max ? bits_max : bits_now + 2;
+    uint64_t *old = table;
+    void *old_map = table_map;
+    size_t old_size = table_map_size, buckets = (size_t)1 << bits_now;
+    table_map = NULL;
+    uint64_t *fresh = map_table(bits);
+    if (fresh == NULL) {
+        table_map = old_map;
+        return 0;
+    }
+    table = fresh;
+    bits_now = bits;
+    entries = 0;
+    uint64_t mask = ((uint64_t)1 << bits) - 1;
+    for (size_t b = 0; b < buckets; b++) {
+        uint64_t rw = old[b * 8 + 7];
+        if ((rw >> 56) != (uint64_t)generation)
+            continue;
+        for (int j = 0; j < 7; j++) {
+            int r = (int)((rw >> (8 * j)) & 0xFF);
+            if (r)
+                seen(bucket(old[b * 8 + j], mask), old[b * 8 + j], r - 1, generation);
+        }
+    }
+    munmap(old_map, old_size);
+    return 1;
+}
+
+static inline uint64_t moved_key(uint64_t key, int r, int fs, int hs, int hm, int old, int nw) {
+    const uint64_t ten = 0x3FF;
+    if (r < 2)
+        return (key & ~(ten << fs)) | ((uint64_t)nw << fs);
+    uint64_t out = key & (((uint64_t)1 << hs) - 1);
+    unsigned shift = hs;
+    int placed = 0, skipped = 0;
+    for (int j = 0; j < hm; j++) {
+        int v = (int)((key >> (hs + 10 * j)) & ten);
+        if (!skipped && v == old) {
+            skipped = 1;
+            continue;
+        }
+        if (!placed && nw < v) {
+            out |= (uint64_t)nw << shift;
+            shift += 10;
+            placed = 1;
+        }
+        out |= (uint64_t)v << shift;
+        shift += 10;
+    }
+    if (!placed)
+        out |= (uint64_t)nw << shift;
+    return out;
+}
+
+static inline void child(const Ctx *c, int ply, int m, int i, int d, int k, int q, int g,
+                         int hq, uint64_t mask) {
+    uint64_t key = moved_key(keys[ply], c->role[i], c->fs[i], c->hs, c->hm,
+                             c->P[i] * 4 + c->F[i], q * 4 + g);
+    int64_t base = bucket(key, mask);
+    __builtin_prefetch(&table[base], 0, 3);
+    int64_t *e = ch[ply][m];
+    e[CI] = i;
+    e[CD] = d;
+    e[CK] = k;
+    e[CQ] = q;
+    e[CG] = g;
+    e[CH] = hq;
+    e[CB] = base;
+    ckey[ply][m] = key;
+}
+
+/* kernel.py's _ray_min: raymin[f][c][d] */
+void rr_ray_min(const int32_t *heur0, const int32_t *walls, const int32_t *after,
+                int32_t *raymin) {
+    for (int f = 0; f < 4; f++)
+        for (int c = 0; c < CELLS; c++)
+            for (int d = 0; d < 4; d++) {
+                int g = after[f * 4 + d], best = UNREACHABLE, x = c;
+                while (!(walls[x] & (1 << d))) {
+                    x += STEP[d];
+                    if (heur0[g * CELLS + x] < best)
+                        best = heur0[g * CELLS + x];
+                }
+                raymin[(f * CELLS + c) * 4 + d] = best;
+            }
+}
+
+static int relaxed(const Ctx *c, int p, int f, int most, int marks, const uint8_t *occ) {
+    const int32_t *walls = c->walls, *heur0 = c->heur[0], *raymin = c->raymin;
+    int sp = 0;
+    stk[0][0] = p;
+    stk[0][1] = f;
+    stk[0][2] = most;
+    stk[0][3] = -1;
+    stk[0][4] = p;
+    while (sp >= 0) {
+        int c0 = stk[sp][0], f0 = stk[sp][1], m = stk[sp][2], d = stk[sp][3], x = stk[sp][4];
+        if (d < 0 || walls[x] & (1 << d)) {
+            d++;
+            while (d < 4 && raymin[(f0 * CELLS + c0) * 4 + d] > m - 1)
+                d++;
+            if (d == 4) {
+                sp--;
+                continue;
+            }
+            stk[sp][3] = d;
+            x = c0;
+        }
+        int step = STEP[d], bit = 1 << d, g = AFTER(c, f0, d), push = 0;
+        while (!(walls[x] & bit)) {
+            x += step;
+            if (heur0[g * CELLS + x] > m - 1)
+                continue;
+            if (!(walls[x] & bit)) {
+                int b = x + step;
+                if (marks) {
+                    if (!(hmark[c->hseg[b]] || vmark[c->vseg[b]]))
+                        continue;
+                } else if (!occ[b]) {
+                    continue;
+                }
+            }
+            if (x == c->goal && g == 3)
+                return 1;
+            if (m > 1) {
+                push = 1;
+                break;
+            }
+        }
+        stk[sp][4] = x;
+        if (push) {
+            sp++;
+            stk[sp][0] = x;
+            stk[sp][1] = g;
+            stk[sp][2] = m - 1;
+            stk[sp][3] = -1;
+            stk[sp][4] = x;
+        }
+    }
+    return 0;
+}
+
+static int blockers_allow(const Ctx *c, int i, int q, int g, int nrem, int hq, uint8_t *occ) {
+    int start, state;
+    if (i == 0) {
+        start = q;
+        state = g;
+    } else {
+        start = c->P[0];
+        state = c->F[0];
+        occ[q] = 1;
+        occ[start] = 0;
+    }
+    int ok = 0;
+    if (nrem != hq) {
+        for (int j = 1; j < c->n; j++) {
+            int x = j == i ? q : c->P[j];
+            hmark[c->hseg[x]] = 1;
+            vmark[c->vseg[x]] = 1;
+        }
+        ok = relaxed(c, start, state, nrem - 1, 1, occ);
+        for (int j = 1; j < c->n; j++) {
+            int x = j == i ? q : c->P[j];
+            hmark[c->hseg[x]] = 0;
+            vmark[c->vseg[x]] = 0;
+        }
+    }
+    if (!ok)
+        ok = relaxed(c, start, state, nrem, 0, occ);
+    if (i != 0) {
+        occ[q] = 0;
+        occ[start] = 1;
+    }
+    return ok;
+}
+
+static inline int on(int x, int s, int e, int d) {
+    if (x == e + STEP[d])
+        return 1;
+    int lo = s < e ? s : e, hi = s < e ? e : s;
+    if (x < lo || x > hi)
+        return 0;
+    if (d & 1)
+        return (x >> 4) == (s >> 4);
+    return (x & 15) == (s & 15);
+}
+
+static inline int commutes(int p, int q, int d, int a1, int a2, int da) {
+    return !(on(a1, p, q, d) || on(a2, p, q, d) || on(p, a1, a2, da) || on(q, a1, a2, da));
+}
+
+/* one bound: 1 found (path[0..found_len)), 0 none, -1 the budget spent */
+static int dfs(Ctx *c, int bound, int h_root, int gen) {
+    uint64_t mask = ((uint64_t)1 << bits_now) - 1;
+    int32_t *P = c->P, *F = c->F;
+    const int32_t *walls = c->walls;
+    const int n = c->n, single = c->single, goal = c->goal;
+    uint8_t *occ = occbuf + 32;
+    keys[0] = key_of(c);
+    int ply = 0;
+    st[0][REM] = bound;
+    st[0][H] = h_root;
+    int enter = 1;
+    for (;;) {
+        if (enter) {
+            enter = 0;
+            c->nodes++;
+            if (c->nodes > c->budget)
+                return -1;
+            int rem = (int)st[ply][REM], h = (int)st[ply][H];
+            int tight = single && h == rem, touch = single && h == rem - 1;
+            int f0 = F[0], p0 = P[0];
+            int last = -1, a1 = 0, a2 = 0, da = 0;
+            if (ply) {
+                last = (int)st[ply - 1][FROMI];
+                a1 = (int)st[ply - 1][FROMP];
+                a2 = P[last];
+                da = c->path[ply - 1][1];
+            }
+            int m = 0;
+            for (int i = 0; i < (tight ? 1 : n); i++) {
+                int other_h, most;
+                if (single) {
+                    other_h = i == 0 ? UNREACHABLE : h;
+                } else {
+                    other_h = UNREACHABLE;
+                    for (int j = 0; j < n; j++)
+                        if (j != i && c->elig[j]) {
+                            int v = HEUR(c, j, F[j], P[j]);
+                            if (v < other_h)
+                                other_h = v;
+                        }
+                }
+                if (c->elig[i]) {
+                    most = rem - 1;
+                } else {
+                    most = rem - 1 - other_h;
+                    if (most < 0)
+                        continue;
+                }
+                int p = P[i], f = F[i];
+                occ[p] = 0;
+                for (int d = 0; d < 4; d++) {
+                    int step = STEP[d], bit = 1 << d;
+                    if (!c->is_clear[i]) {
+                        if (tight && !(c->closer[f * CELLS + p] & bit))
+                            continue;
+                        int q = p;
+                        while (!(walls[q] & bit) && !occ[q + step])
+                            q += step;
+                        if (q == p)
+                            continue;
+                        int nrem = rem - 1, g, hq;
+                        if (c->elig[i]) {
+                            g = AFTER(c, f, d);
+                            if (q == goal && g == 3) {
+                                occ[p] = 1;
+                                c->path[ply][0] = i;
+                                c->path[ply][1] = d;
+                                c->path[ply][2] = 0;
+                                c->found_len = ply + 1;
+                                return 1;
+                            }
+                            if (i && touch && !(REACH(c, f0, p0, p) || REACH(c, f0, p0, q)))
+                                continue;
+                            hq = HEUR(c, i, g, q);
+                            if (hq > other_h)
+                                hq = other_h;
+                            if (hq > nrem)
+                                continue;
+                        } else {
+                            g = f;
+                            if (i && touch && !(REACH(c, f0, p0, p) || REACH(c, f0, p0, q)))
+                                continue;
+                            if (other_h > nrem)
+                                continue;
+                            hq = other_h;
+                        }
+                        if (i < last && commutes(p, q, d, a1, a2, da))
+                            continue;
+                        child(c, ply, m, i, d, 0, q, g, hq, mask);
+                        m++;
+                        continue;
+                    }
+                    /* the transparent robot: a stop after each wall it may pass */
+                    int g = c->elig[i] ? AFTER(c, f, d) : f;
+                    int here = p;
+                    for (int k = 0; k <= most; k++) {
+                        if (k) {
+                            if (occ[here + step])
+                                break;
+                            here += step;
+                        }
+                        while (!(walls[here] & bit) && !occ[here + step])
+                            here += step;
+                        int stopped = !(walls[here] & bit);
+                        if (here != p && !(walls[here] & LANDS_NOT)) {
+                            int nrem = rem - 1 - k;
+                            if (here == goal && c->elig[i] && g == 3) {
+                                occ[p] = 1;
+                                c->path[ply][0] = i;
+                                c->path[ply][1] = d;
+                                c->path[ply][2] = k;
+                                c->found_len = ply + 1;
+                                return 1;
+                            }
+                            int hq = other_h;
+                            if (c->elig[i] && HEUR(c, i, g, here) < hq)
+                                hq = HEUR(c, i, g, here);
+                            if (hq <= nrem
+                                && !(i && touch && !(REACH(c, f0, p0, p) || REACH(c, f0, p0, here)))
+                                && !(i < last && commutes(p, here, d, a1, a2, da))) {
+                                child(c, ply, m, i, d, k, here, g, hq, mask);
+                                m++;
+                            }
+                        }
+                        if (stopped || walls[here] & (bit << 4))
+                            break;
+                    }
+                }
+                occ[p] = 1;
+            }
+            st[ply][NC] = m;
+            st[ply][CJ] = 0;
+        }
+        int64_t j = st[ply][CJ];
+        if (j < st[ply][NC]) {
+            st[ply][CJ] = j + 1;
+            int64_t *e = ch[ply][j];
+            int k = (int)e[CK];
+            int nrem = (int)st[ply][REM] - 1 - k;
+            if (entries > ((int64_t)1 << bits_now) && bits_now < bits_max && grow())
+                mask = ((uint64_t)1 << bits_now) - 1;  /* a position a bucket on average */
+            /* the bucket anew: the one listed with the child is a hint (the table may
+             * have grown since) */
+            int was = seen(bucket(ckey[ply][j], mask), ckey[ply][j], nrem, gen);
+            while (was == 2) {  /* its bucket is full: room first, nothing replaced */
+                if (!grow())
+                    bits_max = bits_now;  /* no memory: replace from now on */
+                mask = ((uint64_t)1 << bits_now) - 1;
+                was = seen(bucket(ckey[ply][j], mask), ckey[ply][j], nrem, gen);
+            }
+            if (was)
+                continue;
+            int i = (int)e[CI], q = (int)e[CQ], hq = (int)e[CH];
+            if (single && nrem - hq < 2) {
+                occ[P[i]] = 0;
+                int ok = blockers_allow(c, i, q, (int)e[CG], nrem, hq, occ);
+                occ[P[i]] = 1;
+                if (!ok)
+                    continue;
+            }
+            st[ply][FROMI] = i;
+            st[ply][FROMP] = P[i];
+            st[ply][FROMF] = F[i];
+            occ[P[i]] = 0;
+            occ[q] = 1;
+            P[i] = q;
+            F[i] = (int)e[CG];
+            c->path[ply][0] = i;
+            c->path[ply][1] = (int)e[CD];
+            c->path[ply][2] = k;
+            st[ply + 1][REM] = nrem;
+            st[ply + 1][H] = hq;
+            keys[ply + 1] = ckey[ply][j];
+            ply++;
+            enter = 1;
+            continue;
+        }
+        if (ply == 0)
+            return 0;
+        ply--;
+        int i = (int)st[ply][FROMI];
+        occ[P[i]] = 0;
+        P[i] = (int)st[ply][FROMP];
+        F[i] = (int)st[ply][FROMF];
+        occ[P[i]] = 1;
+    }
+}
+
+/* A whole solve: 1 found (found_bound, path), 0 none up to max_bound, -1 budget spent,
+ * -2 no memory for the table, -3 max_bound too deep for the stacks. */
+int rr_solve(Ctx *c) {
+    c->nodes = 0;
+    c->found_bound = -1;
+    c->found_len = 0;
+    memset(c->depth_nodes, 0, sizeof c->depth_nodes);
+    if (c->max_bound + 2 > MAX_PLIES)
+        return -3;
+    bits_max = c->table_bits;
+    if (table == NULL || bits_now > bits_max || generation >= 255) {
+        int bits = bits_max < START_BITS ? bits_max : START_BITS;
+        if (table != NULL && generation >= 255 && bits_now <= bits_max)
+            bits = bits_now;  /* the generations ran out: the same size, zeroed */
+        uint64_t *fresh = map_table(bits);
+        if (fresh == NULL)
+            return -2;
+        table = fresh;
+        bits_now = bits;
+        generation = 0;
+    }
+    generation++;
+    entries = 0;
+    uint8_t *occ = occbuf + 32;
+    memset(occbuf, 0, sizeof occbuf);
+    for (int i = 0; i < c->n; i++)
+        occ[c->P[i]] = 1;
+    for (int bound = c->first_bound; bound <= c->max_bound; bound++) {
+        int64_t before = c->nodes;
+        int r = dfs(c, bound, c->h_root, generation);
+        if (r > 0) {
+            c->found_bound = bound;
+            return 1;
+        }
+        if (r < 0)
+            return -1;
+        c->depth_nodes[bound] = c->nodes - before;
+    }
+    return 0;
+}
+
+/* for the tests: the table's size (bits of buckets) and the last solve's generation */
+void rr_table_info(int32_t *bits, int32_t *gen) {
+    *bits = table == NULL ? -1 : bits_now;
+    *gen = generation;
+}
+
+/* for the tests: the next solve starts a fresh table, as when the generations run out */
+void rr_table_expire(void) {
+    generation = 255;
+}
