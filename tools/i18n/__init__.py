@@ -32,7 +32,7 @@ import json
 import os
 import re
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tools.cli import ROOT
 LOCALE = os.path.join(ROOT, "locale")
 BUILD = os.path.join(ROOT, "build", "i18n")
 DOMAIN = "microrobots"
