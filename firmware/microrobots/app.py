@@ -55,11 +55,10 @@ from .saving import GAMES, SETTINGS_FILE, Saver
 from .rules.rng import game_seed
 from .rules.solver import Solver
 from .rules import walk  # noqa: F401 - see below
-from .modes import referee_screens  # noqa: F401
 
-# animations, walk and the referee's screens are the modes', imported at boot so that a
-# switch imports one mode's own module in a frame (emulated RP2040: 2.8, 1.7 and 2.2 ms,
-# a mode 1.4-4 ms); a game mode keeps them in the heap anyway (modes.release).
+# animations and walk are the game modes', imported at boot so that a switch imports one
+# mode's own module in a frame (emulated RP2040: 2.8 and 1.7 ms, a mode 1.4-4 ms); a game
+# mode keeps them in the heap anyway (modes.release).
 _NOTICE_MS = const(30000)  # a notice blinks on the grid this long, or until a key
 _FADE = const(150)  # each frame of a switch dims the picture to this / 255
 _MINUTE_MS = const(60000)

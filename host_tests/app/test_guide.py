@@ -1,27 +1,48 @@
 """modes/guide.py: the help line's words, kept apart from the modes so that a Pico never
-loads them. Its copies of the modes' state numbers must be theirs."""
+loads them. A screen names its words' function; the modes still of numbered states
+(the classroom, the settings) have theirs copied, which must be theirs."""
 
 import pytest
 
-from microrobots.modes import classroom, guide, menu, referee_screens, settings, solo
+from microrobots.modes import Base, Screen, classroom, guide, menu, referee, settings, solo
 
 
 @pytest.mark.parametrize("module, prefix, names", [
-    (solo, "SOLO_", ("PLAY", "SOLVED", "SCORE")),
-    (referee_screens, "REF_", ("BOARD", "PLAYER", "COUNT", "DEMO", "RESULT", "REVEAL", "SCORES",
-                       "UNDO", "WHY")),
     (classroom, "ROOM_", ("WAVE",)),
     (settings, "SET_", ("SHUFFLE", "MATCH")),
 ])
 def test_the_guide_numbers_each_modes_states_as_the_mode_does(module, prefix, names):
-    # (a mode's own consts are private, ``_ROLL``; the referee's, shared by its two
-    # modules, are public in referee_screens.py)
+    # (a mode's own consts are private, ``_ROLL``)
     def state(name):
-        return getattr(module, "_" + name, getattr(module, name, None))
+        return getattr(module, "_" + name, None)
 
     assert (state("ROLL") or 0) == guide.ROLL
     for name in names:
         assert getattr(guide, prefix + name) == state(name), name
+
+
+class _App:
+    settings = {"players": 2, "expert": False, "difficulty": 0}
+
+
+@pytest.mark.parametrize("module", [solo, referee])
+def test_every_screen_names_its_words_in_the_guide(module):
+    """Each screen of a mode made of screens: its guide is a function of modes/guide.py,
+    and the mode asks it for the screen on show (Base.guide)."""
+    mode = module.Mode(_App())
+    screens = [v for k, v in vars(mode).items() if isinstance(v, Screen) and k not in (
+        "screen", "back")]  # (the one on show, the one an undo returns to)
+    assert len(screens) >= 5 and mode.screen in screens
+    assert len({s.name for s in screens}) == len(screens)  # (the names the tests read)
+    for screen in screens:
+        assert callable(getattr(guide, screen.guide, None)), (screen.name, screen.guide)
+
+    class Game:
+        pass
+
+    mode.game = Game()
+    mode.screen = mode.rolling
+    assert Base.guide(mode) == guide.rolling(mode)
 
 
 def test_the_guide_names_the_settings_and_the_menus_quadrants_in_their_order():

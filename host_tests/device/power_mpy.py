@@ -26,7 +26,8 @@ def session(config_path, root):
         solo = d.app.current
         trace.append([tag, d.app.mode, d.display.brightness, d.asleep, hw.led_supply,
                       sum(d.display.written), d.power.percent, d.power.low, d.power.critical,
-                      d.sleeps, d.now, getattr(solo, "cursor", -1), getattr(solo, "state", -1),
+                      d.sleeps, d.now, getattr(solo, "cursor", -1),
+                      solo.screen.name if getattr(solo, "screen", None) else None,
                       d.display.cap])
 
     run(200)

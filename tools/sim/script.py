@@ -105,8 +105,9 @@ class Session:
     def settle(self):
         """Skip the dice animation if it runs (B does it without side effects)."""
         mode = self.app.current
-        if getattr(mode, "state", None) == 0:  # every game mode's _ROLL
-            self.tap("b")
+        screen = mode.screen
+        if screen.name == "roll" if screen is not None else getattr(mode, "state", None) == 0:
+            self.tap("b")  # the dice (solo's and the referee's screen, the classroom's state 0)
 
     def solo_round(self, extra=0):
         """Solve the solo puzzle on screen by an optimal route (plus ``extra`` back-and-forth
@@ -144,7 +145,7 @@ class Session:
         else:
             self.tap("down")  # a claim of 0
         self.tap("a")
-        if ref.state == 4:  # _DEMO: the claim was not below the optimum
+        if ref.screen is ref.demo:  # the claim was not below the optimum
             robot = ref.robot
             for cell in cells:
                 if cell // 6 != robot // 6 and cell % 6 != robot % 6:

@@ -192,12 +192,14 @@ class Player:
     def _knows(self, app, mode, tap, hold):
         """A move a player who knows the rules would make here; False if none."""
         r = self.rng.below
-        state = getattr(mode, "state", -1)
-        if app.mode == "solo" and state in (0, 2, 3, 4) or app.mode == "referee" and state in (
-                0, 5, 6, 7, 8, 10):  # dice, celebrations, verdicts, replays: on with A
-            tap(4)
+        screen = mode.screen.name if mode.screen is not None else None
+        if app.mode == "solo" and screen in ("roll", "solved", "score", "review") or \
+                app.mode == "referee" and screen in (
+                    "roll", "result", "reveal", "scores", "over", "why"):
+            tap(4)  # dice, celebrations, verdicts, replays: on with A
             return True
-        if app.mode == "solo" and state == 1:  # _PLAY: a legal move
+        if app.mode == "solo" and screen in ("play", "stats"):  # a legal move (any key
+            # closes the score shown for a moment and plays on)
             robot = mode.robot
             game = mode.game
             if self.wander == 0 and r(60 if self.focus else 12) == 0:
@@ -219,11 +221,11 @@ class Player:
                 tap(key)
             tap(4)
             return True
-        if app.mode == "referee" and state == 1 and r(3) == 0:  # _BOARD: nobody finds one
+        if app.mode == "referee" and screen == "board" and r(3) == 0:  # nobody finds one
             hold(1 << 4, 800)
             hold(0, 200)
             return True
-        if app.mode == "referee" and state == 1 and r(2) == 0:  # _BOARD: a claim
+        if app.mode == "referee" and screen == "board" and r(2) == 0:  # a claim
             game = mode.game
             route = game.route()
             player = r(game.players)

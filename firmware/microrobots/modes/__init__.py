@@ -24,13 +24,26 @@ The guide is for the simulators' help line (the terminal, the web page): the gri
 picture says the same in light on the handheld, which never asks for it, so its words
 live in modes/guide.py, imported only when asked. It is asked for between frames, never
 while drawing one, so it may allocate.
+
+**Screens.** A game mode (solo, the referee) is made of screens: what the grid shows at
+one step of a round, with the keys that step takes. A ``Screen`` has the hooks
+``open(now)`` (run by ``change``), ``key(key, now)``, ``update(now)``, ``render(now,
+frame)`` (only reads), ``busy(now)`` and ``guide``, the name of its words' function in
+modes/guide.py (which takes the mode). ``ScreenMode`` holds one instance of each screen,
+made in its ``__init__`` (no allocation per frame or key), shows one, ``screen``, and
+passes it the keys and frames; ``change(screen, now)`` shows another and runs its
+``open``, as micro-gui's ``Screen.change`` runs a screen's hooks. Data a round shares
+(the game, the walk, the claim) stays on the mode; a screen keeps only its own.
+
+How a newcomer adds a screen to solo, in an example that runs: docs/architecture.md,
+"Adding a screen to solo".
 """
 
 import sys
 
 from .. import frame as F
 from .. import palette as P
-from ..keys import LEFT, RIGHT, UP
+from ..keys import A, B, LEFT, RIGHT, UP
 from ..compat import const, forget
 
 _ANIMATIONS = const(("slide", "flash", "party", "replay"))  # frame.py objects with running(now)
@@ -55,6 +68,7 @@ class Base:
     name = "?"
     game = None  # a game mode's game in progress (None: none, or not a game mode)
     playing_alone = False  # True while the mode plays by itself: the device stays awake
+    screen = None  # a mode made of screens (ScreenMode): the one on show
 
     def __init__(self, app):
         self.app = app
@@ -81,23 +95,99 @@ class Base:
 
     def guide(self):
         """What to do now, in words (modes/guide.py, imported only when asked: a Pico
-        never asks, its picture says it)."""
+        never asks, its picture says it): the function the screen on show names, else
+        the one named as the mode."""
         from . import guide
 
-        words = getattr(guide, self.name, None)
+        screen = self.screen
+        if screen is not None and self.game is None:
+            return None  # a game mode before its game
+        words = getattr(guide, self.name if screen is None else screen.guide, None)
         return words(self) if words is not None else None
 
     def busy(self, now):
         """True while an animation runs: the app writes no file then (saving.py).
-        Any mode: the dice rolling (a game mode's state 0) or one of its frame.py
-        animations running (``_ANIMATIONS``). A mode with more may say so itself."""
-        if getattr(self, "state", -1) == 0 and getattr(self, "dice", None) is not None:
-            return True
+        Any mode: its screen says so (the dice rolling), or one of its frame.py
+        animations runs (``_ANIMATIONS``). A mode with more may say so itself."""
+        screen = self.screen
+        if screen is not None:
+            if screen.busy(now):
+                return True
+        elif getattr(self, "state", -1) == 0 and getattr(self, "dice", None) is not None:
+            return True  # the classroom, of numbered states until it has screens: its dice
         for name in _ANIMATIONS:
             animation = getattr(self, name, None)
             if animation is not None and animation.running(now):
                 return True
         return False
+
+
+class Screen:
+    """One step of a game mode's round: what the grid shows and the keys it takes (see
+    the module's docstring). Every hook does nothing until a screen says otherwise."""
+
+    name = "?"  # for the tests and the simulators: which screen is on show
+    guide = None  # the name of its words' function in modes/guide.py (None: no words)
+
+    def __init__(self, mode):
+        self.mode = mode
+
+    def open(self, now):
+        """Run by ``mode.change`` when the screen comes on show."""
+
+    def key(self, key, now):
+        pass
+
+    def update(self, now):
+        """Once a frame, before ``render``: what time changes."""
+
+    def render(self, now, frame):
+        pass
+
+    def busy(self, now):
+        """True while the app should write no file (an animation this screen runs)."""
+        return False
+
+
+class Rolling(Screen):
+    """The dice roll the round's pieces (``mode.dice``, started before the change); A or B
+    skips them. When they end, or are skipped, ``mode.rolled(now, skipped)`` says what
+    comes next."""
+
+    name = "roll"
+    guide = "rolling"
+
+    def key(self, key, now):
+        if key == A or key == B:
+            self.mode.rolled(now, True)
+
+    def update(self, now):
+        if not self.mode.dice.running(now):
+            self.mode.rolled(now, False)
+
+    def render(self, now, frame):
+        self.mode.dice.render(now, frame)
+
+    def busy(self, now):
+        return True
+
+
+class ScreenMode(Base):
+    """A mode made of screens: it shows ``screen`` and passes it the keys and frames."""
+
+    def change(self, screen, now):
+        """Show ``screen``, running its ``open``."""
+        self.screen = screen
+        screen.open(now)
+
+    def key(self, key, now):
+        self.screen.key(key, now)
+
+    def update(self, now):
+        self.screen.update(now)
+
+    def render(self, now, frame):
+        self.screen.render(now, frame)
 
 
 def step_cursor(robot, cursor, key):

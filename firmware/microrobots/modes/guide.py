@@ -3,9 +3,9 @@ the terminal of make play and the web page, through tools/sim/driver.py and page
 
 The handheld's picture says it in light; nothing on a Pico asks for these words, so this
 module is imported only by ``Base.guide`` (modes/__init__.py) when a simulator asks, and
-its strings never take a Pico's RAM. One function per mode, named as the mode, reading
-that mode's state; the state numbers are the modes' own (their ``_ROLL``... consts, which
-MicroPython folds into the code: host_tests/test_guide.py checks they agree).
+its strings never take a Pico's RAM. A mode made of screens (solo, the referee: modes.Screen)
+has a function per screen, named by the screen's ``guide``; the others one function,
+named as the mode, reading the mode's numbered state. Each takes the mode.
 """
 
 from ..i18n import _, ngettext
@@ -19,11 +19,10 @@ def N_(text):
     return text
 
 
-# The modes' states, as each mode numbers them.
-ROLL = 0  # every game mode's dice
-SOLO_PLAY, SOLO_SOLVED, SOLO_SCORE = 1, 2, 3
-REF_BOARD, REF_PLAYER, REF_COUNT, REF_DEMO, REF_RESULT = 1, 2, 3, 4, 5
-REF_REVEAL, REF_SCORES, REF_UNDO, REF_WHY = 6, 7, 9, 10
+# The states of the modes not yet made of screens, as each mode numbers them (their
+# ``_ROLL``... consts, which MicroPython folds into the code: host_tests/app/test_guide.py
+# checks they agree).
+ROLL = 0  # the classroom's dice
 ROOM_WAVE = 1
 SET_SHUFFLE, SET_MATCH = 1, 2
 TARGETS = MODES[1:]  # the menu's quadrants
@@ -51,40 +50,49 @@ def menu(m):
     return text
 
 
-def solo(m):
-    """The moves so far, a hint, the result against the optimum."""
-    st = m.state
+def rolling(m):
+    """A game mode's dice (modes.Rolling)."""
+    return _("the dice roll a new target · A: skip")
+
+
+def solo_play(m):
+    """The moves so far; why a move was refused; a hint."""
     g = m.game
-    if g is None:
-        return None
-    if st == ROLL:
-        return _("the dice roll a new target · A: skip")
-    if st == SOLO_PLAY:
-        if m.stats:
-            return _("solved %d, in a row %d, moves beyond the optimum %d") % (
-                g.score, g.streak, g.extra)
-        if m.hint:
-            return _("the lit cells: where the robot can go · hold A again: give up")
-        if getattr(m, "refused", -1) >= 0:
-            return refused(m)
-        n = m.walk.count
-        if g.waypoint is not None and not m.walk.seen:
-            return ngettext("the waypoint first, then the target: %d move so far · D-pad the "
-                            "cursor, A: there · B: a move back · hold A: a hint",
-                            "the waypoint first, then the target: %d moves so far · D-pad the "
-                            "cursor, A: there · B: a move back · hold A: a hint", n) % n
-        return ngettext("to the target: %d move so far · D-pad the cursor, A: there · B: a "
-                        "move back · hold A: a hint",
-                        "to the target: %d moves so far · D-pad the cursor, A: there · B: a "
-                        "move back · hold A: a hint", n) % n
-    if st == SOLO_SOLVED:
-        return ngettext("solved in %d move · A: on", "solved in %d moves · A: on",
-                        m.count) % m.count
-    if st == SOLO_SCORE:
-        if m.count == m.optimum:
-            return _("you %d, optimum %d: perfect · A: an optimal route") % (m.count,
-                                                                            m.optimum)
-        return _("you %d, optimum %d · A: an optimal route") % (m.count, m.optimum)
+    if m.hint:
+        return _("the lit cells: where the robot can go · hold A again: give up")
+    if m.refused >= 0:
+        return refused(m)
+    n = m.walk.count
+    if g.waypoint is not None and not m.walk.seen:
+        return ngettext("the waypoint first, then the target: %d move so far · D-pad the "
+                        "cursor, A: there · B: a move back · hold A: a hint",
+                        "the waypoint first, then the target: %d moves so far · D-pad the "
+                        "cursor, A: there · B: a move back · hold A: a hint", n) % n
+    return ngettext("to the target: %d move so far · D-pad the cursor, A: there · B: a "
+                    "move back · hold A: a hint",
+                    "to the target: %d moves so far · D-pad the cursor, A: there · B: a "
+                    "move back · hold A: a hint", n) % n
+
+
+def solo_stats(m):
+    g = m.game
+    return _("solved %d, in a row %d, moves beyond the optimum %d") % (
+        g.score, g.streak, g.extra)
+
+
+def solo_solved(m):
+    return ngettext("solved in %d move · A: on", "solved in %d moves · A: on",
+                    m.count) % m.count
+
+
+def solo_score(m):
+    """The result against the optimum."""
+    if m.count == m.optimum:
+        return _("you %d, optimum %d: perfect · A: an optimal route") % (m.count, m.optimum)
+    return _("you %d, optimum %d · A: an optimal route") % (m.count, m.optimum)
+
+
+def solo_review(m):
     n = len(m.route) - 1
     if m.gave_up:
         return ngettext("given up: an optimal route, %d move · A: the next target",
@@ -123,50 +131,62 @@ def refused(m):
                  die(layout, b), _(COLOURS[layout.colour(a)]), layout.number(a))
 
 
-def referee(m):
-    """Who claims, the count, the demonstration's move, the verdict, the winner."""
-    st = m.state
-    g = m.game
-    if g is None:
-        return None
+def ref_board(m):
+    return _("round %d: find a route · A: who claims? · hold A: nobody found one · "
+             "up: the scores") % m.game.round
+
+
+def ref_player(m):
     who = m.player + 1
-    if st == ROLL:
-        return _("the dice roll a new target · A: skip")
-    if st == REF_BOARD:
-        return _("round %d: find a route · A: who claims? · hold A: nobody found one · "
-                 "up: the scores") % g.round
-    if st == REF_PLAYER:
-        if who == 0:
-            return _("who claims? D-pad: the player · B: back")
-        return _("player %d claims? A: yes, then the count · D-pad: another · B: back") % who
-    if st == REF_COUNT:
-        return ngettext("player %d claims %d move? up/down 1, left/right 5 · A: yes, then "
-                        "the moves · B: back",
-                        "player %d claims %d moves? up/down 1, left/right 5 · A: yes, then "
-                        "the moves · B: back", m.count) % (who, m.count)
-    if st == REF_DEMO:
-        return _("player %d shows move %d of %d: D-pad the cursor, A: there · B: a move "
-                 "back · hold A: done") % (who, min(len(m.moves) + 1, m.count), m.count)
-    if st == REF_RESULT or st == REF_WHY:
-        if m.ok:
-            return _("correct: player %d takes a token · A: the next roll · B: take it "
-                     "back") % who
-        if m.receiver < 0:
-            return _("wrong: %s · no token moves · A: on · B: take it back") % reason(m)
-        return _("wrong: %s · player %d gives player %d a token · A: on · B: take it back") % (
-            reason(m), who, m.receiver + 1)
-    if st == REF_REVEAL:
-        n = m.replay.n - 1
-        return ngettext("nobody found it: an optimal route, %d move · D-pad: again · A: the "
-                        "next roll",
-                        "nobody found it: an optimal route, %d moves · D-pad: again · A: the "
-                        "next roll", n) % n
-    if st == REF_SCORES:
-        return _("the scores: a row per player, gold = tokens; the pool: %d · any key: "
-                 "back") % g.pool
-    if st == REF_UNDO:
-        return _("undo the last decision? B: yes · any other key: no")
-    winners = g.winners
+    if who == 0:
+        return _("who claims? D-pad: the player · B: back")
+    return _("player %d claims? A: yes, then the count · D-pad: another · B: back") % who
+
+
+def ref_count(m):
+    return ngettext("player %d claims %d move? up/down 1, left/right 5 · A: yes, then "
+                    "the moves · B: back",
+                    "player %d claims %d moves? up/down 1, left/right 5 · A: yes, then "
+                    "the moves · B: back", m.count) % (m.player + 1, m.count)
+
+
+def ref_demo(m):
+    return _("player %d shows move %d of %d: D-pad the cursor, A: there · B: a move "
+             "back · hold A: done") % (m.player + 1, min(len(m.moves) + 1, m.count), m.count)
+
+
+def ref_result(m):
+    """The verdict and the token it moved (the result and its why)."""
+    who = m.player + 1
+    if m.ok:
+        return _("correct: player %d takes a token · A: the next roll · B: take it "
+                 "back") % who
+    if m.receiver < 0:
+        return _("wrong: %s · no token moves · A: on · B: take it back") % reason(m)
+    return _("wrong: %s · player %d gives player %d a token · A: on · B: take it back") % (
+        reason(m), who, m.receiver + 1)
+
+
+def ref_reveal(m):
+    n = m.replay.n - 1
+    return ngettext("nobody found it: an optimal route, %d move · D-pad: again · A: the "
+                    "next roll",
+                    "nobody found it: an optimal route, %d moves · D-pad: again · A: the "
+                    "next roll", n) % n
+
+
+def ref_scores(m):
+    return _("the scores: a row per player, gold = tokens; the pool: %d · any key: "
+             "back") % m.game.pool
+
+
+def ref_undo(m):
+    return _("undo the last decision? B: yes · any other key: no")
+
+
+def ref_over(m):
+    """The winner, or the winners."""
+    winners = m.game.winners
     if len(winners) == 1:
         return _("player %d wins · A: a new game · B: undo the last decision") % (
             winners[0] + 1)

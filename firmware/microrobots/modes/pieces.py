@@ -13,7 +13,7 @@ dice roll (the pieces are not placed yet).
 from ..i18n import _
 from ..rules.board import COLOUR_NAMES
 
-ROLL = 0  # every game mode's dice (modes/guide.py)
+ROLL = 0  # the classroom's dice (modes/guide.py; the others' is the screen modes.Rolling)
 
 
 def die(layout, cell):
@@ -29,7 +29,8 @@ def line(app):
             "solo", "referee", "classroom"):
         return ""
     game = getattr(mode, "game", None)
-    if game is None or getattr(mode, "state", ROLL) == ROLL:
+    screen = mode.screen
+    if game is None or (mode.state == ROLL if screen is None else screen.name == "roll"):
         return ""
     layout = app.layout
     robot = getattr(mode, "robot", game.start)  # solo: where the robot stands now

@@ -19,6 +19,12 @@ and the waypoint flashes white).
 On the target: a celebration, then your move count (top; its label green when optimal,
 red when longer) over the optimum (bottom, violet label); an optimal route replays; A
 rolls the next target (the old target is the new start).
+
+The mode's screens, in the order of a round: ``Rolling`` (modes/__init__.py, the dice),
+``Play`` (and ``Stats``, the score for a moment over it), ``Solved`` (the celebration),
+``Score`` (moves over the optimum), ``Review`` (an optimal route, then A). Each draws
+itself and takes its keys; the Mode holds the game, the walk and the round's result they
+share, and the steps several screens take (a round begun, solved, given up).
 """
 
 from ..keys import (
@@ -31,13 +37,8 @@ from ..compat import const, ticks_add
 from ..rules import notation
 from ..rules.game import Game, GameError
 from ..rules.walk import Walk
-from . import Base, draw_round, step_cursor
+from . import Rolling, Screen, ScreenMode, draw_round, step_cursor
 
-_ROLL = const(0)
-_PLAY = const(1)
-_SOLVED = const(2)
-_SCORE = const(3)
-_REPLAY = const(4)
 _SCORE_MS = const(3000)
 _STATS_MS = const(2500)
 
@@ -50,7 +51,180 @@ def _draw_hint(frame, app, robot, now):
         F.put_scaled(frame, solver.neighbour(robot, k), 255, 255, 255, level)
 
 
-class Mode(Base):
+class Play(Screen):
+    """The round: the D-pad moves the cursor, A the robot, B takes a move back (none to
+    take back: the score, ``Stats``), hold A: a hint, held again: give up."""
+
+    name = "play"
+    guide = "solo_play"
+
+    def key(self, key, now):
+        m = self.mode
+        app = m.app
+        hint = m.hint
+        m.hint = False
+        m.refused = -1
+        if key <= RIGHT:
+            m.cursor = step_cursor(m.robot, m.cursor, key)
+            app.beep(SOUND_CLICK)
+        elif key == A:
+            a = m.robot
+            b = m.cursor
+            if a == b:
+                return
+            if not app.solver.is_move(a, b) or not m.walk.step(b):
+                m.refused = b
+                m.flash.start(now, b)
+                app.beep(SOUND_REFUSE)
+                return
+            m.slide.start(now, a, b)
+            app.beep(SOUND_MOVE)
+            g = m.game
+            if b == g.target and m.walk.seen:
+                m.solve(now)
+                return
+            if b == g.target:  # on the target too early: point at the waypoint
+                m.flash.start(ticks_add(now, 300), g.waypoint, P.ROBOT_WHITE)
+            m.save()
+        elif key == B:
+            if m.walk.undo():
+                m.cursor = m.robot
+                app.beep(SOUND_CLICK)
+                m.save()
+            else:  # nothing to take back: the score for a moment
+                m.change(m.stats, now)
+        elif key == LONG_A:
+            if hint:  # held again while the hint shows: give up
+                m.give_up(now)
+            else:
+                m.hint = True
+
+    def render(self, now, frame):
+        m = self.mode
+        app = m.app
+        g = m.game
+        way = g.waypoint
+        robot = m.robot
+        draw_round(frame, app, robot, g.target, -1 if way is None or m.walk.seen else way,
+                   now)
+        if m.hint:
+            _draw_hint(frame, app, robot, now)
+        if m.cursor != robot:
+            F.cursor(frame, m.cursor, app.pal, app.layout.colours[m.cursor], now)
+        if m.slide.render(now, frame):  # hide the robot at its goal meanwhile
+            F.put_die(frame, robot, app.pal, app.layout.colours[robot], P.BACKGROUND)
+        m.flash.render(now, frame)
+
+
+class Stats(Screen):
+    """The score for a moment over the round (B with no move to take back): three counts,
+    puzzles solved, the streak, the moves beyond the optimum. Any key plays on."""
+
+    name = "stats"
+    guide = "solo_stats"
+
+    def open(self, now):
+        self.mode.stats_at = now
+
+    def key(self, key, now):
+        m = self.mode
+        m.change(m.play, now)
+        m.play.key(key, now)
+
+    def update(self, now):
+        if F.since(now, self.mode.stats_at) >= _STATS_MS:
+            self.mode.change(self.mode.play, now)
+
+    def render(self, now, frame):
+        g = self.mode.game
+        F.fill(frame, 0, 0, 0)
+        F.count(frame, g.score, 0, P.GOOD)
+        F.count(frame, g.streak, 2, P.STREAK)
+        F.count(frame, g.extra, 4, P.REFUSE)
+
+
+class Solved(Screen):
+    """On the target: the last move slides, then the celebration; A or B hurries on."""
+
+    name = "solved"
+    guide = "solo_solved"
+
+    def key(self, key, now):
+        if key == A or key == B:
+            self.mode.change(self.mode.score, now)
+
+    def update(self, now):
+        if not self.mode.party.running(now):
+            self.mode.change(self.mode.score, now)
+
+    def render(self, now, frame):
+        m = self.mode
+        app = m.app
+        at = m.solved_at
+        draw_round(frame, app, at, at, -1, now)
+        if F.since(now, m.party.t0) < 0:
+            if m.slide.render(now, frame):
+                F.put_die(frame, at, app.pal, app.layout.colours[at], P.BACKGROUND)
+        else:
+            m.party.render(now, frame)
+
+
+class Score(Screen):
+    """The moves (top; green when optimal, else red) over the optimum (violet label), for
+    a while or until A or B."""
+
+    name = "score"
+    guide = "solo_score"
+
+    def open(self, now):
+        self.mode.t0 = now
+
+    def key(self, key, now):
+        if key == A or key == B:
+            self.mode.change(self.mode.review, now)
+
+    def update(self, now):
+        if F.since(now, self.mode.t0) >= _SCORE_MS:
+            self.mode.change(self.mode.review, now)
+
+    def render(self, now, frame):
+        m = self.mode
+        F.fill(frame, 0, 0, 0)
+        F.count(frame, m.count, 0, P.GOOD if m.count == m.optimum else P.REFUSE)
+        F.count(frame, m.optimum, 3, P.OPTIMUM)
+
+
+class Review(Screen):
+    """An optimal route replays (solved, or given up); A or B hurries it, then A rolls the
+    next target."""
+
+    name = "review"
+    guide = "solo_review"
+
+    def open(self, now):
+        self.mode.replay.start(now, self.mode.route)
+
+    def key(self, key, now):
+        m = self.mode
+        if not m.replay.running(now):
+            if key == A:
+                m.begin_round(now, False)
+        elif key == A or key == B:
+            m.begin_round(now, False)
+
+    def render(self, now, frame):
+        m = self.mode
+        app = m.app
+        at = m.solved_at
+        F.board(frame, app.layout, app.pal, 70)
+        F.target(frame, at, app.pal, app.layout.colours[at], now)
+        if not m.replay.render(now, frame):
+            done = P.TRAIL if m.gave_up else P.GOOD
+            F.put_rgb(frame, at, done if F.blink(now, 1000) else P.ROBOT_WHITE)
+            F.put_rgb(frame, m.route[0], P.TRAIL)
+
+
+class Mode(ScreenMode):
     name = "solo"
 
     def __init__(self, app):
@@ -62,8 +236,6 @@ class Mode(Base):
         self.flash = anim.Flash()
         self.party = anim.Celebrate()
         self.replay = anim.Replay()
-        self.state = _PLAY
-        self.t0 = 0
         self.walk = Walk()  # the robot's moves this round
         self.cursor = 0
         self.hint = False
@@ -71,9 +243,17 @@ class Mode(Base):
         self.count = 0  # the last solved round: moves, optimum, target
         self.optimum = 0
         self.solved_at = 0
-        self.stats = False  # B with no move to take back shows the score for a moment
-        self.stats_at = 0  # from then
+        self.route = None  # the optimal route Review replays
         self.gave_up = False  # the route replaying was asked for by giving up
+        self.t0 = 0  # when the score came on show
+        self.stats_at = 0  # when the score for a moment (Stats) did
+        self.rolling = Rolling(self)  # the screens, made once
+        self.play = Play(self)
+        self.stats = Stats(self)
+        self.solved = Solved(self)
+        self.score = Score(self)
+        self.review = Review(self)
+        self.screen = self.play
 
     @property
     def robot(self):
@@ -117,18 +297,6 @@ class Mode(Base):
         s = app.settings
         return Game(app.layout, 1, s["expert"], app.new_seed(), s["difficulty"], app.solver)
 
-    def begin_round(self, now, with_start):
-        g = self.game
-        self._new_walk()
-        self.cursor = g.start
-        self.hint = False
-        w = g.waypoint
-        self.dice.start(now, self.app.layout, self.app.pal, g.start if with_start else -1,
-                        g.target, -1 if w is None else w)
-        self.state = _ROLL
-        self.app.beep(SOUND_ROLL)
-        self.save()
-
     def save(self):
         saved = self.walk.to_saved()
         saved["mode"] = "solo"
@@ -148,62 +316,28 @@ class Mode(Base):
                                   -1 if game.waypoint is None else game.waypoint,
                                   self.app.solver.is_move)
         self.cursor = self.robot
-        self.state = _PLAY
+        self.change(self.play, now)
         return True, None if whole else "solo: saved moves damaged; some were dropped"
 
-    # -- keys -----------------------------------------------------------------
-
-    def key(self, key, now):
-        st = self.state
-        if st == _ROLL:
-            if key == A or key == B:
-                self.state = _PLAY  # skip the dice
-            return
-        if st != _PLAY:
-            self._after_round(key, now)
-            return
-        app = self.app
-        hint = self.hint
+    # -- the steps of a round, taken from several screens ------------------------
+    def begin_round(self, now, with_start):
+        """The dice roll the round's start (``with_start``; else the old target is it)
+        and target."""
+        g = self.game
+        self._new_walk()
+        self.cursor = g.start
         self.hint = False
-        self.stats = False
-        self.refused = -1
-        if key <= RIGHT:
-            self.cursor = step_cursor(self.robot, self.cursor, key)
-            app.beep(SOUND_CLICK)
-        elif key == A:
-            a = self.robot
-            b = self.cursor
-            if a == b:
-                return
-            if not app.solver.is_move(a, b) or not self.walk.step(b):
-                self.refused = b
-                self.flash.start(now, b)
-                app.beep(SOUND_REFUSE)
-                return
-            self.slide.start(now, a, b)
-            app.beep(SOUND_MOVE)
-            g = self.game
-            if b == g.target and self.walk.seen:
-                self._solved(now)
-                return
-            if b == g.target:  # on the target too early: point at the waypoint
-                self.flash.start(ticks_add(now, 300), g.waypoint, P.ROBOT_WHITE)
-            self.save()
-        elif key == B:
-            if self.walk.undo():
-                self.cursor = self.robot
-                app.beep(SOUND_CLICK)
-                self.save()
-            else:  # nothing to take back: the score for a moment
-                self.stats = True
-                self.stats_at = now
-        elif key == LONG_A:
-            if hint:  # held again while the hint shows: give up
-                self._give_up(now)
-            else:
-                self.hint = True
+        w = g.waypoint
+        self.dice.start(now, self.app.layout, self.app.pal, g.start if with_start else -1,
+                        g.target, -1 if w is None else w)
+        self.change(self.rolling, now)
+        self.app.beep(SOUND_ROLL)
+        self.save()
 
-    def _solved(self, now):
+    def rolled(self, now, skipped):
+        self.change(self.play, now)
+
+    def solve(self, now):
         g = self.game
         self.count = self.walk.count
         self.optimum = g.optimum()
@@ -214,11 +348,10 @@ class Mode(Base):
         self._new_walk()
         self.save()
         self.party.start(ticks_add(now, 500), self.solved_at)
-        self.t0 = now
-        self.state = _SOLVED
+        self.change(self.solved, now)
         self.app.beep(SOUND_GOOD if self.count == self.optimum else SOUND_MOVE)
 
-    def _give_up(self, now):
+    def give_up(self, now):
         """Nobody's perfect: an optimal route replays; the streak starts again."""
         g = self.game
         self.solved_at = g.target
@@ -226,86 +359,5 @@ class Mode(Base):
         self._new_walk()
         self.save()
         self.gave_up = True
-        self.replay.start(now, self.route)
-        self.t0 = now
-        self.state = _REPLAY
+        self.change(self.review, now)
         self.app.beep(SOUND_MOVE)
-
-    def _after_round(self, key, now):
-        """Any key hurries the celebration on; A after the replay rolls the next target."""
-        if self.state == _REPLAY and not self.replay.running(now):
-            if key == A:
-                self.begin_round(now, False)
-            return
-        if key == A or key == B:
-            self._advance(now)
-
-    def _advance(self, now):
-        st = self.state
-        self.t0 = now
-        if st == _SOLVED:
-            self.state = _SCORE
-        elif st == _SCORE:
-            self.state = _REPLAY
-            self.replay.start(now, self.route)
-        elif st == _REPLAY:
-            self.begin_round(now, False)
-
-    # -- frames ---------------------------------------------------------------
-    def update(self, now):
-        st = self.state
-        if st == _ROLL and not self.dice.running(now):
-            self.state = _PLAY
-        elif st == _SOLVED and not self.party.running(now):
-            self.state = _SCORE
-            self.t0 = now
-        elif st == _SCORE and F.since(now, self.t0) >= _SCORE_MS:
-            self.state = _REPLAY
-            self.t0 = now
-            self.replay.start(now, self.route)
-        if self.stats and F.since(now, self.stats_at) >= _STATS_MS:
-            self.stats = False
-
-    def render(self, now, frame):
-        st = self.state
-        g = self.game
-        app = self.app
-        if st == _ROLL:
-            self.dice.render(now, frame)
-        elif st == _PLAY and self.stats:
-            F.fill(frame, 0, 0, 0)
-            F.count(frame, g.score, 0, P.GOOD)
-            F.count(frame, g.streak, 2, P.STREAK)
-            F.count(frame, g.extra, 4, P.REFUSE)
-        elif st == _PLAY:
-            way = g.waypoint
-            draw_round(frame, app, self.robot, g.target,
-                       -1 if way is None or self.walk.seen else way, now)
-            if self.hint:
-                _draw_hint(frame, app, self.robot, now)
-            if self.cursor != self.robot:
-                F.cursor(frame, self.cursor, app.pal, app.layout.colours[self.cursor], now)
-            if self.slide.render(now, frame):  # hide the robot at its goal meanwhile
-                F.put_die(frame, self.robot, app.pal, app.layout.colours[self.robot],
-                          P.BACKGROUND)
-            self.flash.render(now, frame)
-        elif st == _SOLVED:
-            at = self.solved_at
-            draw_round(frame, app, at, at, -1, now)
-            if F.since(now, self.party.t0) < 0:
-                if self.slide.render(now, frame):
-                    F.put_die(frame, at, app.pal, app.layout.colours[at], P.BACKGROUND)
-            else:
-                self.party.render(now, frame)
-        elif st == _SCORE:
-            F.fill(frame, 0, 0, 0)
-            F.count(frame, self.count, 0, P.GOOD if self.count == self.optimum else P.REFUSE)
-            F.count(frame, self.optimum, 3, P.OPTIMUM)
-        else:  # _REPLAY, then waiting for A
-            first = self.route[0]
-            F.board(frame, app.layout, app.pal, 70)
-            F.target(frame, self.solved_at, app.pal, app.layout.colours[self.solved_at], now)
-            if not self.replay.render(now, frame):
-                done = P.TRAIL if self.gave_up else P.GOOD
-                F.put_rgb(frame, self.solved_at, done if F.blink(now, 1000) else P.ROBOT_WHITE)
-                F.put_rgb(frame, first, P.TRAIL)
