@@ -74,7 +74,7 @@ if line:
 solo.cursor = solo.robot
 for c in route[1:]:
     goto(robot, c); tap(4); robot = c
-assert solo.screen.name == "solved"
+assert solo.screen is solo.solved
 measure("solo celebration", 100)
 T[0] += 3000
 measure("solo score", 100)
@@ -97,7 +97,7 @@ measure("referee player")
 tap(4)
 measure("referee count")
 tap(0, 2); tap(4)
-if ref.screen.name == "demo":
+if ref.screen is ref.demo:
     measure("referee demonstration")
     hold(4)
 measure("referee verdict", 40)
@@ -110,16 +110,16 @@ s0 = g.start
 bad = [c for c in range(36) if c != s0 and (c // 6 == s0 // 6 or c % 6 == s0 % 6)
        and not app.solver.is_move(s0, c)]
 tap(4); tap(1); tap(4); tap(0, g.optimum() - 1); tap(4)
-assert ref.screen.name == "demo" and bad
+assert ref.screen is ref.demo and bad
 goto(s0, bad[0]); tap(4)
-if ref.screen.name == "demo":
+if ref.screen is ref.demo:
     hold(4)
 measure("referee verdict 2", 40)
-assert ref.screen.name == "why" and ref.code == 1
+assert ref.screen is ref.why and ref.code == 1
 measure("referee why illegal", 300)
 tap(4); tap(4); tap(5)
 tap(5)
-assert ref.screen.name == "undo"
+assert ref.screen is ref.undo
 measure("referee undo question", 100)
 tap(2)
 hold(4)

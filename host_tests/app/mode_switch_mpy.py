@@ -15,6 +15,9 @@ def main():
     import driver
 
     drv = driver.Driver(lambda line: None, 6, sys.argv[1])
+    # the simulator's words (its help line), which a Pico never loads, before the figure
+    # after boot: what the menu holds beyond it is what the mode left
+    from microrobots.modes import guide, pieces  # noqa: F401
     gc.collect()
     boot = gc.mem_alloc() - base
     while True:

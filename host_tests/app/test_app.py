@@ -65,15 +65,15 @@ def test_a_full_solo_round(session):
     start, target, optimum = g.start, g.target, g.optimum()
     route = s.solo_round()
     assert route[0] == start and route[-1] == target
-    assert solo.screen.name == "solved"  # solved: the celebration
+    assert solo.screen is solo.solved  # solved: the celebration
     assert g.score == 1 and solo.count == optimum
     s.wait(3200)  # celebration over: the score screen, count over optimum
-    assert solo.screen.name == "score"
+    assert solo.screen is solo.score
     shown = s.driver.device.frame
     assert read_count(shown, 0) == (P.GOOD, optimum)  # your count, optimal: green label
     assert read_count(shown, 3) == (P.OPTIMUM, optimum)
     s.tap("a")  # the optimal route replays
-    assert solo.screen.name == "review"
+    assert solo.screen is solo.review
     s.wait(6000)
     s.tap("a")  # next puzzle: the old target is the new start
     s.settle()
@@ -137,7 +137,7 @@ def test_expert_solo_needs_the_waypoint_first(session):
         for c in direct[1:]:
             s.move(robot, c)
             robot = c
-        assert solo.screen.name == "play" and g.score == 0  # on the target, but not solved
+        assert solo.screen is solo.play and g.score == 0  # on the target, but not solved
         s.tap("b", len(direct) - 1)
     s.solo_round()
     assert g.score == 1
@@ -153,7 +153,7 @@ def referee_game(s, claims):
     while not g.over and rounds < 60:
         player, count, cells = claims(g)
         s.claim(player, count, cells)
-        assert ref.screen.name in ("result", "over")  # the verdict, or the end
+        assert ref.screen in (ref.result, ref.over)  # the verdict, or the end
         assert g.pool + sum(g.tokens) == 25
         s.wait(2800)
         s.settle()
@@ -173,7 +173,7 @@ def test_a_full_refereed_game(session):
     ref, g = referee_game(s, honest)
     assert g.over and len(g.winners) == 1 and g.tokens[g.winners[0]] == 5
     s.wait(3000)  # after the celebration: the scores, the winner's row blinking
-    assert ref.screen.name == "over"
+    assert ref.screen is ref.over
     rows = [[design(s, 6 * p + c) == P.TOKEN for c in range(1, 6)].count(True) for p in range(2)]
     assert rows == g.tokens
     s.tap("a")  # a new game
@@ -195,21 +195,21 @@ def test_referee_claim_below_the_optimum_fails_at_once_and_undo_restores(session
     opt = g.optimum()
     if opt > 1:
         s.claim(0, opt - 1, [])
-        assert ref.screen.name == "result" and not ref.ok and "below" in ref.verdict
+        assert ref.screen is ref.result and not ref.ok and "below" in ref.verdict
         assert g.tokens == [0, 1]  # the claimant's token goes to the other player
         s.wait(1000)  # after the red flash: why, until A - the claim over the optimum
-        assert ref.screen.name == "why"
+        assert ref.screen is ref.why
         shown = s.driver.device.frame
         assert read_count(shown, 0) == (PLAYER_RGB[0], opt - 1)
         assert read_count(shown, 3) == (P.OPTIMUM, opt)
         s.wait(5000)
-        assert ref.screen.name == "why"  # it waits for the table
+        assert ref.screen is ref.why  # it waits for the table
         s.tap("a")
         s.wait(2800)
         s.settle()
-        assert ref.screen.name == "board"
+        assert ref.screen is ref.board
         s.tap("b")  # undo? the scores blink between now and after
-        assert ref.screen.name == "undo" and g.tokens == [0, 1]
+        assert ref.screen is ref.undo and g.tokens == [0, 1]
         s.tap("b")  # yes
         assert json.dumps(g.to_dict(), sort_keys=True) == before
 
@@ -222,19 +222,19 @@ def test_referee_give_up_reveals_a_route_and_moves_no_token(session):
     g = ref.game
     target = g.target
     s.hold("a")
-    assert ref.screen.name == "reveal"  # the route replays
+    assert ref.screen is ref.reveal  # the route replays
     assert g.tokens == [0, 0] and g.pool == 25
     assert ref.replay.hop == 900  # at a pace a table can follow
     moves = ref.replay.n - 1
     s.wait(moves * 900 + 5000)  # played, and long after: still shown, no roll
-    assert ref.screen.name == "reveal" and not ref.replay.running(s.driver.device.now)
+    assert ref.screen is ref.reveal and not ref.replay.running(s.driver.device.now)
     s.tap("left")  # again, from the start
     assert ref.replay.running(s.driver.device.now)
     s.tap("a")  # the whole route at once
-    assert ref.screen.name == "reveal" and not ref.replay.running(s.driver.device.now)
+    assert ref.screen is ref.reveal and not ref.replay.running(s.driver.device.now)
     s.tap("a")  # the next roll
     s.settle()
-    assert g.start == target and ref.screen.name == "board"
+    assert g.start == target and ref.screen is ref.board
 
 
 def test_referee_wrong_demonstration_is_ruled_wrong(session):
@@ -246,7 +246,7 @@ def test_referee_wrong_demonstration_is_ruled_wrong(session):
     route = g.route()
     # claim the optimum but demonstrate one move too few (end early with a long A)
     s.claim(1, len(route) - 1, route[1:-1])
-    assert ref.screen.name == "result" and not ref.ok
+    assert ref.screen is ref.result and not ref.ok
 
 
 def test_classroom_steps_the_wave_with_a_then_replays_the_route(session):
@@ -567,7 +567,7 @@ def test_random_buttons_never_break_the_app(presses, seed, first):
         game = getattr(app.current, "game", None)
         if game is not None and game.players > 1:
             assert game.pool + sum(game.tokens) == 25
-        if app.mode == "solo" and app.current.screen.name == "play":
+        if app.mode == "solo" and app.current.screen is app.current.play:
             solo = app.current
             assert solo.robot == (solo.moves[-1] if solo.moves else game.start)
     assert 1 <= app.brightness <= 8
@@ -603,12 +603,12 @@ def test_a_tap_of_b_while_a_is_held_long_still_counts():
     for t in range(1000, 1100, 20):  # the switch, a stage a frame
         poll(t, 0)
     assert app.mode == "referee" and not app.switching
-    assert app.current.screen.name == "roll"  # the dice roll
+    assert app.current.screen is app.current.rolling  # the dice roll
     poll(1100, a)  # hold A ...
     poll(1200, a | b)  # ... press B meanwhile,
     poll(1700, a | b)  # A becomes a long press,
     poll(1800, a)  # B is released: a tap of B, which skips the dice
-    assert app.current.screen.name == "board"
+    assert app.current.screen is app.current.board
 
 
 def test_solo_score_shows_on_b_with_no_move_to_take_back(session):
@@ -690,13 +690,13 @@ def test_an_illegal_move_is_replayed_and_drawn_in_red_with_the_reason_on_the_con
     bad = next(c for c in line_cells(first) if not solver.is_move(first, c) and between(first, c))
     claim = max(g.optimum(), 3)
     s.claim(1, claim, [first, bad])  # then held A: ended early
-    assert ref.screen.name == "result" and ref.verdict == "move 2 is not legal"
+    assert ref.screen is ref.result and ref.verdict == "move 2 is not legal"
     line = console_lines(s)[-1]
     lay = s.app.layout
     assert "player 2 claims %d: wrong: move 2 is not legal (%s to %s)" % (
         claim, lay.token(first), lay.token(bad)) in line
     s.wait(800 + 420 + 100)  # the red flash, then the first (legal) move replays
-    assert ref.screen.name == "why"
+    assert ref.screen is ref.why
     seen = frames_for(s, 1200, [start, first, bad] + between(first, bad))
     lit_bad = [f[2] for f in seen]
     assert P.REFUSE in lit_bad  # where it went: blinking red ...
@@ -708,12 +708,12 @@ def test_an_illegal_move_is_replayed_and_drawn_in_red_with_the_reason_on_the_con
     robot_colour = tuple(P.DIE[3 * lay.colours[first]:3 * lay.colours[first] + 3])
     assert robot_colour in [f[1] for f in seen]  # the robot where the illegal move began
     s.wait(4000)
-    assert ref.screen.name == "why"  # held, replayed, until A
+    assert ref.screen is ref.why  # held, replayed, until A
     s.tap("a")
-    assert ref.screen.name == "result"  # the scores, then the next round
+    assert ref.screen is ref.result  # the scores, then the next round
     s.wait(2000)
     s.settle()
-    assert ref.screen.name == "board"
+    assert ref.screen is ref.board
 
 
 def test_a_missed_target_is_marked_after_the_replay(session):
@@ -804,11 +804,11 @@ def test_the_claimant_is_chosen_deliberately_every_round(session):
     s.settle()
     assert g.tokens == [0, 1]
     s.tap("a")  # the next claim: nobody chosen, the colours pulse
-    assert ref.screen.name == "player" and ref.player == -1
+    assert ref.screen is ref.claimant and ref.player == -1
     levels = {f[0] for f in frames_for(s, 900, [0])}
     assert len(levels) > 3
     s.tap("a")  # A, A: refused, not credited to the last claimant
-    assert ref.screen.name == "player" and ref.player == -1
+    assert ref.screen is ref.claimant and ref.player == -1
     s.tap("up")  # up from nobody: the last player
     assert ref.player == 1
     s.tap("b")
@@ -816,7 +816,7 @@ def test_the_claimant_is_chosen_deliberately_every_round(session):
     s.tap("down")  # down from nobody: the first
     assert ref.player == 0
     s.tap("a")
-    assert ref.screen.name == "count"
+    assert ref.screen is ref.claim
 
 
 def test_undo_asks_first_and_shows_what_would_change(session):
@@ -831,7 +831,7 @@ def test_undo_asks_first_and_shows_what_would_change(session):
     s.settle()
     assert g.tokens == [1, 0] and g.pool == 24
     s.tap("b")  # one B: a question, nothing undone
-    assert ref.screen.name == "undo" and g.tokens == [1, 0]
+    assert ref.screen is ref.undo and g.tokens == [1, 0]
     rows = [[design(s, c) for c in range(6)] for _ in range(2)]
     seen = {tuple(tuple(x) for x in f) for f in frames_for(s, 900, range(6))}
     token = [f[1] for f in seen]
@@ -839,16 +839,16 @@ def test_undo_asks_first_and_shows_what_would_change(session):
     assert P.TOKEN in token and after in token  # player 1's token blinks: now and after
     assert rows
     s.tap("up")  # any other key keeps the decision
-    assert ref.screen.name == "board" and g.tokens == [1, 0]
+    assert ref.screen is ref.board and g.tokens == [1, 0]
     s.tap("b")
     s.wait(5200)  # unanswered: kept
-    assert ref.screen.name == "board" and g.tokens == [1, 0]
+    assert ref.screen is ref.board and g.tokens == [1, 0]
     s.tap("b")
     s.tap("b")  # asked and confirmed
-    assert ref.screen.name == "board" and g.tokens == [0, 0] and g.pool == 25
+    assert ref.screen is ref.board and g.tokens == [0, 0] and g.pool == 25
     assert "undone" in console_lines(s)[-1]
     s.tap("b")  # nothing left to undo: no question
-    assert ref.screen.name == "board"
+    assert ref.screen is ref.board
 
 
 def test_the_undo_question_blinks_also_when_no_token_would_move(session):
@@ -863,21 +863,21 @@ def test_the_undo_question_blinks_also_when_no_token_would_move(session):
     s.tap("a")  # the route whole
     s.tap("a")  # the next roll
     s.settle()
-    assert ref.screen.name == "board" and ref.game.tokens == [0, 0]
+    assert ref.screen is ref.board and ref.game.tokens == [0, 0]
     s.tap("up")  # the scores, as UP shows them: steady
     shown = {tuple(f) for f in frames_for(s, 1600, range(36))}
     assert len(shown) == 1
     s.tap("a")
-    assert ref.screen.name == "board"
+    assert ref.screen is ref.board
     s.tap("b")  # the question: it blinks between the scores and a dimmed copy
-    assert ref.screen.name == "undo"
+    assert ref.screen is ref.undo
     asked = {tuple(f) for f in frames_for(s, 1600, range(36))}
     assert len(asked) == 2 and shown <= asked
     bright, = shown
     dimmed, = asked - shown
     assert all(sum(d) < sum(b) for d, b in zip(dimmed, bright) if sum(b))
     s.tap("b")
-    assert ref.screen.name == "board" and ref.game.decisions() == []
+    assert ref.screen is ref.board and ref.game.decisions() == []
 
 
 def test_a_finished_game_asks_before_the_winning_token_goes_back(session):
@@ -893,12 +893,12 @@ def test_a_finished_game_asks_before_the_winning_token_goes_back(session):
     assert g.over and g.tokens[0] == 5
     s.wait(3000)
     s.tap("b")
-    assert ref.screen.name == "undo" and g.over
+    assert ref.screen is ref.undo and g.over
     s.tap("a")  # kept
-    assert ref.screen.name == "over" and g.over
+    assert ref.screen is ref.over and g.over
     s.tap("b")
     s.tap("b")
-    assert ref.screen.name == "board" and not g.over and g.tokens[0] == 4
+    assert ref.screen is ref.board and not g.over and g.tokens[0] == 4
 
 
 def test_the_pool_shows_its_exact_count_on_the_score_screen(session):
@@ -914,7 +914,7 @@ def test_the_pool_shows_its_exact_count_on_the_score_screen(session):
         s.settle()
     assert g.pool == 21
     s.tap("up")
-    assert ref.screen.name == "scores"
+    assert ref.screen is ref.scores
     shown = s.driver.device.frame
     assert read_count(shown, 3) == (P.POOL, 21)  # not five cells, like 25
 
@@ -929,9 +929,9 @@ def test_solo_give_up_shows_an_optimal_route_and_resets_the_streak(session):
     assert g.streak == 1
     start, target, optimum = g.start, g.target, g.optimum()
     s.hold("a")  # a hint
-    assert solo.hint and solo.screen.name == "play"
+    assert solo.hint and solo.screen is solo.play
     s.hold("a")  # still stuck: give up
-    assert solo.screen.name == "review" and g.streak == 0 and g.score == 1
+    assert solo.screen is solo.review and g.streak == 0 and g.score == 1
     assert g.start == target  # the next round is rolled
     assert list(solo.replay.route[:solo.replay.n]) == solo.route
     assert solo.route[0] == start and solo.route[-1] == target and len(solo.route) == optimum + 1
@@ -939,7 +939,7 @@ def test_solo_give_up_shows_an_optimal_route_and_resets_the_streak(session):
     assert design(s, start) == P.TRAIL
     s.tap("a")
     s.settle()
-    assert solo.screen.name == "play" and solo.robot == target
+    assert solo.screen is solo.play and solo.robot == target
     s.until_saved()  # the last decision on flash (written in idle frames)
     again = Session(seed=21, state=s.driver.device.store.root)
     again.wait(100)

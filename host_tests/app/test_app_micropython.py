@@ -137,6 +137,8 @@ def test_leaving_a_mode_frees_it_and_its_game_resumes(tmp_path):
                      .strip().splitlines()[-1])
     assert got["mode"] == "menu"
     assert got["held"] == ["menu"]
-    assert got["menu"] - got["boot"] < 16 * 1024
+    # what the referee left in the heap (1.3-1.5 KB: the interned names of its first run,
+    # the game held for the flash); its module alone is about 12 KB on this port
+    assert got["menu"] - got["boot"] < 4 * 1024
     assert got["back"] == "referee"
     assert got["game"] == json.loads(json.dumps(g.to_dict()))

@@ -33,16 +33,19 @@ def test_every_screen_names_its_words_in_the_guide(module):
     screens = [v for k, v in vars(mode).items() if isinstance(v, Screen) and k not in (
         "screen", "back")]  # (the one on show, the one an undo returns to)
     assert len(screens) >= 5 and mode.screen in screens
-    assert len({s.name for s in screens}) == len(screens)  # (the names the tests read)
-    for screen in screens:
-        assert callable(getattr(guide, screen.guide, None)), (screen.name, screen.guide)
+    assert len({type(s) for s in screens}) == len(screens)
+    for name, screen in vars(mode).items():
+        if isinstance(screen, Screen) and name not in ("screen", "back"):
+            assert name == type(screen).__name__.lower()  # as the guide finds its words
+            words = "%s_%s" % (mode.name, name)
+            assert callable(getattr(guide, words, None)), words
 
     class Game:
         pass
 
     mode.game = Game()
     mode.screen = mode.rolling
-    assert Base.guide(mode) == guide.rolling(mode)
+    assert Base.guide(mode) == guide.solo_rolling(mode)
 
 
 def test_the_guide_names_the_settings_and_the_menus_quadrants_in_their_order():

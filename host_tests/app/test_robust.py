@@ -35,7 +35,7 @@ def test_a_solo_walk_of_more_than_255_moves_is_scored_and_survives_a_reboot(tmp_
     optimum = g.optimum()
     s.solo_round(extra=130)  # 260 moves of bouncing, then the optimal route
     assert s.driver.device.app is not None, "the app stopped"
-    assert solo.screen.name == "solved" and solo.count == optimum + 260
+    assert solo.screen is solo.solved and solo.count == optimum + 260
     assert g.score == 1 and g.extra == 260 and g.decisions()[-1][1] == optimum + 260
     s.until_saved()  # written in idle frames, after the animation (app.App.flush)
     saved = json.loads((tmp_path / "solo.json").read_text())["data"]
@@ -159,7 +159,7 @@ def test_solo_takes_back_100_moves_of_a_long_walk_and_keeps_them_through_a_reboo
     for cell in route[1:]:
         again.move(robot, cell)
         robot = cell
-    assert solo2.screen.name == "solved" and solo2.count == 40 + len(route) - 1
+    assert solo2.screen is solo2.solved and solo2.count == 40 + len(route) - 1
 
 
 def test_replay_reads_a_long_walk_from_solo_json(tmp_path, capsys):

@@ -75,7 +75,7 @@ def test_a_frame_writes_one_file_at_most_never_while_animating_and_encodes_earli
     p = Player(tmp_path)
     p.tap(A)  # solo: a new game (the settings' game count and solo.json), dice rolling
     solo = p.app.current
-    assert p.app.mode == "solo" and solo.screen.name == "roll"
+    assert p.app.mode == "solo" and solo.screen is solo.rolling
     p.run(6000)
     assert not p.app.saver.unsaved
     log = p.store.log
@@ -127,9 +127,9 @@ def test_entering_a_mode_takes_three_frames_after_the_key_and_keys_wait_for_it(t
     assert p.app.switching and p.app.current is None
     p.frame()  # no saved game: solo entered, a new game rolled
     assert not p.app.switching
-    assert p.app.current.screen.name == "roll"  # the dice roll: the held B has not come yet
+    assert p.app.current.screen is p.app.current.rolling  # the dice roll: the held B has not come yet
     p.frame()
-    assert p.app.current.screen.name == "play", "B, pressed during the switch, skipped the dice after it"
+    assert p.app.current.screen is p.app.current.play, "B, pressed during the switch, skipped the dice after it"
 
 
 def test_a_saved_game_is_read_back_a_piece_a_frame_when_its_mode_comes_back(tmp_path):
@@ -155,7 +155,7 @@ def test_a_saved_game_is_read_back_a_piece_a_frame_when_its_mode_comes_back(tmp_
     # put away, built, the file read, the decisions four a frame, entered
     assert frames == 1 + 1 + 1 + 12 // 4 + 1
     assert p.app.current.game.round == 13
-    assert p.app.current.screen.name == "play"  # playing; A, pressed meanwhile, came after
+    assert p.app.current.screen is p.app.current.play  # playing; A, pressed meanwhile, came after
 
 
 def test_the_picture_fades_while_the_mode_switches(tmp_path):

@@ -154,16 +154,16 @@ def test_b_on_the_referees_verdict_asks_to_take_it_back_and_b_again_does():
     s = Session(seed=11)
     ref = wrong_claim(s)
     game = ref.game
-    assert ref.screen.name in ("result", "why")  # RESULT or WHY: the verdict on show
+    assert ref.screen in (ref.result, ref.why)  # RESULT or WHY: the verdict on show
     decided = game.decision_text()
     tokens = list(game.tokens)
     assert decided  # the claim was decided
     s.tap("b")
-    assert ref.screen.name == "undo", ref.screen.name  # asked, nothing undone yet
+    assert ref.screen is ref.undo, ref.screen  # asked, nothing undone yet
     assert game.decision_text() == decided
     assert guide_of(s).startswith("undo the last decision? B: yes")
     s.tap("b")
-    assert game.decision_text() != decided and ref.screen.name == "board"  # undone: the board again
+    assert game.decision_text() != decided and ref.screen is ref.board  # undone: the board again
     assert list(game.tokens) != tokens or game.round == 1
 
 
@@ -173,7 +173,7 @@ def test_a_on_the_verdict_still_moves_on_and_b_then_any_key_keeps_the_decision()
     decided = ref.game.decision_text()
     s.tap("b")
     s.tap("a")  # any other key: no
-    assert ref.game.decision_text() == decided and ref.screen.name in ("result", "why")
+    assert ref.game.decision_text() == decided and ref.screen in (ref.result, ref.why)
     s.tap("a")
     s.wait(400)
-    assert ref.screen.name not in ("result", "undo", "why") and ref.game.decision_text() == decided
+    assert ref.screen not in (ref.result, ref.undo, ref.why) and ref.game.decision_text() == decided

@@ -27,7 +27,7 @@ def session(config_path, root):
         trace.append([tag, d.app.mode, d.display.brightness, d.asleep, hw.led_supply,
                       sum(d.display.written), d.power.percent, d.power.low, d.power.critical,
                       d.sleeps, d.now, getattr(solo, "cursor", -1),
-                      solo.screen.name if getattr(solo, "screen", None) else None,
+                      type(solo.screen).__name__ if getattr(solo, "screen", None) else None,
                       d.display.cap])
 
     run(200)

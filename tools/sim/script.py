@@ -106,7 +106,7 @@ class Session:
         """Skip the dice animation if it runs (B does it without side effects)."""
         mode = self.app.current
         screen = mode.screen
-        if screen.name == "roll" if screen is not None else getattr(mode, "state", None) == 0:
+        if screen is mode.rolling if screen is not None else getattr(mode, "state", None) == 0:
             self.tap("b")  # the dice (solo's and the referee's screen, the classroom's state 0)
 
     def solo_round(self, extra=0):

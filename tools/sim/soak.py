@@ -192,13 +192,13 @@ class Player:
     def _knows(self, app, mode, tap, hold):
         """A move a player who knows the rules would make here; False if none."""
         r = self.rng.below
-        screen = mode.screen.name if mode.screen is not None else None
-        if app.mode == "solo" and screen in ("roll", "solved", "score", "review") or \
+        screen = type(mode.screen).__name__ if mode.screen is not None else None
+        if app.mode == "solo" and screen in ("Rolling", "Solved", "Score", "Review") or \
                 app.mode == "referee" and screen in (
-                    "roll", "result", "reveal", "scores", "over", "why"):
+                    "Rolling", "Result", "Reveal", "Scores", "Over", "Why"):
             tap(4)  # dice, celebrations, verdicts, replays: on with A
             return True
-        if app.mode == "solo" and screen in ("play", "stats"):  # a legal move (any key
+        if app.mode == "solo" and screen in ("Play", "Stats"):  # a legal move (any key
             # closes the score shown for a moment and plays on)
             robot = mode.robot
             game = mode.game
@@ -221,11 +221,11 @@ class Player:
                 tap(key)
             tap(4)
             return True
-        if app.mode == "referee" and screen == "board" and r(3) == 0:  # nobody finds one
+        if app.mode == "referee" and screen == "Board" and r(3) == 0:  # nobody finds one
             hold(1 << 4, 800)
             hold(0, 200)
             return True
-        if app.mode == "referee" and screen == "board" and r(2) == 0:  # a claim
+        if app.mode == "referee" and screen == "Board" and r(2) == 0:  # a claim
             game = mode.game
             route = game.route()
             player = r(game.players)

@@ -28,9 +28,10 @@ while drawing one, so it may allocate.
 **Screens.** A game mode (solo, the referee) is made of screens: what the grid shows at
 one step of a round, with the keys that step takes. A ``Screen`` has the hooks
 ``open(now)`` (run by ``change``), ``key(key, now)``, ``update(now)``, ``render(now,
-frame)`` (only reads), ``busy(now)`` and ``guide``, the name of its words' function in
-modes/guide.py (which takes the mode). ``ScreenMode`` holds one instance of each screen,
-made in its ``__init__`` (no allocation per frame or key), shows one, ``screen``, and
+frame)`` (only reads), ``busy(now)`` and ``guide``, its class's name, which names its
+words in modes/guide.py (solo's ``Play``: ``solo_play(mode)``). ``ScreenMode`` holds one instance of each screen,
+made in its ``__init__`` (no allocation per frame or key) in an attribute named as the
+class (``self.play = Play(self)``), shows one, ``screen``, and
 passes it the keys and frames; ``change(screen, now)`` shows another and runs its
 ``open``, as micro-gui's ``Screen.change`` runs a screen's hooks. Data a round shares
 (the game, the walk, the claim) stays on the mode; a screen keeps only its own.
@@ -95,14 +96,17 @@ class Base:
 
     def guide(self):
         """What to do now, in words (modes/guide.py, imported only when asked: a Pico
-        never asks, its picture says it): the function the screen on show names, else
-        the one named as the mode."""
+        never asks, its picture says it): the function named as the mode and its screen on
+        show (``solo_play``), or as the mode."""
         from . import guide
 
         screen = self.screen
-        if screen is not None and self.game is None:
+        if screen is None:
+            words = getattr(guide, self.name, None)
+        elif self.game is None:
             return None  # a game mode before its game
-        words = getattr(guide, self.name if screen is None else screen.guide, None)
+        else:
+            words = getattr(guide, self.name + "_" + type(screen).__name__.lower(), None)
         return words(self) if words is not None else None
 
     def busy(self, now):
@@ -125,9 +129,6 @@ class Base:
 class Screen:
     """One step of a game mode's round: what the grid shows and the keys it takes (see
     the module's docstring). Every hook does nothing until a screen says otherwise."""
-
-    name = "?"  # for the tests and the simulators: which screen is on show
-    guide = None  # the name of its words' function in modes/guide.py (None: no words)
 
     def __init__(self, mode):
         self.mode = mode
@@ -153,9 +154,6 @@ class Rolling(Screen):
     """The dice roll the round's pieces (``mode.dice``, started before the change); A or B
     skips them. When they end, or are skipped, ``mode.rolled(now, skipped)`` says what
     comes next."""
-
-    name = "roll"
-    guide = "rolling"
 
     def key(self, key, now):
         if key == A or key == B:

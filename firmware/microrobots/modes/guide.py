@@ -4,8 +4,9 @@ the terminal of make play and the web page, through tools/sim/driver.py and page
 The handheld's picture says it in light; nothing on a Pico asks for these words, so this
 module is imported only by ``Base.guide`` (modes/__init__.py) when a simulator asks, and
 its strings never take a Pico's RAM. A mode made of screens (solo, the referee: modes.Screen)
-has a function per screen, named by the screen's ``guide``; the others one function,
-named as the mode, reading the mode's numbered state. Each takes the mode.
+has a function per screen, named as the mode and the screen (``solo_play``: Base.guide);
+the others one function, named as the mode, reading its numbered state. Each takes the
+mode.
 """
 
 from ..i18n import _, ngettext
@@ -50,9 +51,12 @@ def menu(m):
     return text
 
 
-def rolling(m):
+def solo_rolling(m):
     """A game mode's dice (modes.Rolling)."""
     return _("the dice roll a new target · A: skip")
+
+
+referee_rolling = solo_rolling
 
 
 def solo_play(m):
@@ -131,31 +135,31 @@ def refused(m):
                  die(layout, b), _(COLOURS[layout.colour(a)]), layout.number(a))
 
 
-def ref_board(m):
+def referee_board(m):
     return _("round %d: find a route · A: who claims? · hold A: nobody found one · "
              "up: the scores") % m.game.round
 
 
-def ref_player(m):
+def referee_claimant(m):
     who = m.player + 1
     if who == 0:
         return _("who claims? D-pad: the player · B: back")
     return _("player %d claims? A: yes, then the count · D-pad: another · B: back") % who
 
 
-def ref_count(m):
+def referee_claim(m):
     return ngettext("player %d claims %d move? up/down 1, left/right 5 · A: yes, then "
                     "the moves · B: back",
                     "player %d claims %d moves? up/down 1, left/right 5 · A: yes, then "
                     "the moves · B: back", m.count) % (m.player + 1, m.count)
 
 
-def ref_demo(m):
+def referee_demo(m):
     return _("player %d shows move %d of %d: D-pad the cursor, A: there · B: a move "
              "back · hold A: done") % (m.player + 1, min(len(m.moves) + 1, m.count), m.count)
 
 
-def ref_result(m):
+def referee_result(m):
     """The verdict and the token it moved (the result and its why)."""
     who = m.player + 1
     if m.ok:
@@ -167,7 +171,10 @@ def ref_result(m):
         reason(m), who, m.receiver + 1)
 
 
-def ref_reveal(m):
+referee_why = referee_result  # (a wrong claim's why: the same words)
+
+
+def referee_reveal(m):
     n = m.replay.n - 1
     return ngettext("nobody found it: an optimal route, %d move · D-pad: again · A: the "
                     "next roll",
@@ -175,16 +182,16 @@ def ref_reveal(m):
                     "next roll", n) % n
 
 
-def ref_scores(m):
+def referee_scores(m):
     return _("the scores: a row per player, gold = tokens; the pool: %d · any key: "
              "back") % m.game.pool
 
 
-def ref_undo(m):
+def referee_undo(m):
     return _("undo the last decision? B: yes · any other key: no")
 
 
-def ref_over(m):
+def referee_over(m):
     """The winner, or the winners."""
     winners = m.game.winners
     if len(winners) == 1:

@@ -13,7 +13,7 @@ dice roll (the pieces are not placed yet).
 from ..i18n import _
 from ..rules.board import COLOUR_NAMES
 
-ROLL = 0  # the classroom's dice (modes/guide.py; the others' is the screen modes.Rolling)
+ROLL = 0  # the classroom's dice (modes/guide.py; the others' is their screen ``rolling``)
 
 
 def die(layout, cell):
@@ -30,7 +30,7 @@ def line(app):
         return ""
     game = getattr(mode, "game", None)
     screen = mode.screen
-    if game is None or (mode.state == ROLL if screen is None else screen.name == "roll"):
+    if game is None or (mode.state == ROLL if screen is None else screen is mode.rolling):
         return ""
     layout = app.layout
     robot = getattr(mode, "robot", game.start)  # solo: where the robot stands now

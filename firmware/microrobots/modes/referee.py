@@ -322,9 +322,6 @@ class Board(Screen):
     """The round on the board: A starts a claim, hold A: nobody found a route, B asks to
     undo the last decision, UP shows the scores."""
 
-    name = "board"
-    guide = "ref_board"
-
     def key(self, key, now):
         m = self.mode
         if key == A:
@@ -351,9 +348,6 @@ class Board(Screen):
 
 class Claimant(Screen):
     """Who claims: the D-pad picks the player (their row blinks), A confirms, B: back."""
-
-    name = "player"
-    guide = "ref_player"
 
     def key(self, key, now):
         m = self.mode
@@ -392,9 +386,6 @@ class Claim(Screen):
     """The claimed count: UP/DOWN one move, RIGHT/LEFT five; A: the demonstration (or the
     verdict, below the optimum), B: back to the claimant."""
 
-    name = "count"
-    guide = "ref_count"
-
     def key(self, key, now):
         m = self.mode
         if key <= RIGHT:
@@ -422,9 +413,6 @@ class Claim(Screen):
 class Demo(Screen):
     """The claimant's moves, followed with the cursor and A; the verdict after the claimed
     number (hold A: now); B takes the last move back, or returns to the count."""
-
-    name = "demo"
-    guide = "ref_demo"
 
     def open(self, now):
         m = self.mode
@@ -471,9 +459,6 @@ class Result(Screen):
     """The verdict: the grid flashes it, then the scores with the claimant's colour
     blinking it; a wrong claim is explained first (Why). A: on, B asks to undo."""
 
-    name = "result"
-    guide = "ref_result"
-
     def key(self, key, now):
         if key == B:  # the verdict: take it back?
             self.mode.ask_undo(now)
@@ -513,9 +498,6 @@ class Why(Screen):
     """A wrong claim explained until A: the demonstration replayed up to the first broken
     rule, held, and again; a count that does not fit as the claim over what it is
     compared to. B asks to undo."""
-
-    name = "why"
-    guide = "ref_result"
 
     def open(self, now):
         self.update(now)  # (the replay's place, in the frame it comes on show)
@@ -596,9 +578,6 @@ class Reveal(Screen):
     """Nobody found a route: an optimal one, a move every 0.9 s, then held. The D-pad
     shows it again, A the whole of it at once, then A or B: the next roll."""
 
-    name = "reveal"
-    guide = "ref_reveal"
-
     def key(self, key, now):
         m = self.mode
         replay = m.replay
@@ -619,9 +598,6 @@ class Scores(Screen):
     """The scores (UP on the board), two pages alternating with five players or more; any
     key: back to the board."""
 
-    name = "scores"
-    guide = "ref_scores"
-
     def key(self, key, now):
         self.mode.change(self.mode.board, now)
 
@@ -637,9 +613,6 @@ class Scores(Screen):
 class Undo(Screen):
     """Undo the last decision? The scores blink between now and after it; B undoes, any
     other key (or a while) keeps it, back to the screen asked from."""
-
-    name = "undo"
-    guide = "ref_undo"
 
     def key(self, key, now):
         m = self.mode
@@ -670,9 +643,6 @@ class Undo(Screen):
 class Over(Screen):
     """The winners: the celebration, then the scores, the winners' colours blinking. A: a
     new game, B asks to undo."""
-
-    name = "over"
-    guide = "ref_over"
 
     def key(self, key, now):
         if key == A:

@@ -55,9 +55,6 @@ class Play(Screen):
     """The round: the D-pad moves the cursor, A the robot, B takes a move back (none to
     take back: the score, ``Stats``), hold A: a hint, held again: give up."""
 
-    name = "play"
-    guide = "solo_play"
-
     def key(self, key, now):
         m = self.mode
         app = m.app
@@ -120,9 +117,6 @@ class Stats(Screen):
     """The score for a moment over the round (B with no move to take back): three counts,
     puzzles solved, the streak, the moves beyond the optimum. Any key plays on."""
 
-    name = "stats"
-    guide = "solo_stats"
-
     def open(self, now):
         self.mode.stats_at = now
 
@@ -145,9 +139,6 @@ class Stats(Screen):
 
 class Solved(Screen):
     """On the target: the last move slides, then the celebration; A or B hurries on."""
-
-    name = "solved"
-    guide = "solo_solved"
 
     def key(self, key, now):
         if key == A or key == B:
@@ -173,9 +164,6 @@ class Score(Screen):
     """The moves (top; green when optimal, else red) over the optimum (violet label), for
     a while or until A or B."""
 
-    name = "score"
-    guide = "solo_score"
-
     def open(self, now):
         self.mode.t0 = now
 
@@ -197,9 +185,6 @@ class Score(Screen):
 class Review(Screen):
     """An optimal route replays (solved, or given up); A or B hurries it, then A rolls the
     next target."""
-
-    name = "review"
-    guide = "solo_review"
 
     def open(self, now):
         self.mode.replay.start(now, self.mode.route)
