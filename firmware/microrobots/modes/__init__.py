@@ -28,13 +28,14 @@ while drawing one, so it may allocate.
 **Screens.** A game mode (solo, the referee) is made of screens: what the grid shows at
 one step of a round, with the keys that step takes. A ``Screen`` has the hooks
 ``open(now)`` (run by ``change``), ``key(key, now)``, ``update(now)``, ``render(now,
-frame)`` (only reads), ``busy(now)`` and ``guide``, its class's name, which names its
-words in modes/guide.py (solo's ``Play``: ``solo_play(mode)``). ``ScreenMode`` holds one instance of each screen,
-made in its ``__init__`` (no allocation per frame or key) in an attribute named as the
-class (``self.play = Play(self)``), shows one, ``screen``, and
-passes it the keys and frames; ``change(screen, now)`` shows another and runs its
-``open``, as micro-gui's ``Screen.change`` runs a screen's hooks. Data a round shares
-(the game, the walk, the claim) stays on the mode; a screen keeps only its own.
+frame)`` (only reads) and ``busy(now)``; its class's name names its words in
+modes/guide.py (solo's ``Play``: ``solo_play(mode)``). A ``ScreenMode`` makes one
+instance of each of its screens in ``__init__`` (none per frame or key), in an attribute
+named as the class (``self.play = Play(self)``), passes every key and frame to the one
+on show, ``screen``, and ``change(screen, now)`` shows another and runs its ``open``, as
+micro-gui's ``Screen.change`` runs a screen's hooks. What a round's screens share (the
+game, the walk, the claim, the timer ``t0``) is the mode's; so are the decisions several
+screens take.
 
 How a newcomer adds a screen to solo, in an example that runs: docs/architecture.md,
 "Adding a screen to solo".
