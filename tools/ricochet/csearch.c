@@ -84,6 +84,68 @@ static int32_t stk[MAX_PLIES + 1][5];
 static uint64_t keys[MAX_PLIES + 1];
 static uint8_t occbuf[32 + CELLS + 32];
 static uint8_t hmark[CELLS + 32], vmark[CELLS + 32];
+/* A slide in O(1) instead of cell by cell: per direction and cell the cell where walls
+ * alone would stop it (this solve's board), and the robots per row and per column as
+ * 16-bit masks (bit x of row y, bit y of column x), kept beside occ. */
+static uint8_t wall_stop[4][CELLS];
+static unsigned row_bits[16], col_bits[16];
+
+static void find_wall_stops(const int32_t *walls) {
+    for (int d = 0; d < 4; d++) {
+        int step = STEP[d], bit = 1 << d, down = d == 1 || d == 2;
+        for (int j = 0; j < CELLS; j++) {
+            int p = down ? CELLS - 1 - j : j;  /* the cell after p comes first */
+            wall_stop[d][p] = (uint8_t)(walls[p] & bit ? p : wall_stop[d][p + step]);
+        }
+    }
+}
+
+static inline void put_robot(int p, int on) {
+    unsigned r = 1u << (p & 15), k = 1u << (p >> 4);
+    if (on) {
+        row_bits[p >> 4] |= r;
+        col_bits[p & 15] |= k;
+    } else {
+        row_bits[p >> 4] &= ~r;
+        col_bits[p & 15] &= ~k;
+    }
+}
+
+/* where a slide from p in direction d stops: at a wall or before the first robot */
+static inline int slide(int p, int d) {
+    int x = p & 15, y = p >> 4, stop = wall_stop[d][p];
+    unsigned b;
+    switch (d) {
+    case 0:  /* N: the nearest robot above, in the column */
+        b = col_bits[x] & ((1u << y) - 1);
+        if (b) {
+            int at = (32 - __builtin_clz(b)) * 16 + x;  /* the cell below that robot */
+            return at > stop ? at : stop;
+        }
+        return stop;
+    case 1:  /* E */
+        b = row_bits[y] & ~((2u << x) - 1);
+        if (b) {
+            int at = y * 16 + __builtin_ctz(b) - 1;
+            return at < stop ? at : stop;
+        }
+        return stop;
+    case 2:  /* S */
+        b = col_bits[x] & ~((2u << y) - 1);
+        if (b) {
+            int at = (__builtin_ctz(b) - 1) * 16 + x;
+            return at < stop ? at : stop;
+        }
+        return stop;
+    default:  /* W */
+        b = row_bits[y] & ((1u << x) - 1);
+        if (b) {
+            int at = y * 16 + 32 - __builtin_clz(b);
+            return at > stop ? at : stop;
+        }
+        return stop;
+    }
+}
 
 #define HEUR(c, i, f, p) ((c)->heur[i][(f) * CELLS + (p)])
 #define AFTER(c, f, d) ((c)->after[(f) * 4 + (d)])
@@ -400,14 +462,13 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
                 }
                 int p = P[i], f = F[i];
                 occ[p] = 0;
+                put_robot(p, 0);
                 for (int d = 0; d < 4; d++) {
                     int step = STEP[d], bit = 1 << d;
                     if (!c->is_clear[i]) {
                         if (tight && !(c->closer[f * CELLS + p] & bit))
                             continue;
-                        int q = p;
-                        while (!(walls[q] & bit) && !occ[q + step])
-                            q += step;
+                        int q = slide(p, d);
                         if (q == p)
                             continue;
                         int nrem = rem - 1, g, hq;
@@ -415,6 +476,7 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
                             g = AFTER(c, f, d);
                             if (q == goal && g == 3) {
                                 occ[p] = 1;
+                                put_robot(p, 1);
                                 c->path[ply][0] = i;
                                 c->path[ply][1] = d;
                                 c->path[ply][2] = 0;
@@ -458,6 +520,7 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
                             int nrem = rem - 1 - k;
                             if (here == goal && c->elig[i] && g == 3) {
                                 occ[p] = 1;
+                                put_robot(p, 1);
                                 c->path[ply][0] = i;
                                 c->path[ply][1] = d;
                                 c->path[ply][2] = k;
@@ -479,6 +542,7 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
                     }
                 }
                 occ[p] = 1;
+                put_robot(p, 1);
             }
             st[ply][NC] = m;
             st[ply][CJ] = 0;
@@ -515,6 +579,8 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
             st[ply][FROMF] = F[i];
             occ[P[i]] = 0;
             occ[q] = 1;
+            put_robot(P[i], 0);
+            put_robot(q, 1);
             P[i] = q;
             F[i] = (int)e[CG];
             c->path[ply][0] = i;
@@ -532,9 +598,11 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
         ply--;
         int i = (int)st[ply][FROMI];
         occ[P[i]] = 0;
+        put_robot(P[i], 0);
         P[i] = (int)st[ply][FROMP];
         F[i] = (int)st[ply][FROMF];
         occ[P[i]] = 1;
+        put_robot(P[i], 1);
     }
 }
 
@@ -563,8 +631,13 @@ int rr_solve(Ctx *c) {
     entries = 0;
     uint8_t *occ = occbuf + 32;
     memset(occbuf, 0, sizeof occbuf);
-    for (int i = 0; i < c->n; i++)
+    memset(row_bits, 0, sizeof row_bits);
+    memset(col_bits, 0, sizeof col_bits);
+    for (int i = 0; i < c->n; i++) {
         occ[c->P[i]] = 1;
+        put_robot(c->P[i], 1);
+    }
+    find_wall_stops(c->walls);
     for (int bound = c->first_bound; bound <= c->max_bound; bound++) {
         int64_t before = c->nodes;
         int r = dfs(c, bound, c->h_root, generation);
