@@ -248,6 +248,7 @@ class Prepared:
         keep += [wall_arr, after_arr, hseg, vseg, closer_arr, reach_arr, raymin]
         self.keep = keep
         self.byref = ctypes.byref(c)
+        self.path = ctypes.cast(ctypes.byref(c, Ctx.path.offset), _i32p)  # (robot, d, k) each
         self.call = lib.rr_solve
 
     def lower_bound(self, P, F):
@@ -269,18 +270,19 @@ class Prepared:
             c.budget = budget
             c.table_bits = table_bits
             status = self.call(self.byref)
-            path = c.path
-            moves = [tuple(path[j]) for j in range(c.found_len)]
+            steps = self.path[:3 * c.found_len]  # (a pointer's slice: ctypes' fast read)
+            moves = [tuple(steps[j:j + 3]) for j in range(0, len(steps), 3)]
             nodes, found = c.nodes, c.found_bound
-            dn = list(c.depth_nodes)
+            dn = c.depth_nodes  # read below as far as needed (a list of all 64: some 20 us)
+            per_bound = []
+            for b in range(first_bound, max_bound + 1 if status >= -1 else first_bound):
+                if status == 1 and b >= found or not dn[b]:
+                    break
+                per_bound.append((b, dn[b]))
         if status == -2:
             raise MemoryError("the compiled search's table (%d MB)" % ((64 << table_bits) >> 20))
         if status == -3:
             raise ValueError("max_moves %d: the C search goes to %d" % (max_bound, MAX_PLIES - 2))
-        # the bounds searched in full: each counted its root at least (an aborted one: 0)
-        per_bound = []
-        for b in range(first_bound, max_bound + 1):
-            if status == 1 and b >= found or not dn[b]:
-                break
-            per_bound.append((b, dn[b]))
+        # (per_bound: the bounds searched in full, each counted its root at least; an
+        # aborted one 0)
         return status, nodes, found, moves, per_bound
