@@ -217,9 +217,14 @@ _current = {"": {"lang": "en", "plural": "n != 1"}}
 
 
 def install(lang):
-    """From now on ``_`` and ``ngettext`` answer in ``lang`` (one of LANGUAGES)."""
+    """From now on ``_`` and ``ngettext`` answer in ``lang`` (one of LANGUAGES), and so do
+    argparse's own words (usage, help, errors: tools/i18n/usage.py) and the commands'
+    one-line errors (tools.cli.fail)."""
     global _current
     _current = load(lang) if lang != "en" else {"": {"lang": "en", "plural": "n != 1"}}
+    from tools.i18n import usage
+
+    usage.speak()
     return lang
 
 
@@ -260,16 +265,31 @@ def gettext_for(lang):
 
 
 def add_lang_option(parser):
-    parser.add_argument("--lang", metavar="LANG",
-                        help="language: %s (default: from LC_ALL / LANG)" % ", ".join(LANGUAGES))
+    parser.add_argument("--lang", metavar="LANG", help=_(
+        "language: %s (default: from LC_ALL / LANG)") % ", ".join(LANGUAGES))
 
 
-def install_from(args, prog, stream=None):
-    """Install the language a command's ``--lang`` (or the environment) asks for; an
-    unknown one is English, said once on stderr."""
+def asked(argv):
+    """The ``--lang X`` / ``--lang=X`` of a command line (the last one), read before it is
+    parsed: the parser's help and errors are then in that language; or None."""
+    found = None
+    for k, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and k + 1 < len(argv):
+            found = argv[k + 1]
+        elif arg.startswith("--lang="):
+            found = arg[len("--lang="):]
+    return found
+
+
+def install_from(argv, prog, stream=None):
+    """Install the language a command line asks for (``asked(argv)``, else the
+    environment), before its parser is built; an unknown one is English, said once on
+    stderr. ``argv`` None: sys.argv's."""
     import sys
 
-    lang, notice = choose(getattr(args, "lang", None))
+    lang, notice = choose(asked(sys.argv[1:] if argv is None else argv))
     if notice:
         print("%s: %s" % (prog, notice), file=stream or sys.stderr)
     return install(lang)
