@@ -74,8 +74,11 @@ TEMPLATES = [
     N_("expected a JSON object, not %s"),
     N_("base: a field has the wrong type or sign"),
     N_("base: %s"),
-    N_("%s; %s"),  # two problems at once (app.py's _join): last, the most general
 ]
+
+# The most general, tried last wherever lines are said (after RICOCHET's too): two problems
+# at once (app.py's _join), a file's or a field's name before its problem.
+GENERAL = [N_("%s; %s"), N_("%s: %s")]
 
 
 def _pattern(template):
@@ -118,7 +121,7 @@ def translator(templates):
     return translate
 
 
-translate_line = translator(TEMPLATES)
+translate_line = translator(TEMPLATES + GENERAL)
 
 
 # The Ricochet table's host (tools/ricochet: rules.py's Verdict.reason, table.py's
@@ -157,6 +160,7 @@ RICOCHET = [
     N_("the request must be a JSON object"),
     N_("%s is missing"),
     N_("robots: %s: %s is not a cell 0-255"),
+    N_('robots: give {"red": cell, ...}'),
     N_("target: give its name or index 0-16"),
     N_("target: %d is not an index 0-16"),
     N_("ricochet: true or false"),
@@ -192,5 +196,4 @@ RICOCHET = [
     N_("green circle"), N_("green triangle"), N_("green square"), N_("green hexagon"),
     N_("blue circle"), N_("blue triangle"), N_("blue square"), N_("blue hexagon"),
     N_("yellow circle"), N_("yellow triangle"), N_("yellow square"), N_("yellow hexagon"),
-    N_("%s: %s"),
 ]

@@ -97,7 +97,7 @@ LAYOUT_OPTIONS = [
     N_("board side for --tiles CODE (default black)"),
 ]
 
-translate_error = console.translator(ERRORS + console.TEMPLATES + ["%s: %s"])
+translate_error = console.translator(ERRORS + console.TEMPLATES + console.GENERAL)
 
 
 def speak():
