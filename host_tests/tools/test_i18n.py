@@ -480,6 +480,8 @@ def _notices(tmp_path):
     lines = ["notice: " + store.load(name)[1].replace(str(tmp_path) + "/", "")
              for name in DAMAGED]
     return lines + [
+        "notice: settings.json: corrupt or cut short (not valid JSON); using defaults; kept as "
+        "settings.bad.json",  # (app.py: set aside)
         "notice: solo.json: the app stopped with it (MemoryError); kept as solo.bad.json",
         "notice: saved game: not a solo game on this layout",
         "notice: saved game: truncated, 'round' is missing; referee.json: a number out of range"
@@ -487,7 +489,7 @@ def _notices(tmp_path):
 
 
 NOTICE_ENGLISH = re.compile(r"\b(notice|cannot|using|defaults|not|saved|valid|corrupt|"
-                            r"nested|deeper|format|reads|game|stopped|kept|missing|number)\b")
+                            r"nested|deeper|format|reads|game|stopped|kept|as|missing|number)\b")
 
 
 @pytest.mark.parametrize("lang", OTHERS)

@@ -39,6 +39,7 @@ TEMPLATES = [
     # modes' resume, rules/notation.py's GameStateError), in the words the firmware says
     N_("%s: the app stopped with it again (%s); kept as %s"),
     N_("%s: the app stopped with it (%s); kept as %s"),
+    N_("%s; kept as %s"),  # (app.py: a damaged file set aside, after its problem)
     N_("%s: cannot be read (%s); using defaults"),
     N_("%s: %s; using defaults"),
     N_("saved game: %s"),
