@@ -109,7 +109,7 @@ def short(message):
 
 
 # The reader's language for the one-line errors and the layout options' help:
-# tools.i18n.install sets them (this module cannot import tools.i18n, which imports it),
+# tools.i18n.usage.install sets them (this module cannot import tools.i18n, which imports it),
 # each a function of the English.
 translate_error = None
 translate = None

@@ -18,7 +18,7 @@ the older ``game.json`` of the same form, the mode's save alone, or ``game.to_di
 import json
 
 from tools import cli, i18n
-from tools.i18n import _, console, ngettext
+from tools.i18n import _, console, ngettext, usage
 from tools.cli import UsageError
 
 from microrobots.rules import notation
@@ -159,12 +159,12 @@ def describe(final, rows, moves=None):
 
 
 def main(argv=None):
-    i18n.install_from(argv, PROG)
+    usage.install_from(argv, PROG)
     try:
         args = build_parser().parse_args(argv)
         final, mode, moves = load(args)
     except (UsageError, GameStateError) as e:
-        return cli.fail(_("%s: error") % PROG, e)
+        return cli.fail(PROG, e)
     rows = rounds(final)
     if args.json:
         tok = final.layout.token

@@ -14,7 +14,7 @@ import json
 import sys
 
 from tools import cli, i18n
-from tools.i18n import _, ngettext
+from tools.i18n import _, ngettext, usage
 from tools.cli import UsageError, cell, plural
 
 from microrobots.rules.solver import UNREACHABLE, Solver
@@ -137,7 +137,7 @@ def stats(layout, solver):
 def main(argv=None, stdin=None, stdout=None):
     stdin = stdin or sys.stdin
     out = stdout or sys.stdout
-    i18n.install_from(argv, PROG)
+    usage.install_from(argv, PROG)
     try:
         args = build_parser().parse_args(argv)
         layout = cli.layout_from_args(args)

@@ -34,7 +34,7 @@ from tools.draw.colour import FILM_RGB
 from tools.draw.dice import PIPS
 from tools.draw.overlay import PdfCanvas, SvgCanvas
 from tools import i18n, lesson
-from tools.i18n import N_, _, ngettext
+from tools.i18n import N_, _, ngettext, usage
 
 from microrobots.modes.classroom import lesson_game
 from microrobots.preferences import RANGES
@@ -422,7 +422,7 @@ def _int(text, what, low, high):
 
 
 def main(argv=None):
-    i18n.install_from(argv, "worksheet")
+    usage.install_from(argv, "worksheet")
     p = cli.Parser(prog="python -m tools.worksheet", description=_(
         "Classroom worksheets (PDF): warm-up, distances, challenge, answers."))
     cli.add_layout_options(p)

@@ -217,14 +217,10 @@ _current = {"": {"lang": "en", "plural": "n != 1"}}
 
 
 def install(lang):
-    """From now on ``_`` and ``ngettext`` answer in ``lang`` (one of LANGUAGES), and so do
-    argparse's own words (usage, help, errors: tools/i18n/usage.py) and the commands'
-    one-line errors (tools.cli.fail)."""
+    """From now on ``_`` and ``ngettext`` answer in ``lang`` (one of LANGUAGES). (A
+    command: tools.i18n.usage.install, for its parser's and errors' words too.)"""
     global _current
     _current = load(lang) if lang != "en" else {"": {"lang": "en", "plural": "n != 1"}}
-    from tools.i18n import usage
-
-    usage.speak()
     return lang
 
 
@@ -281,15 +277,3 @@ def asked(argv):
         elif arg.startswith("--lang="):
             found = arg[len("--lang="):]
     return found
-
-
-def install_from(argv, prog, stream=None):
-    """Install the language a command line asks for (``asked(argv)``, else the
-    environment), before its parser is built; an unknown one is English, said once on
-    stderr. ``argv`` None: sys.argv's."""
-    import sys
-
-    lang, notice = choose(asked(sys.argv[1:] if argv is None else argv))
-    if notice:
-        print("%s: %s" % (prog, notice), file=stream or sys.stderr)
-    return install(lang)

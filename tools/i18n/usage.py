@@ -1,17 +1,21 @@
 """The commands' usage, help and one-line errors in the reader's language.
 
 argparse says its own words ("usage: ", "the following arguments are required: %s" ...)
-through ``gettext``'s functions, bound in its module as ``_`` and ``ngettext``: ``speak()``
-(called by tools.i18n.install) points them at this project's catalogue, where ARGPARSE
+through ``gettext``'s functions, bound in its module as ``_`` and ``ngettext``: ``install``
+(``install``) points them at this project's catalogue, where ARGPARSE
 below marks them for extraction (host_tests/tools/test_i18n.py checks the list against
 the messages of the running Python's argparse). The one-line errors of tools/cli.py and
 the firmware's board (LayoutError) and game notation (GameStateError) are English where
 they are raised (cli.py cannot import tools.i18n, which imports it; the firmware's words
 stay the firmware's): ``cli.fail`` says them through ``translate_error``, by template, as
 the simulators say the firmware's console lines (tools/i18n/console.py).
+
+A command installs its language with ``install_from(argv, prog)`` before it builds its
+parser (so that the help strings, marked ``_``, are in it), the terminal with
+``install(lang)``.
 """
 
-from tools import cli
+from tools import cli, i18n
 from tools.i18n import N_, _, console, ngettext
 
 ARGPARSE = [
@@ -100,11 +104,26 @@ LAYOUT_OPTIONS = [
 translate_error = console.translator(ERRORS + console.TEMPLATES + console.GENERAL)
 
 
-def speak():
-    """argparse's words and cli.fail's lines in the language tools.i18n installed."""
+def install(lang):
+    """``lang`` installed (tools.i18n.install), and argparse's words, the layout options'
+    help and cli.fail's lines in it too."""
     import argparse
 
-    argparse._ = _
+    i18n.install(lang)
+    argparse._ = _  # (gettext's names, bound in argparse: it looks them up at each call)
     argparse.ngettext = ngettext
     cli.translate_error = translate_error
     cli.translate = _
+    return lang
+
+
+def install_from(argv, prog, stream=None):
+    """Install the language a command line asks for (``tools.i18n.asked(argv)``, else the
+    environment), before its parser is built; an unknown one is English, said once on
+    stderr. ``argv`` None: sys.argv's."""
+    import sys
+
+    lang, notice = i18n.choose(i18n.asked(sys.argv[1:] if argv is None else argv))
+    if notice:
+        print("%s: %s" % (prog, notice), file=stream or sys.stderr)
+    return install(lang)

@@ -51,7 +51,7 @@ from microrobots import palette  # noqa: E402 - firmware/ is on sys.path now
 from tools.draw.colour import XTERM_256, lit_film, rgb_to_256, text_ink  # noqa: F401
 from tools.draw.dice import PIPS
 from tools import i18n
-from tools.i18n import N_, _, console as console_words
+from tools.i18n import N_, _, console as console_words, usage
 from tools.sim import help as onscreen
 
 DRIVER = os.path.join(ROOT, "tools", "sim", "driver.py")
@@ -565,7 +565,7 @@ def prepare_state(state_dir, side, tiles):
         return
     data["side"], data["tiles"] = name_side, code
     if not store.save("settings", data):
-        raise UsageError("cannot write the settings in %s" % state_dir)
+        raise UsageError(_("cannot write the settings in %s") % state_dir)
     for game in GAMES:  # as the device does: a new arrangement ends the games in progress
         store.remove(game)
 
@@ -820,7 +820,7 @@ def main(argv=None):
     # the language first: the parser's help and errors speak it (said on the status line
     # when the one asked for has no catalogue)
     lang, notice = i18n.choose(i18n.asked(sys.argv[1:] if argv is None else argv))
-    i18n.install(lang)
+    usage.install(lang)
     try:
         args = build_parser().parse_args(argv)
     except UsageError as e:
