@@ -7,7 +7,8 @@ At each screen and size the page's own layout is measured, not looked at: no ele
 text overflows or is clipped by its box (scrollWidth/scrollHeight beyond clientWidth/
 clientHeight), none sticks out of the window, the page never scrolls sideways. In Korean
 the browser is asked (DevTools' CSS.getPlatformFontsForNode) which fonts drew the text:
-every Hangul syllable must come from a font that has Hangul, never a fallback box. Each
+every Hangul syllable must come from a font that has Hangul, never a fallback box. And
+no visible text, title or label is left in English (english_left). Each
 screen is captured (a screenshot in the test's folder; MICROROBOTS_TOUR=DIR keeps them).
 """
 
