@@ -542,3 +542,38 @@ def test_the_ricochet_servers_refusals_have_templates(lang):
             assert not re.search(r"\b(the|is|are|not|give|use|missing|unknown)\b",
                                  out.replace("true", "").replace("false", "")), (line, out)
     assert len({line for line, _out in said}) == len(said), said
+
+
+def test_the_page_says_the_notices_and_refusals_as_the_terminal_does(tmp_path):
+    """tools/i18n/lang.js, run in node with the page's catalogs.js: every damaged-file
+    notice (the one with a byte in hex too) and every Ricochet refusal above comes out
+    as the host's translator says it, in each language."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is missing: the page's lookup cannot be run")
+    from tools.i18n import web
+
+    (tmp_path / "catalogs.js").write_text(web.catalogs_js(), encoding="utf-8")
+    shutil.copy(os.path.join(ROOT, "tools", "i18n", "lang.js"), tmp_path / "lang.js")
+    lines = _notices(tmp_path) + [
+        "notice: solo.json: not UTF-8 text (byte 0xe9 at offset 23; saved as Latin-1? save "
+        "as UTF-8); using defaults",
+        "faces: unknown face '9Z' (use 1A-4A or 1B-4B)",
+        "robots: robot red is missing",
+        "the search took over 2.5 s without an answer (the server's budget)"]
+    (tmp_path / "check.mjs").write_text(
+        'globalThis.document = { documentElement: {} };\n'
+        'import { setLanguage, translateLine } from "./lang.js";\n'
+        "const lines = %s, out = {};\n"
+        'for (const lang of ["de", "es", "ko"]) { setLanguage(lang); '
+        "out[lang] = lines.map((l) => translateLine(l)); }\n"
+        "console.log(JSON.stringify(out));\n" % json.dumps(lines), encoding="utf-8")
+    proc = subprocess.run([node, str(tmp_path / "check.mjs")], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    page = json.loads(proc.stdout)
+    host = console.translator(console.TEMPLATES + console.RICOCHET + console.GENERAL)
+    for lang in OTHERS:
+        tr, _ntr = i18n.gettext_for(lang)
+        for line, said in zip(lines, page[lang]):
+            assert said == host(line, tr) != line, (lang, line)

@@ -121,8 +121,8 @@ TEXTS = r"""() => {
 }"""
 ENGLISH_ONLY = re.compile(r"\b(the|and|of|is|are|with|not|your|you|tap|press|moves|round|"
                           r"player|players|claims?|target|shown|sound|settings|wrong|correct|"
-                          r"takes|gives|token|tokens|pool|board|chip|bid|bids|wins)\b", re.I)
-KEPT = re.compile(r"\b(USB|English|Deutsch|Español|Micro|Robots|Ricochet|MR\d[\w.:-]*|"
+                          r"takes|gives|pool|board|chip|bid|bids|wins|clear|silver)\b", re.I)  # (es: "token")
+KEPT = re.compile(r"\b(USB|LED|English|Deutsch|Español|Micro|Robots|Ricochet|MR\d[\w.:-]*|"
                   r"black|copper|[A-Z]{1,2}\d+[\w:]*|Enter|Esc|Shift|Space|Backspace|"
                   r"PageDown|PageUp)\b")
 

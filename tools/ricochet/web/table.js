@@ -400,7 +400,8 @@ function listMoves(moves, current) {
   list.textContent = "";
   moves.forEach((m, i) => {
     const li = document.createElement("li");
-    li.textContent = m.text + (m.passes ? " " + format(ngettext("(through a wall)", "(through %d walls)", m.passes), m.passes) : "");
+    const [robot, ...rest] = m.text.split(" "); // "clear N+1": the robot in the page's words
+    li.textContent = [said(robot), ...rest].join(" ") + (m.passes ? " " + format(ngettext("(through a wall)", "(through %d walls)", m.passes), m.passes) : "");
     if (i === current) li.className = "current";
     if (i < current) li.className = "done";
     list.appendChild(li);
