@@ -2,8 +2,7 @@
 
 argparse says its own words ("usage: ", "the following arguments are required: %s" ...)
 through ``gettext``'s functions, bound in its module as ``_`` and ``ngettext``: ``install``
-(``install``) points them at this project's catalogue, where ARGPARSE
-below marks them for extraction (host_tests/tools/test_i18n.py checks the list against
+points them at this project's catalogue, where ARGPARSE below marks them for extraction (host_tests/tools/test_i18n.py checks the list against
 the messages of the running Python's argparse). The one-line errors of tools/cli.py and
 the firmware's board (LayoutError) and game notation (GameStateError) are English where
 they are raised (cli.py cannot import tools.i18n, which imports it; the firmware's words
