@@ -577,3 +577,13 @@ def test_the_page_says_the_notices_and_refusals_as_the_terminal_does(tmp_path):
         tr, _ntr = i18n.gettext_for(lang)
         for line, said in zip(lines, page[lang]):
             assert said == host(line, tr) != line, (lang, line)
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_a_verdict_on_the_vortex_is_said_whole(lang):
+    """'no robot stops on the vortex at (10,7)' also fits '%s stops on the %s': the
+    specific template is tried first."""
+    host = console.translator(console.TEMPLATES + console.RICOCHET + console.GENERAL)
+    tr, _ntr = i18n.gettext_for(lang)
+    said = host("the target is not reached: no robot stops on the vortex at (10,7)", tr)
+    assert not re.search(r"\b(robot|vortex|no|stops)\b", said), said

@@ -122,9 +122,9 @@ TEXTS = r"""() => {
 ENGLISH_ONLY = re.compile(r"\b(the|and|of|is|are|with|not|your|you|tap|press|moves|round|"
                           r"player|players|claims?|target|shown|sound|settings|wrong|correct|"
                           r"takes|gives|pool|board|chip|bid|bids|wins|clear|silver)\b", re.I)  # (es: "token")
-KEPT = re.compile(r"\b(USB|LED|English|Deutsch|Español|Micro|Robots|Ricochet|MR\d[\w.:-]*|"
-                  r"black|copper|[A-Z]{1,2}\d+[\w:]*|Enter|Esc|Shift|Space|Backspace|"
-                  r"PageDown|PageUp)\b")
+KEPT = re.compile(r"(?<![A-Za-z])(USB|LED|English|Deutsch|Español|Micro|Robots|Ricochet|"
+                  r"MR\d[\w.:-]*|black|copper|[A-Z]{1,2}\d+[\w:]*|Enter|Esc|Shift|Space|"
+                  r"Backspace|PageDown|PageUp)(?![A-Za-z])")  # (Hangul may follow)
 
 
 def english_left(page, where, lang):

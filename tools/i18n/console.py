@@ -138,10 +138,10 @@ RICOCHET = [
     N_("the target is already reached after move %d: %s"),
     N_("%s without a ricochet: it never turned (ricochet rule)"),
     N_("the target is not reached: %s"),
+    N_("no robot stops on the vortex at %s"),  # (before "%s stops on the %s", which it also fits)
     N_("the %s robot stops on the %s"),
     N_("%s stops on the %s"),
     N_("%s reaches the %s in %s"),
-    N_("no robot stops on the vortex at %s"),
     N_("%s ends at %s, the %s is at %s"),
     N_("%s of %d"),
     N_("%d move"),
