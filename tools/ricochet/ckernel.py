@@ -3,7 +3,9 @@
 kernel.py's search, the same moves in the same order with the same pruning and the same
 table, written in C and loaded with ctypes: a fresh command needs neither numpy (some
 0.05 s) nor numba (0.4 s) to search, and a solve is one call (every bound inside it)
-with one structure as its argument instead of 33 arrays a bound.
+with one structure as its argument instead of 33 arrays a bound. The board's bounds and
+slack tables (solver.Tables.bound and .descents) are built in C as well (``bounds``,
+``descents``), the same numbers, so that a fresh board costs no table built in Python.
 
 The library is built by ``cc -O2 -shared`` (some 0.5-1 s, once) into
 ``tools/ricochet/__pycache__/`` (never committed), named by a CRC-32 of csearch.c, so an
@@ -158,7 +160,8 @@ def descents(walls, heur, after):
         _AFTER.append(_i32([v for row in after for v in row]))
     closer = (ctypes.c_uint8 * (4 * CELLS))()
     reach = (ctypes.c_uint8 * (4 * CELLS * 32))()
-    load().rr_descents(walls, heur, _AFTER[0], closer, reach)
+    with _LOCK:  # its work arrays are the library's, one per process
+        load().rr_descents(walls, heur, _AFTER[0], closer, reach)
     return closer, reach
 
 
