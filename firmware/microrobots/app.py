@@ -11,7 +11,7 @@ One mode runs at a time (``modes/``: menu, solo, referee, classroom, settings)::
     app.take_sound()                 # a sound request (keys.SOUND_*), 0 when none
     app.take_line()                  # a line for the serial console (a verdict and why), or None
 
-The device loop sees the app through device/contract.py (App implements it). Buttons,
+The device loop sees the app through device/contract.py (App implements all of it). Buttons,
 the same in every mode (keys.py): the D-pad acts when pressed (and repeats while held);
 A and B act when tapped, or when held (``LONG_A``, ``LONG_B``: about 0.6 s): input.py
 decides which. Holding B always returns to the menu; whatever was being played is kept.
@@ -45,7 +45,6 @@ from . import frame as F
 from . import palette as P
 from .rules.board import Layout
 from .compat import const, ticks_diff
-from .device.contract import AppContract
 from .device.input import LONG, PRESS, REPEAT, TAP
 from .keys import LONG_B, SOUND_CLICK, TONES
 from . import modes as M
@@ -69,8 +68,11 @@ def _join(a, b):
     return b if a is None else a if b is None else a + "; " + b
 
 
-class App(AppContract):
-    """The handheld, minus its hardware. See the module docstring."""
+class App:
+    """The handheld, minus its hardware. See the module docstring. It implements every
+    name of device/contract.py's ``AppContract`` itself (host_tests/device/test_handheld.py
+    holds it), not as a subclass: on a Pico the contract's class would sit in the heap for
+    nothing (docs/performance.md)."""
 
     TONES = TONES
 
