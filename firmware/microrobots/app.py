@@ -58,7 +58,7 @@ from .modes import referee_screens  # noqa: F401
 
 # animations, walk and the referee's screens are the modes', imported at boot so that a
 # switch imports one mode's own module in a frame (emulated RP2040: 2.8, 1.7 and 2.2 ms,
-# a mode 1.4-4 ms); a game mode keeps them in the heap anyway (modes.release).
+# a mode 1.4-4 ms).
 _NOTICE_MS = const(30000)  # a notice blinks on the grid this long, or until a key
 _FADE = const(150)  # each frame of a switch dims the picture to this / 255
 _MINUTE_MS = const(60000)
@@ -336,8 +336,8 @@ class App:
 
     def _switching(self, name):
         """Work: a mode switch, a piece a frame, each under 10 ms on a Pico (emulated).
-        (1) In the key's frame (which keeps its click): the mode left put away and its
-        module forgotten, the new mode's module imported. (2) The mode built; a game
+        (1) In the key's frame (which keeps its click): the mode left put away, the new
+        mode's module imported (the first time). (2) The mode built; a game
         mode's saved game read back, a few decisions a frame. (3) Anything else ``enter``
         needs made ready (``prepare``: a new game rolled). (4) The mode entered, then the
         garbage collected: the next collection is far off."""
@@ -368,12 +368,11 @@ class App:
                 self.work = None
 
     def _put_away(self, name):
-        """Drop a mode left for another, so that the heap holds one mode's state and code
-        at a time (modes.release): its game is on flash or held by the saver, and
-        resumes when chosen again (a mode whose game could not be saved stays)."""
+        """Drop a mode left for another, so that the heap holds one mode's state at a
+        time: its game is on flash or held by the saver, and resumes when chosen again (a
+        mode whose game could not be saved stays)."""
         if name in self.modes and self.saver.stored(name):
             del self.modes[name]
-            M.release(name)
 
     # -- events and frames ----------------------------------------------------
     def handle(self, event, now):
