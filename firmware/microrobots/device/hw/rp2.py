@@ -58,7 +58,8 @@ _BOUNCE_MS = const(20)  # input.py's debounce: a fall this soon after a rise is 
 _FELL = bytearray(1)  # bit i: button i fell since pressed_mask last looked (its IRQ)
 _HELD = bytearray(1)  # the levels pressed_mask read last (bit set: held)
 _ROSE = [0] * 6  # ticks_ms of each button's last rise
-_BUTTONS = []  # the buttons' Pins, in BUTTON_NAMES order (the IRQ handler's index)
+# the buttons' Pins, in BUTTON_NAMES order (the IRQ handler finds its button in it)
+_BUTTONS = []  # type: list[Pin]
 _WOKEN = bytearray(1)  # set by USB's IRQ while asleep
 
 
