@@ -73,8 +73,7 @@ MP_FIRMWARE = "firmware"  # firmware/ as micropython_command() sees it, from cwd
 PICO_HEAP = "190k"  # what a Pico's MicroPython leaves free for Python objects, roughly
 # The simulator's MicroPython runtime (the driver, the soak) gets a Pico's heap too. It runs
 # the firmware as the stock image does (.mpy bytecode in the heap), on the 64-bit unix
-# port, whose objects take more room than a Pico's: 137-150 KB in use over hours of random
-# play (make soak), one mode's module in the heap at a time (modes.release).
+# port, whose objects take more room than a Pico's (its figures: docs/performance.md).
 SIM_HEAP = PICO_HEAP
 MAX_BYTES = 64 * 1024 * 1024  # no file a tool reads is near this; /dev/zero would be
 

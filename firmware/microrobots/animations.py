@@ -96,8 +96,8 @@ class DiceRoll:
             colour = lay.colours[cell]
             num = lay.numbers[cell]
         pal = self.pal
-        for i in range(18):  # the colour die: the top half in its colour
-            put_die(frame, i, pal, colour)
+        c = colour * 3  # the colour die: the top half in its colour (at full level: as is)
+        fill(frame, pal[c], pal[c + 1], pal[c + 2], 18)
         # the number die as a count, its label the colour: "green, 3"
         count(frame, num, 4, P.DIM, 1)
         put_die(frame, 24, pal, colour)

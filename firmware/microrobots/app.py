@@ -11,7 +11,7 @@ One mode runs at a time (``modes/``: menu, solo, referee, classroom, settings)::
     app.take_sound()                 # a sound request (keys.SOUND_*), 0 when none
     app.take_line()                  # a line for the serial console (a verdict and why), or None
 
-The device loop sees the app through device/contract.py (App implements it). Buttons,
+The device loop sees the app through device/contract.py (App implements all of it). Buttons,
 the same in every mode (keys.py): the D-pad acts when pressed (and repeats while held);
 A and B act when tapped, or when held (``LONG_A``, ``LONG_B``: about 0.6 s): input.py
 decides which. Holding B always returns to the menu; whatever was being played is kept.
@@ -45,7 +45,6 @@ from . import frame as F
 from . import palette as P
 from .rules.board import Layout
 from .compat import const, ticks_diff
-from .device.contract import AppContract
 from .device.input import LONG, PRESS, REPEAT, TAP
 from .keys import LONG_B, SOUND_CLICK, TONES
 from . import modes as M
@@ -58,7 +57,7 @@ from .rules import walk  # noqa: F401 - see below
 
 # animations and walk are the game modes', imported at boot so that a switch imports one
 # mode's own module in a frame (emulated RP2040: 2.8 and 1.7 ms, a mode 1.4-4 ms); a game
-# mode keeps them in the heap anyway (modes.release).
+# mode keeps them in the heap anyway.
 _NOTICE_MS = const(30000)  # a notice blinks on the grid this long, or until a key
 _FADE = const(150)  # each frame of a switch dims the picture to this / 255
 _MINUTE_MS = const(60000)
@@ -68,8 +67,11 @@ def _join(a, b):
     return b if a is None else a if b is None else a + "; " + b
 
 
-class App(AppContract):
-    """The handheld, minus its hardware. See the module docstring."""
+class App:
+    """The handheld, minus its hardware. See the module docstring. It implements every
+    name of device/contract.py's ``AppContract`` itself (host_tests/device/test_handheld.py
+    holds it), not as a subclass: on a Pico the contract's class would sit in the heap for
+    nothing (docs/performance.md)."""
 
     TONES = TONES
 
@@ -333,8 +335,8 @@ class App(AppContract):
 
     def _switching(self, name):
         """Work: a mode switch, a piece a frame, each under 10 ms on a Pico (emulated).
-        (1) In the key's frame (which keeps its click): the mode left put away and its
-        module forgotten, the new mode's module imported. (2) The mode built; a game
+        (1) In the key's frame (which keeps its click): the mode left put away, the new
+        mode's module imported (the first time). (2) The mode built; a game
         mode's saved game read back, a few decisions a frame. (3) Anything else ``enter``
         needs made ready (``prepare``: a new game rolled). (4) The mode entered, then the
         garbage collected: the next collection is far off."""
@@ -365,12 +367,11 @@ class App(AppContract):
                 self.work = None
 
     def _put_away(self, name):
-        """Drop a mode left for another, so that the heap holds one mode's state and code
-        at a time (modes.release): its game is on flash or held by the saver, and
-        resumes when chosen again (a mode whose game could not be saved stays)."""
+        """Drop a mode left for another, so that the heap holds one mode's state at a
+        time: its game is on flash or held by the saver, and resumes when chosen again (a
+        mode whose game could not be saved stays)."""
         if name in self.modes and self.saver.stored(name):
             del self.modes[name]
-            M.release(name)
 
     # -- events and frames ----------------------------------------------------
     def handle(self, event, now):

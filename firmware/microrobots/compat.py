@@ -90,16 +90,3 @@ if sys.implementation.name == "micropython":
         ticks_add = time.ticks_add  # noqa: F811
         ticks_diff = time.ticks_diff  # noqa: F811
 
-
-def forget(name):
-    """Forget module ``name`` (a dotted name): out of ``sys.modules`` and its package, so
-    that its functions and globals leave the heap once nothing else holds them (the next
-    import runs it again). For code a device needs one part of at a time: a mode's module
-    (modes.release), the configuration's checker after boot (handheld.read_config). Our
-    image keeps the code in flash, but each import builds the module's function objects
-    and globals in the heap."""
-    sys.modules.pop(name, None)
-    package, _, leaf = name.rpartition(".")
-    parent = sys.modules.get(package)
-    if parent is not None and hasattr(parent, leaf):
-        delattr(parent, leaf)

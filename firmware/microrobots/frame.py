@@ -39,12 +39,13 @@ else:
 
 
 # -- cells --------------------------------------------------------------------------
-def fill(frame, r, g, b):
-    """Every cell to one colour (0, 0, 0 clears the frame)."""
-    if r == 0 and g == 0 and b == 0:
+def fill(frame, r, g, b, cells=_CELLS):
+    """The first ``cells`` cells (every cell: the whole frame) to one colour; 0, 0, 0 on
+    every cell clears the frame."""
+    if r == 0 and g == 0 and b == 0 and cells == _CELLS:
         frame[:] = _BLACK  # a copy, as fast as it gets, allocating nothing
         return
-    for i in range(0, 108, 3):
+    for i in range(0, 3 * cells, 3):
         frame[i] = r
         frame[i + 1] = g
         frame[i + 2] = b

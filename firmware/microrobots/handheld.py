@@ -34,8 +34,8 @@ import gc
 import sys
 
 from . import frame as F
-from .compat import TICKS_MAX, forget, ticks_add, ticks_diff
-from .device import hw
+from .compat import TICKS_MAX, ticks_add, ticks_diff
+from .device import config, hw
 from .device.display import Display
 from .device.input import NO_EVENT, RELEASE, Buttons
 from .device.power import DIM, SLEEP, Power
@@ -56,11 +56,7 @@ REPEAT_MESSAGE_MS = 10000
 def read_config(path):
     """``(config, problem)``: config.json checked, or the defaults and one line on why.
 
-    ``path`` None gives the defaults. The device reads its configuration once, at boot:
-    the checker (device/config.py) is imported for it and forgotten after (0.7 KB of
-    heap on the emulated RP2040, against issue 23's goal of 24 KB with a mode)."""
-    from .device import config
-
+    ``path`` None gives the defaults. The device reads its configuration once, at boot."""
     try:
         if path is None:
             return config.defaults(), None
@@ -69,8 +65,6 @@ def read_config(path):
         return config.defaults(), str(error)
     except Exception as error:  # noqa: BLE001 - e.g. MemoryError: a red X, never a dead boot
         return config.defaults(), "%s: cannot be read (%s)" % (path, type(error).__name__)
-    finally:
-        forget(config.__name__)
 
 
 def log_exception(error):

@@ -63,6 +63,8 @@ def test_a_long_session_fits_the_heap_and_matches_cpython(tmp_path):
     """The headless runner on both runtimes: identical frames; heap figures in range."""
     from tools.sim import headless as sim
 
+    from tools.sim import soak
+
     lines, until = long_session(tmp_path)
     for d in ("cp", "mp"):
         (tmp_path / d).mkdir()
@@ -72,7 +74,9 @@ def test_a_long_session_fits_the_heap_and_matches_cpython(tmp_path):
     assert len([x for x in mp if '"pixels"' in x]) > 100
     end = json.loads(mp[-1])
     assert end["end"] and end["t"] >= until
-    assert 0 < end["heap"] < 160 * 1024
+    # every mode's module stays once imported (issue 30): on the 64-bit unix port, objects
+    # twice a Pico's, the long session ends near 170 KB; the soak's limit holds it
+    assert 0 < end["heap"] < soak.HEAP_LIMIT
 
 
 RUN_FROM_HERE = """
@@ -137,8 +141,8 @@ def test_leaving_a_mode_frees_it_and_its_game_resumes(tmp_path):
                      .strip().splitlines()[-1])
     assert got["mode"] == "menu"
     assert got["held"] == ["menu"]
-    # what the referee left in the heap (1.3-1.5 KB: the interned names of its first run,
-    # the game held for the flash); its module alone is about 12 KB on this port
-    assert got["menu"] - got["boot"] < 4 * 1024
+    # the referee's state is freed; its module, once imported, stays (issue 30), its
+    # bytecode in the heap here as on the stock image
+    assert got["menu"] - got["boot"] < 28 * 1024
     assert got["back"] == "referee"
     assert got["game"] == json.loads(json.dumps(g.to_dict()))

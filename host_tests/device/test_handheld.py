@@ -165,6 +165,20 @@ def test_an_app_that_cannot_start_does_not_stop_the_device(tmp_path, capsys):
     assert d.app is None and "(MemoryError)" in capsys.readouterr().out
 
 
+def test_the_real_app_implements_every_name_of_the_contract(tmp_path):
+    """app.App is no subclass of AppContract (on a Pico that class would sit in the heap
+    for nothing): it defines each name itself, with the contract's kind of value."""
+    from microrobots.app import App
+    from microrobots.device.store import Store
+
+    app = App(Store(str(tmp_path) + "/"), seed=3)
+    names = [n for n in dir(AppContract) if not n.startswith("_")]
+    assert len(names) >= 15
+    for name in names:
+        assert name in App.__dict__ or name in vars(app), name
+        assert callable(getattr(AppContract, name)) == callable(getattr(app, name)), name
+
+
 def test_the_real_app_boots_into_the_menu(tmp_path):
     d = device(tmp_path, App=None)
     d.run(50)

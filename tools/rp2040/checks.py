@@ -88,7 +88,7 @@ def tour_run(firmware, frozen):
         "resumed": resumed,
         "config": s.config,
         "boots": [{"seed": h[probe.H_SEED], "heap_after_boot": h[probe.H_BOOT],
-                   "records": s.boot_data(k)[0],
+                   "records": s.boot_data(k)[0], "shown": s.shown.get(k),
                    "frames": [(ms, _b64(f)) for ms, f in s.boot_data(k)[1]]}
                   for k, (_, _, h) in enumerate(s.boots)],
         "emulated_ms": s.pico.ms,

@@ -149,6 +149,7 @@ class CircuitSession(BoardSession):
         self.records = []
         self.header = None
         self.boots = []
+        self.shown = {}
         self._leds_at_reset = 0
 
     def boot(self, limit_ms=9000):

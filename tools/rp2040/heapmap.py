@@ -26,9 +26,9 @@ from .pico import Pico
 MODULES = ("compat", "rules.solver_viper", "rules.board", "rules.rng", "rules.solver",
            "rules.decisions", "rules.rolls", "rules.game", "rules.notation", "rules.walk",
            "device.input", "device.store", "device.display_viper", "device.display", "device.sound",
-           "device.hw", "device.hw.rp2", "device.power", "palette", "frame_viper", "frame", "animations", "keys", "saving",
-           "preferences", "modes", "app", "handheld")  # a mode's own module: with the mode;
-# device.config: read at boot by Device, then forgotten (handheld.read_config)
+           "device.hw", "device.hw.rp2", "device.power", "device.config", "palette",
+           "frame_viper", "frame", "animations", "keys", "saving", "preferences", "modes",
+           "modes.referee_screens", "app", "handheld")  # a mode's own module: with the mode
 MODES = ("solo", "referee", "classroom", "settings")
 
 SOURCE = r'''

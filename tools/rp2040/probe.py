@@ -292,6 +292,18 @@ class ProbeReader:
         self.read = frames
         return out
 
+    def between_frames(self):
+        """True between two frames: the last frame begun has ended (the firmware sleeps)."""
+        h = self.header()
+        return h[H_FRAMES] > 1 and h[H_FRAMES] == h[H_DONE] + 1
+
+    def shown(self):
+        """The frames the firmware had shown (display.writes) when its last frame ended:
+        that frame's record, which ``take`` leaves open until the next frame begins."""
+        n = self.header()[H_DONE]
+        at = self.address + 4 * (HEADER + (n % RING) * FIELDS + FIELD_NAMES.index("writes"))
+        return struct.unpack("<i", self.pico.ram(at, 4))[0]
+
     def command(self, cmd):
         """Send ``cmd`` (CMD_*); returns a callable that gives None until the board has
         done it, after its next frame, then the figure it reported."""

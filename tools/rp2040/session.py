@@ -70,6 +70,7 @@ class BoardSession:
         self.records = []
         self.header = None
         self.boots = []  # (records index, LED frames index, probe header) of each boot
+        self.shown = {}  # boot -> the frames its firmware had shown at the reset (reset)
         self._leds_at_reset = 0
 
     # -- booting -----------------------------------------------------------------------
@@ -86,12 +87,37 @@ class BoardSession:
         return ok and self.header[probe.H_STAGE] == 2
 
     def reset(self):
-        """The RUN pin: the board restarts from its flash (saved files kept)."""
+        """The RUN pin: the board restarts from its flash (saved files kept). Pulsed
+        between two frames, so that the boot ends on a whole frame: ``shown[boot]`` is
+        what its firmware had shown then, every frame its LED line carried (the records
+        taken end a frame before it: the last frame's record stays open until the next
+        frame begins, probe.ProbeReader.take)."""
+        settled = self._settle()
         self._collect()
+        if settled:
+            self.shown[len(self.boots) - 1] = self.reader.shown()
         self._leds_at_reset = len(self.pico.leds)
         self.pico.reset()
         self.reader = probe.ProbeReader(self.pico)
         self.header = None
+
+    def _settle(self, limit_ms=200):
+        """Run on into the sleep between two frames, the last frame's LEDs latched (the
+        strip latches 50 us after the last bit; half a millisecond is well past it).
+        False if the board ran no frames to come between within ``limit_ms``."""
+        reader, pico = self.reader, self.pico
+        if reader is None or not reader.find():
+            return False
+        end = pico.ms + limit_ms
+        while pico.ms < end:
+            if reader.between_frames():
+                done = reader.header()[probe.H_DONE]
+                pico.run_for_ms(0.5)
+                if reader.between_frames() and reader.header()[probe.H_DONE] == done:
+                    return True
+            else:
+                pico.run_for_ms(0.2)
+        return False
 
     @property
     def seed(self):

@@ -12,13 +12,10 @@ there is none) ``resume(saved, now)``, a generator (the app steps it a piece a f
 that returns ``(ok, problem)``: at boot, or before ``enter`` when the mode comes back
 from the menu.
 
-A mode's module is imported when the mode is built (``load``) and forgotten when the app
-puts the mode away (``release``), so the heap holds one mode's functions and globals at a
-time, as it holds one mode's state. On the Micro Robots image a module's code stays in
-flash, but its function objects and globals dict are built in the heap at import: 0.4-0.9
-KB a mode, 3.5 KB for all five, which would put the heap with a mode over issue 23's 24 KB
-(emulated RP2040, tools/rp2040/heapmap.py). Importing one from flash takes 1.4-4 ms (emulated), in
-the switch's first frame (app.App._switching).
+A mode's module is imported when the mode is first built (``load``, in the switch's first
+frame: app.App._switching), not at boot; it stays imported. The app keeps one mode's
+state at a time (a mode left is put away, its game on flash); what every visited mode's
+code costs the heap is in docs/performance.md.
 
 The guide is for the simulators' help line (the terminal, the web page): the grid's
 picture says the same in light on the handheld, which never asks for it, so its words
@@ -46,7 +43,7 @@ import sys
 from .. import frame as F
 from .. import palette as P
 from ..keys import A, B, LEFT, RIGHT, UP
-from ..compat import const, forget
+from ..compat import const
 
 _ANIMATIONS = const(("slide", "flash", "party", "replay"))  # frame.py objects with running(now)
 
@@ -56,12 +53,6 @@ def load(name):
     path = __name__ + "." + name
     __import__(path)
     return sys.modules[path].Mode
-
-
-def release(name):
-    """Forget mode ``name``'s module: once its last object goes, so do its functions and
-    globals (the next ``load`` imports it again)."""
-    forget(__name__ + "." + name)
 
 
 class Base:

@@ -49,7 +49,7 @@ class Wave:
     ``start(now, dist, step_ms)`` copies a 36-byte distance table (255 = unreachable).
     With ``step_ms`` > 0 the wave spreads by itself; else ``layer`` is set by the caller
     (classroom mode steps it with A). Unreached cells keep the frame's content. (Here,
-    not in frame.py: a Pico keeps only the code of the mode that runs.)
+    not in frame.py: only the classroom draws it, and a mode's code loads with the mode.)
     """
 
     def __init__(self):

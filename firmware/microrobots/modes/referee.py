@@ -39,9 +39,8 @@ and takes the decisions (a claim judged, a round given up, an undo asked and mad
 next round); its console lines and the undo's preview allocate, once a decision, never a
 frame. Then the screens, in the order of a round (``Rolling`` is modes/__init__.py's):
 each draws itself and takes its keys, calling the Mode for a decision. They stay in the
-mode's module, not one of their own: the app imports a mode's module when the mode is
-built and forgets it when the mode is put away (modes.load/release), so a Pico's heap
-holds the referee's screens only while it referees.
+mode's module, not one of their own: a screen is a step of the Mode's round and reads
+the Mode's state, so the two are read (and changed) together.
 """
 
 from ..keys import (

@@ -58,6 +58,8 @@ _BOUNCE_MS = const(20)  # input.py's debounce: a fall this soon after a rise is 
 _FELL = bytearray(1)  # bit i: button i fell since pressed_mask last looked (its IRQ)
 _HELD = bytearray(1)  # the levels pressed_mask read last (bit set: held)
 _ROSE = [0] * 6  # ticks_ms of each button's last rise
+# the buttons' Pins, in BUTTON_NAMES order (the IRQ handler finds its button in it)
+_BUTTONS = []  # type: list[Pin]
 _WOKEN = bytearray(1)  # set by USB's IRQ while asleep
 
 
@@ -67,20 +69,18 @@ def _radio_board():
     return "Pico W" in machine or "Pico 2 W" in machine
 
 
-def _catcher(i):
-    """Button ``i``'s hard IRQ handler: allocates nothing (it runs with the heap locked)."""
+def _caught(pin):
+    """The buttons' hard IRQ handler, one for the six (a closure each would be heap for
+    nothing): the pin says which; allocates nothing (it runs with the heap locked)."""
+    t = time.ticks_ms()
+    i = _BUTTONS.index(pin)
     bit = 1 << i
-
-    def caught(pin):
-        t = time.ticks_ms()
-        flags = pin.irq().flags()
-        if flags & Pin.IRQ_FALLING and time.ticks_diff(t, _ROSE[i]) >= _BOUNCE_MS and not (
-                flags & Pin.IRQ_RISING and _HELD[0] & bit):
-            _FELL[0] |= bit
-        if flags & Pin.IRQ_RISING:
-            _ROSE[i] = t
-
-    return caught
+    flags = pin.irq().flags()
+    if flags & Pin.IRQ_FALLING and time.ticks_diff(t, _ROSE[i]) >= _BOUNCE_MS and not (
+            flags & Pin.IRQ_RISING and _HELD[0] & bit):
+        _FELL[0] |= bit
+    if flags & Pin.IRQ_RISING:
+        _ROSE[i] = t
 
 
 def _usb_woken(pin):
@@ -96,12 +96,13 @@ class Hardware:
     def __init__(self, config):
         self._led = Pin(config["led_pin"], Pin.OUT, value=0)
         buttons = config["buttons"]
-        self._buttons = [Pin(buttons[name], Pin.IN, Pin.PULL_UP) for name in BUTTON_NAMES]
+        _BUTTONS[:] = [Pin(buttons[name], Pin.IN, Pin.PULL_UP) for name in BUTTON_NAMES]
+        self._buttons = _BUTTONS
         _FELL[0] = _HELD[0] = 0
-        for i in range(len(self._buttons)):
+        for i in range(len(_BUTTONS)):
             _ROSE[i] = time.ticks_add(time.ticks_ms(), -_BOUNCE_MS)
-            self._buttons[i].irq(handler=_catcher(i),
-                                 trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
+            _BUTTONS[i].irq(handler=_caught, trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING,
+                            hard=True)
         self._buzzer = None
         if config["buzzer_pin"] is not None:
             self._buzzer = PWM(Pin(config["buzzer_pin"]))
