@@ -255,6 +255,55 @@ def test_rp2_backend_catches_a_tap_inside_a_freeze_and_not_a_bounce(monkeypatch)
     assert board.pressed_mask() == 1 << 4
 
 
+def test_rp2_backend_a_button_tapped_again_within_one_long_frame_is_two_presses(monkeypatch):
+    """A save's frame is 70-150 ms (emulated RP2040): a tap's release and the next tap of
+    the same button can both fall between two frames. Reported held at both, the second
+    tap would be no press (device/input.py sees one long hold): it is reported released
+    once, then held."""
+    rp2, machine, board = rp2_board(monkeypatch)
+    a = board._buttons[4]
+    clock = sys.modules["time"].clock
+    clock[0] += 1000
+    FakePin.levels[a.id] = 0
+    a.edges(FakePin.IRQ_FALLING)
+    assert board.pressed_mask() == 1 << 4  # held
+    clock[0] += 2  # the press's bounce: a rise and a fall at once
+    a.edges(FakePin.IRQ_RISING)
+    a.edges(FakePin.IRQ_FALLING)
+    clock[0] += 18
+    assert board.pressed_mask() == 1 << 4  # still the same press
+    clock[0] += 80  # a long frame: let go, pressed again 30 ms later, still held
+    FakePin.levels[a.id] = 1
+    a.edges(FakePin.IRQ_RISING)
+    clock[0] += 30
+    FakePin.levels[a.id] = 0
+    a.edges(FakePin.IRQ_FALLING)
+    assert [board.pressed_mask() for _ in range(3)] == [0, 1 << 4, 1 << 4]
+    clock[0] += 100  # let go and pressed again inside a freeze: both edges at once
+    a.edges(FakePin.IRQ_RISING | FakePin.IRQ_FALLING)
+    assert [board.pressed_mask() for _ in range(2)] == [0, 1 << 4]
+    clock[0] += 100  # let go, then a whole tap between two frames, up again at the next
+    FakePin.levels[a.id] = 1
+    a.edges(FakePin.IRQ_RISING)
+    clock[0] += 40
+    a.edges(FakePin.IRQ_FALLING)
+    clock[0] += 40
+    a.edges(FakePin.IRQ_RISING)
+    assert [board.pressed_mask() for _ in range(3)] == [0, 1 << 4, 0]
+    clock[0] += 100  # two taps inside two freezes, one frame apart: two presses
+    a.edges(FakePin.IRQ_FALLING | FakePin.IRQ_RISING)
+    assert board.pressed_mask() == 1 << 4
+    clock[0] += 50
+    a.edges(FakePin.IRQ_FALLING | FakePin.IRQ_RISING)
+    assert [board.pressed_mask() for _ in range(3)] == [0, 1 << 4, 0]
+    clock[0] += 100  # a button held all along is one press, however long the frames
+    FakePin.levels[a.id] = 0
+    a.edges(FakePin.IRQ_FALLING)
+    for _ in range(3):
+        assert board.pressed_mask() == 1 << 4
+        clock[0] += 150
+
+
 @pytest.mark.parametrize("name", ["Raspberry Pi Pico W with RP2040",
                                   "Raspberry Pi Pico 2 W with RP2350"])
 def test_rp2_backend_gauge_absent_by_config_on_a_radio_board_and_on_a_bare_pin(monkeypatch, name):

@@ -14,7 +14,9 @@ board work is done once, here, and written to a JSON file that the tests judge:
    mode; its files dumped; the RUN pin pulsed; boot again and 500 ms of what it resumes.
 2. A board with a bad ``config.json`` and no probe (the tree as ``make flash`` writes
    it, untouched): until the LEDs show something.
-3. Every board kind (boards.py: a Pico, a Pico W on the Pico's image, a YD-RP2040 clone)
+3. The builder's self-test (modes/selftest.py): a board powered on with A held; the
+   four colours, each button held in turn, the supply's screen, A: the piezo's.
+4. Every board kind (boards.py: a Pico, a Pico W on the Pico's image, a YD-RP2040 clone)
    off USB, its supply read as 5000, 0, 1000, 3300 and 5000 mV in turn, 1.3 s each:
    whether the battery picture showed, or the board slept (frames stopped).
 
@@ -113,13 +115,13 @@ SEGMENT_MS = 1300  # the gauge is read once a second
 
 def battery_pictures(frames):
     """The times of the LED frames (grid order) that show the low-battery picture."""
-    from microrobots.handheld import draw_battery
+    from microrobots import frame as F
 
     pictures = []
     for critical in (False, True):
         for now in (0, 500):
             frame = bytearray(108)
-            draw_battery(frame, now, critical)
+            F.battery(frame, now, critical)
             pictures.append(bytes(1 if v else 0 for v in frame))
     return [ms for ms, f in frames if bytes(1 if v else 0 for v in f) in pictures]
 
@@ -154,7 +156,46 @@ def boards_run(firmware, frozen, kinds=None):
     return out
 
 
-PARTS = {"tour": tour_run, "bad_config": bad_config_run, "boards": boards_run}
+SELF_TEST_HOLD_MS = 250  # each button held this long on the buttons' screen
+SELF_TEST_GAP_MS = 150
+
+
+def selftest_run(firmware, frozen):
+    """Power on with A held (modes/selftest.py); let go; the colours; each button held in
+    turn; the supply's screen; A: the piezo's. The LED frames, and when each button was
+    held (emulated ms since power-on, as the frames' times)."""
+    from .session import grid_frames
+
+    s = BoardSession(firmware, frozen=frozen)
+    s.pico.set_buttons(1 << 4)  # A, held from power-on
+    if not s.boot():
+        return {"error": "the probed firmware did not start: " + s.pico.console[-400:]}
+    _say("booted with A held", s.pico)
+    t = s.now + 300
+    s.at(t, s.pico.set_buttons, 0)
+    t += 4300  # the four colours, a second each
+    held = []
+    for b in range(6):
+        s.at(t, s.pico.set_buttons, 1 << b)
+        s.at(t + SELF_TEST_HOLD_MS, s.pico.set_buttons, 0)
+        held.append((b, s.board_ms(t), s.board_ms(t + SELF_TEST_HOLD_MS)))
+        t += SELF_TEST_HOLD_MS + SELF_TEST_GAP_MS
+    supply_at = s.board_ms(t + 1400)  # every button seen, a second of calm: the supply
+    t += 2600
+    s.at(t, s.pico.set_buttons, 1 << 4)  # A: the piezo
+    s.at(t + 80, s.pico.set_buttons, 0)
+    piezo_at = s.board_ms(t + 300)
+    s.run_to(t + 1000)
+    _say("self-test done", s.pico)
+    return {"frames": [(ms, _b64(f)) for ms, f in grid_frames(s.pico.leds, s.config)],
+            "held": held, "supply_at": supply_at, "piezo_at": piezo_at,
+            "boot_ms": s.board_ms(0),
+            "modes": sorted({r["mode"] for r in s.records}),
+            "console": s.pico.console, "config": s.config, "emulated_ms": s.pico.ms}
+
+
+PARTS = {"tour": tour_run, "bad_config": bad_config_run, "selftest": selftest_run,
+         "boards": boards_run}
 
 
 def main(argv=None):
