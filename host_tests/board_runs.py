@@ -57,7 +57,8 @@ def names_for(test_files):
     longest first)."""
     names = []
     if "test_rp2040.py" in test_files:
-        names += ["tour-stock", "tour-ours", "bad_config-stock", "bad_config-ours"]
+        names += ["tour-stock", "tour-ours", "bad_config-stock", "bad_config-ours",
+                  "boards-ours", "selftest-ours"]
     if "test_circuitpython.py" in test_files:
         names += ["circuitpython-" + part for part in CIRCUITPYTHON_PARTS]
     return names

@@ -650,3 +650,42 @@ def test_fake_backend_answers_the_power_calls():
     board.led_power(False)
     assert board.led_supply is False
     assert board.sleep() is False and board.sleeps == 1  # a fake cannot wait for a button
+
+
+# Every board kind (tools/rp2040/boards.py) as the rp2 backend finds it: what GP29 and GP24
+# give. The emulated board runs three of them (test_rp2040.py); a Pico 2 W (an RP2350) only
+# here, by its name. (u16 driven?, GP24's level, the name)
+KINDS = {
+    "pico": (True, 0, "Raspberry Pi Pico with RP2040"),
+    "pico_w": (True, 0, "Raspberry Pi Pico with RP2040"),  # on the Pico's image: GP24
+    "pico2_w": (True, 0, "Raspberry Pi Pico 2 W with RP2350"),  # undriven, pulled down
+    "yd_rp2040": (False, 1, "Raspberry Pi Pico with RP2040"),  # the USR key's pull-up
+}
+
+
+@pytest.mark.parametrize("mv", [0, 1000, 3300, 5000])
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_no_board_sleeps_or_warns_for_a_gauge_it_does_not_have(monkeypatch, tmp_path, kind, mv):
+    from microrobots.handheld import Device
+
+    driven, usb_level, name = KINDS[kind]
+    rp2, machine, board = rp2_board(monkeypatch, "{}", name)
+    monkeypatch.setattr(FakeADC, "driven", driven)
+    monkeypatch.setattr(FakeADC, "u16", min(int(mv / 3 * 65535 / 3300), 65535))
+    FakePin.levels[24] = usb_level
+    dev = Device(rp2.Hardware, config_path=str(tmp_path / "config.json"),
+                 root=str(tmp_path) + os.sep)
+    # a sleep (only a real gauge's critical cell may ask for one) ends at a press of A
+    machine.during = lambda n: FakePin.made[14].edges(FakePin.IRQ_FALLING)
+    gauge = dev.power.mv >= 0
+    warned = 0
+    for _ in range(250):  # 5 s: five readings of the gauge
+        dev.run(1)
+        warned += dev.power.warning(dev.now)
+    has_gauge = kind in ("pico", "pico_w")  # a divider on GP29 (a Pico W's through GP25)
+    if not has_gauge or mv in (0, 1000):  # no gauge, or a reading no running Pico gives
+        assert not gauge and warned == 0 and dev.sleeps == 0, (kind, mv, dev.power.mv)
+    elif mv == 3300:  # a real gauge on a nearly empty cell: its warning is right
+        assert gauge and dev.power.critical and warned
+    else:
+        assert not warned and dev.sleeps == 0

@@ -110,7 +110,7 @@ def bad_config_run(firmware, frozen):
 
 
 SUPPLIES_MV = (5000, 0, 1000, 3300, 5000)  # VSYS, off USB: a segment each
-SEGMENT_MS = 1300  # the gauge is read once a second
+SEGMENT_MS = 1100  # the gauge is read once a second
 
 
 def battery_pictures(frames):
@@ -156,14 +156,16 @@ def boards_run(firmware, frozen, kinds=None):
     return out
 
 
-SELF_TEST_HOLD_MS = 250  # each button held this long on the buttons' screen
-SELF_TEST_GAP_MS = 150
+SELF_TEST_HOLD_MS = 150  # each button held this long on the buttons' screen
+SELF_TEST_GAP_MS = 100
+COLOUR_TAP_MS = 250  # A tapped this often on the colours' screen (each colour a second
+# if left alone: the emulator's time is dear)
 
 
 def selftest_run(firmware, frozen):
-    """Power on with A held (modes/selftest.py); let go; the colours; each button held in
-    turn; the supply's screen; A: the piezo's. The LED frames, and when each button was
-    held (emulated ms since power-on, as the frames' times)."""
+    """Power on with A held (modes/selftest.py); let go; A through the four colours; each
+    button held in turn; the supply's screen; A: the piezo's. The LED frames, and when
+    each button was held (emulated ms since power-on, as the frames' times)."""
     from .session import grid_frames
 
     s = BoardSession(firmware, frozen=frozen)
@@ -171,26 +173,32 @@ def selftest_run(firmware, frozen):
     if not s.boot():
         return {"error": "the probed firmware did not start: " + s.pico.console[-400:]}
     _say("booted with A held", s.pico)
-    t = s.now + 300
+    t = s.now + 200
     s.at(t, s.pico.set_buttons, 0)
-    t += 4300  # the four colours, a second each
+    colours_at = []
+    for k in range(4):  # red shows from the start; A: green, blue, white, the buttons
+        t += COLOUR_TAP_MS
+        colours_at.append(s.board_ms(t - 20))
+        s.at(t, s.pico.set_buttons, 1 << 4)
+        s.at(t + 60, s.pico.set_buttons, 0)
+    t += 300
     held = []
     for b in range(6):
         s.at(t, s.pico.set_buttons, 1 << b)
         s.at(t + SELF_TEST_HOLD_MS, s.pico.set_buttons, 0)
         held.append((b, s.board_ms(t), s.board_ms(t + SELF_TEST_HOLD_MS)))
         t += SELF_TEST_HOLD_MS + SELF_TEST_GAP_MS
-    supply_at = s.board_ms(t + 1400)  # every button seen, a second of calm: the supply
-    t += 2600
+    t += 1300  # every button seen, a second of calm: the supply
+    supply_at = s.board_ms(t)
+    t += 100
     s.at(t, s.pico.set_buttons, 1 << 4)  # A: the piezo
-    s.at(t + 80, s.pico.set_buttons, 0)
+    s.at(t + 60, s.pico.set_buttons, 0)
     piezo_at = s.board_ms(t + 300)
-    s.run_to(t + 1000)
+    s.run_to(t + 500)
     _say("self-test done", s.pico)
     return {"frames": [(ms, _b64(f)) for ms, f in grid_frames(s.pico.leds, s.config)],
-            "held": held, "supply_at": supply_at, "piezo_at": piezo_at,
-            "boot_ms": s.board_ms(0),
-            "modes": sorted({r["mode"] for r in s.records}),
+            "colours_at": colours_at, "held": held, "supply_at": supply_at,
+            "piezo_at": piezo_at, "modes": sorted({r["mode"] for r in s.records}),
             "console": s.pico.console, "config": s.config, "emulated_ms": s.pico.ms}
 
 
