@@ -140,6 +140,9 @@ class Buttons(Screen):
         self.calm_at = now
 
     def key(self, key, now):
+        # seen by its key too: a press and its release handled in one frame (keys held
+        # back during a switch, a simulator's quick tap) leave ``held`` as it was
+        self.seen |= 1 << (key & 7)
         self.test.tone(SOUND_CLICK)
 
     def update(self, now):
