@@ -235,3 +235,20 @@ def test_the_settings_item_shows_the_four_colours(tmp_path):
     assert read_count(frame, 0)[1] == len(settings._ITEMS) == 13
     rgb = [tuple(1 if v else 0 for v in cell(frame, 7 + k)) for k in range(4)]
     assert rgb == [(1, 0, 0), (0, 1, 0), (0, 0, 1), (1, 1, 1)]
+
+
+def test_the_guide_says_each_screen_in_words(tmp_path):
+    dev = boot(tmp_path)
+    run(dev, 200)
+    run(dev, 100, pressed=0)
+    mode = dev.app.current
+    assert "self-test 1 of 4: every LED red" in mode.guide()
+    mode.change(mode.buttons, dev.now)
+    assert mode.guide().endswith("6 buttons still to press")
+    run(dev, 60, pressed=1 << B)
+    run(dev, 60, pressed=0)
+    assert mode.guide().endswith("5 buttons still to press")
+    mode.change(mode.supply, dev.now)
+    assert "the supply: no gauge (on USB)" in mode.guide()  # (the Board: -1 mV, USB)
+    mode.change(mode.piezo, dev.now)
+    assert "the piezo plays a scale" in mode.guide()
