@@ -98,3 +98,13 @@ def test_the_tap_session_counts_a_tap_seen_in_one_frame_and_finds_a_lost_one():
     assert lost_taps(script, start, seen) == []
     frames[next(i for i, f in enumerate(frames) if f["now"] >= start + script[7][0])]["mask"] = 0
     assert lost_taps(script, start, presses(frames)) == [script[7]]  # one frame less: lost
+
+
+def test_a_lost_tap_is_told_merged_or_between_frames_from_the_frames_times():
+    from tools.rp2040.taps import why_lost
+
+    script = [(0, 60, 4), (80, 140, 4), (300, 340, 2), (500, 560, 1)]
+    polls = [1000 + t for t in (0, 20, 40, 150, 320, 330, 520)]  # a long frame: 40-150
+    assert why_lost(script[1], script, 1000, polls) == "merged"  # up 60, down 80: no frame
+    assert why_lost(script[2], script, 1000, polls[:4] + polls[6:]) == "between frames"
+    assert why_lost(script[3], script, 1000, polls) == "unexplained"
