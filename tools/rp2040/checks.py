@@ -176,7 +176,7 @@ def selftest_run(firmware, frozen):
     t = s.now + 200
     s.at(t, s.pico.set_buttons, 0)
     colours_at = []
-    for k in range(4):  # red shows from the start; A: green, blue, white, the buttons
+    for _ in range(4):  # red shows from the start; A: green, blue, white, the buttons
         t += COLOUR_TAP_MS
         colours_at.append(s.board_ms(t - 20))
         s.at(t, s.pico.set_buttons, 1 << 4)
