@@ -689,3 +689,52 @@ def test_no_board_sleeps_or_warns_for_a_gauge_it_does_not_have(monkeypatch, tmp_
         assert gauge and dev.power.critical and warned
     else:
         assert not warned and dev.sleeps == 0
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_rp2_backend_loses_no_tap_of_a_random_session_over_long_frozen_frames(monkeypatch, seed):
+    """tools/rp2040/taps.py's random taps (40-80 ms on every button, 20-200 ms apart) on
+    the fake pins, framed as on a Pico: 20 ms frames, and every second one that saves
+    (110 ms, 45 ms of it an erase with interrupts off: the edges in it latched and
+    handled at its end, as one interrupt per pin). device/input.py on the masks the
+    backend gives finds a press for every tap."""
+    from tools.rp2040.taps import lost_taps, presses, tap_script
+
+    rp2, machine, board = rp2_board(monkeypatch)
+    clock = sys.modules["time"].clock
+    start = clock[0] = 100000
+    script = tap_script(300, seed)
+    pins = board._buttons
+    edges = sorted([(start + d, b, True) for d, _, b in script]
+                   + [(start + u, b, False) for _, u, b in script])
+    records, latched = [], {}
+    t, k, frame = start - 200, 0, 0
+    end = start + script[-1][1] + 500
+    while t < end:
+        long_frame = frame % 50 == 25
+        freeze = (t + 20, t + 65) if long_frame else (t, t)
+        next_poll = t + (110 if long_frame else 20)
+        clock[0] = t
+        records.append({"now": t, "mask": board.pressed_mask()})
+        while k < len(edges) and edges[k][0] < next_poll:
+            te, b, down = edges[k]
+            FakePin.levels[pins[b].id] = 0 if down else 1
+            flag = FakePin.IRQ_FALLING if down else FakePin.IRQ_RISING
+            if freeze[0] <= te < freeze[1]:
+                latched[b] = latched.get(b, 0) | flag
+            else:
+                if latched and te >= freeze[1]:
+                    clock[0] = freeze[1]
+                    for lb, flags in sorted(latched.items()):
+                        pins[lb].edges(flags)
+                    latched.clear()
+                clock[0] = te
+                pins[b].edges(flag)
+            k += 1
+        if latched:
+            clock[0] = freeze[1]
+            for lb, flags in sorted(latched.items()):
+                pins[lb].edges(flags)
+            latched.clear()
+        t, frame = next_poll, frame + 1
+    assert lost_taps(script, start, presses(records)) == []
