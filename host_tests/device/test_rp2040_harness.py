@@ -108,3 +108,29 @@ def test_a_lost_tap_is_told_merged_or_between_frames_from_the_frames_times():
     assert why_lost(script[1], script, 1000, polls) == "merged"  # up 60, down 80: no frame
     assert why_lost(script[2], script, 1000, polls[:4] + polls[6:]) == "between frames"
     assert why_lost(script[3], script, 1000, polls) == "unexplained"
+
+
+def test_a_scripted_now_lands_when_the_boards_ticks_say_it(tmp_path):
+    """The app's now is the board's ticks_ms (handheld.Device starts its clock there),
+    so BoardSession.board_ms maps a now to the emulated ms at which the board's timer
+    reads it, whenever the Device began (it added the boot's origin once more before)."""
+    from microrobots.device.hw.fake import Hardware
+    from microrobots.handheld import Device
+
+    from tools.rp2040.session import BoardSession
+
+    class LateBoot(Hardware):
+        start = 1234  # ticks_ms when the Device is built: the boot's time
+
+    dev = Device(LateBoot, config_path=None, root=str(tmp_path) + "/")
+    assert dev.now == dev.hw.ticks_ms() == 1234
+
+    class Timer:
+        ms = 5000.0  # emulated ms since the emulator started
+
+        def board_us(self):
+            return 4_900_000  # the board's timer: reset 100 ms after the emulator started
+
+    s = BoardSession.__new__(BoardSession)
+    s.pico = Timer()
+    assert s.board_ms(4900) == 5000 and s.board_ms(6000) == 6100
