@@ -58,7 +58,7 @@ def names_for(test_files):
     names = []
     if "test_rp2040.py" in test_files:
         names += ["tour-stock", "tour-ours", "bad_config-stock", "bad_config-ours",
-                  "selftest-ours"]
+                  "selftest-ours", "boards-ours"]
     if "test_circuitpython.py" in test_files:
         names += ["circuitpython-" + part for part in CIRCUITPYTHON_PARTS]
     return names

@@ -281,3 +281,35 @@ def test_selftest_shows_the_supply_on_usb_and_plays_the_piezo(selftest):
     piezo = cells_of(frame_at(selftest, selftest["piezo_at"]))
     assert [sum(1 for r in range(6) if any(piezo[r * 6 + c])) for c in range(6)] == [
         0, 2, 3, 4, 5, 0]  # the scale's staircase
+
+
+# -- board kinds x supply (tools/rp2040/boards.py), on our image --------------------------
+@pytest.fixture(scope="module")
+def boards():
+    why = rp2040_background.why("ours")
+    if why:
+        pytest.skip(why)
+    t = rp2040_background.result("boards", "ours")
+    assert "error" not in t, t.get("error")
+    return t
+
+
+def test_no_board_kind_sleeps_or_warns_for_a_gauge_it_does_not_have(boards):
+    """A Pico, a Pico W on the Pico's image (its divider through GP25) and a YD-RP2040
+    clone (a bare GP29, its USR key on GP24), off USB, the supply read as 0, 1000, 3300
+    and 5000 mV, 1.1 s each: the frames never stop (no sleep), and once the gauge has read
+    the supply the battery picture shows only on a board with a real divider reading a
+    nearly empty cell (3.3 V: critical, as it should; it stays until the next reading,
+    a second later). The Pico 2 W: test_hw_backends.py (an RP2350, not emulated)."""
+    from tools.rp2040.boards import KINDS
+
+    assert set(KINDS) <= set(boards)
+    for kind in KINDS:
+        segments = boards[kind]["segments"]
+        assert [seg["mv"] for seg in segments] == [0, 1000, 3300, 5000]
+        for seg in segments:
+            assert seg["longest_gap_ms"] < 100, (kind, seg)  # no sleep
+            real_and_low = kind in ("pico", "pico_w") and seg["mv"] == 3300
+            assert (seg["settled_battery_picture"] > 0) == real_and_low, (kind, seg)
+            if kind not in ("pico", "pico_w"):  # no gauge: never, not for a frame
+                assert seg["battery_picture"] == 0, (kind, seg)
