@@ -220,14 +220,19 @@ def test_a_bad_config_shows_the_red_x_and_names_the_key(bad_config):
 # -- the builder's self-test (modes/selftest.py), on our image (tools/rp2040/checks.py) ----
 # One image: it boots in 0.3 s of emulated time against the stock image's 2 s, and the
 # self-test's pictures are the same firmware's on both.
-@pytest.fixture(scope="module")
-def selftest():
+def ours(part):
+    """The results of run ``part`` on our image (skipped without it)."""
     why = rp2040_background.why("ours")
     if why:
         pytest.skip(why)
-    t = rp2040_background.result("selftest", "ours")
+    t = rp2040_background.result(part, "ours")
     assert "error" not in t, t.get("error")
     return t
+
+
+@pytest.fixture(scope="module")
+def selftest():
+    return ours("selftest")
 
 
 def frame_at(run, ms):
@@ -286,12 +291,7 @@ def test_selftest_shows_the_supply_on_usb_and_plays_the_piezo(selftest):
 # -- board kinds x supply (tools/rp2040/boards.py), on our image --------------------------
 @pytest.fixture(scope="module")
 def boards():
-    why = rp2040_background.why("ours")
-    if why:
-        pytest.skip(why)
-    t = rp2040_background.result("boards", "ours")
-    assert "error" not in t, t.get("error")
-    return t
+    return ours("boards")
 
 
 def test_no_board_kind_sleeps_or_warns_for_a_gauge_it_does_not_have(boards):
