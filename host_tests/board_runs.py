@@ -61,7 +61,8 @@ def names_for(test_files):
     longest first)."""
     names = []
     if "test_rp2040.py" in test_files:
-        names += ["tour-stock", "tour-ours", "bad_config-stock", "bad_config-ours"]
+        names += ["tour-stock", "tour-ours", "bad_config-stock", "bad_config-ours",
+                  "selftest-ours", "boards-ours"]
     if "test_circuitpython.py" in test_files:
         names += ["circuitpython-" + part for part in CIRCUITPYTHON_PARTS]
     if "test_power_cut_rp2040.py" in test_files:

@@ -99,9 +99,9 @@ def tour(state):
     s = t.s
     t.step("welcome to Micro Robots! the menu: solo: A opens it", wait=True)
     t.step("settings: A opens it", "right", "down")
-    t.step("1 of 12, side: black", "a")
-    t.step("4 of 12, players: 2", "down", "down", "down")
-    t.step("4 of 12, players: 3", "right")
+    t.step("1 of 13, side: black", "a")
+    t.step("4 of 13, players: 2", "down", "down", "down")
+    t.step("4 of 13, players: 3", "right")
     t.step("settings: A opens it", ("b", 800))
     t.step("referee: A opens it", "up")
     t.step("round 1: find a route", "a", wait=True)

@@ -45,11 +45,11 @@ from . import frame as F
 from . import palette as P
 from .rules.board import Layout
 from .compat import const, ticks_diff
-from .device.input import LONG, PRESS, REPEAT, TAP
+from .device.input import LONG, PRESS, RELEASE, REPEAT, TAP
 from .keys import LONG_B, SOUND_CLICK, TONES
 from . import modes as M
 from .rules.notation import finish
-from .preferences import RANGES, check_settings
+from .preferences import MODES, RANGES, check_settings
 from .saving import GAMES, SETTINGS_FILE, Saver
 from .rules.rng import game_seed
 from .rules.solver import Solver
@@ -108,6 +108,7 @@ class App:
         self._keyed = False  # a key was handled in this frame: it writes nothing
         self._held = bytearray(16)  # keys pressed during a switch, handled after it
         self._held_n = 0
+        self.held = 0  # the buttons held down (bit i: input.py's button i), from the events
         self.current = self.get("menu")
         last = None
         want = self.settings["mode"]  # the mode on show when the power went
@@ -279,7 +280,10 @@ class App:
 
     @property
     def brightness(self):
-        return self.settings["brightness"]
+        """The player's setting, unless the mode on show sets its own (``brightness``
+        above 0: the self-test's colours)."""
+        own = getattr(self.current, "brightness", 0)
+        return own if own else self.settings["brightness"]
 
     def new_seed(self):
         """The seed of the next new game: the boot seed, varied by the games started."""
@@ -324,7 +328,8 @@ class App:
         once; keys pressed meanwhile are handled after the switch."""
         self.left = self.mode
         self.mode = name
-        self.change("mode", name)  # boot returns to it
+        if name in MODES:  # boot returns to it (not to the self-test)
+            self.change("mode", name)
         self.current = None  # the old mode can be freed; nothing is drawn meanwhile
         self.work = self._switching(name)
 
@@ -384,6 +389,10 @@ class App:
             return
         kind = event >> 3
         button = event & 7
+        if kind == PRESS:
+            self.held |= 1 << button
+        elif kind == RELEASE:
+            self.held &= ~(1 << button)
         if button < 4:  # the D-pad: when pressed, and again while held
             if kind != PRESS and kind != REPEAT:
                 return
@@ -458,6 +467,10 @@ class App:
 
     def may_sleep(self):
         return self.work is None  # never in the middle of a switch
+
+    def self_test(self, now):
+        """A is held at power-on: the builder's self-test (modes/selftest.py)."""
+        self.go("selftest", now)
 
     def flush(self):
         self.saver.flush()

@@ -8,6 +8,9 @@ a frame (the contract: device/contract.py), show the frame on the LEDs, play any
 console (a referee's verdict and why), sleep until the next frame. Long work (a saved
 game replayed) is the app's: a piece of it a frame (app.App.work).
 
+Holding A while the device powers on starts the builder's self-test (every LED, button,
+the supply, the piezo: modes/selftest.py) instead of the mode on show.
+
 Power (device/power.py): a minute without a button (the setting ``dim``, in minutes;
 0 = never) dims the grid to level 1; five (``sleep``) put the device to sleep: the game
 saved, the LEDs dark and their supply cut (``led_power_pin``), then ``hw.sleep()``,
@@ -37,7 +40,7 @@ from . import frame as F
 from .compat import TICKS_MAX, ticks_add, ticks_diff
 from .device import config, hw
 from .device.display import Display
-from .device.input import NO_EVENT, RELEASE, Buttons
+from .device.input import A, NO_EVENT, RELEASE, Buttons
 from .device.power import DIM, SLEEP, Power
 from .device.sound import Player
 from .device.store import Store
@@ -53,6 +56,7 @@ CONFIG_ERROR = (255, 0, 0)  # red X: config.json is wrong, see the serial consol
 APP_ERROR = (255, 96, 0)  # orange X: the app stopped; release any button to restart it
 RESTART_AFTER_MS = 1000  # ignore buttons this long after a failure (one may be held)
 REPEAT_MESSAGE_MS = 10000
+SELF_TEST_BUTTON = A  # held at power-on: the builder's self-test (modes/selftest.py)
 def read_config(path):
     """``(config, problem)``: config.json checked, or the defaults and one line on why.
 
@@ -118,6 +122,9 @@ class Device:
             self._halt(CONFIG_ERROR)
         else:
             self.start_app()
+            if self.app is not None and self.hw.pressed_mask() >> SELF_TEST_BUTTON & 1:
+                self.app.self_test(self.now)
+                self._waking = True  # the button held is no key until released
 
     def start_app(self):
         try:

@@ -151,11 +151,30 @@ measure("classroom wave 2")
 hold(5)
 tap(3); tap(4)                          # settings
 assert app.mode == "settings"
-for item in range(12):  # the eleven settings and the battery
+for item in range(13):  # the eleven settings, the battery and the self-test
     measure("settings %d" % (item + 1), 20)
     if item == 8:                       # the lesson: 57 takes two rows, its puzzle a third
         tap(3, 57)
         measure("settings 9, lesson 57", 20)
+    if item == 12:                      # the self-test's four screens
+        tap(4)
+        assert app.mode == "selftest"
+        measure("selftest colours", 40)
+        tap(4, 4)
+        ev(1, 0)
+        measure("selftest buttons, up held", 20)
+        ev(2, 0)
+        for b in range(1, 6):           # (A and B tested here, not obeyed)
+            tap(b)
+        T[0] += 1100
+        measure("selftest supply", 20)
+        assert app.current.screen is app.current.supply
+        tap(4)
+        measure("selftest piezo", 80)
+        hold(5)                         # the menu, then the settings again, at item 1
+        tap(3); tap(1); tap(4)
+        assert app.mode == "settings" and app.current.item == 0
+        continue
     tap(1)
 tap(1)                                  # arrangement
 tap(3); tap(4)                          # shuffle

@@ -101,7 +101,7 @@ def test_the_buttons_set_a_lesson_and_the_classroom_shows_the_sheets_puzzles(tmp
     s.tap("a")  # some solo first: the lesson's puzzles do not depend on what was played
     s.hold("b")
     open_mode(s, "settings")
-    s.tap("up", 4)  # from item 1 up: 12 (the battery), 11, 10, then item 9, the lesson
+    s.tap("up", 5)  # from item 1 up: 13 (the self-test), 12 (the battery), 11, 10, item 9
     frame = s.driver.device.frame
     assert read_count(frame, 0) == (P.ROBOT_WHITE, 9)
     assert read_count(frame, 1) == (P.VALUE, 0)
@@ -110,7 +110,7 @@ def test_the_buttons_set_a_lesson_and_the_classroom_shows_the_sheets_puzzles(tmp
     assert s.app.settings["lesson"] == 7
     assert read_count(frame, 1) == (P.VALUE, 7) and read_count(frame, 4) == (P.POOL, 1)
     assert s.app.current.guide().startswith(
-        "9 of 12, lesson 7 (the worksheets' --seed 7, the page's ?seed=7), the classroom at "
+        "9 of 13, lesson 7 (the worksheets' --seed 7, the page's ?seed=7), the classroom at "
         "puzzle 1")
     s.hold("b")
     open_mode(s, "classroom")
@@ -134,7 +134,7 @@ def test_the_buttons_set_a_lesson_and_the_classroom_shows_the_sheets_puzzles(tmp
     assert shown(again) == ws.classroom_puzzle(LAYOUT, 7, 4, SOLVER)[:2]
     again.hold("b")
     open_mode(again, "settings")  # A on the lesson goes back to its first puzzle
-    again.tap("up", 4)  # item 9, past the battery and the sleep and dim delays
+    again.tap("up", 5)  # item 9, past the self-test, the battery, the sleep and dim delays
     again.tap("a")
     assert again.app.settings["puzzle"] == 1 and again.app.settings["lesson"] == 7
     again.tap("right")  # another lesson starts at its first puzzle too
@@ -147,7 +147,7 @@ def test_the_buttons_set_a_lesson_and_the_classroom_shows_the_sheets_puzzles(tmp
 def test_held_right_reaches_lesson_99_and_no_further(tmp_path):
     s = Session(seed=5, state=str(tmp_path))
     open_mode(s, "settings")
-    s.tap("up", 4)  # item 9, the lesson
+    s.tap("up", 5)  # item 9, the lesson
     s.hold("right", 15000)  # the D-pad repeats while held
     assert s.app.settings["lesson"] == RANGES["lesson"][1] == 99
     assert read_count(s.driver.device.frame, 1) == (P.VALUE, 99)

@@ -255,6 +255,55 @@ def test_rp2_backend_catches_a_tap_inside_a_freeze_and_not_a_bounce(monkeypatch)
     assert board.pressed_mask() == 1 << 4
 
 
+def test_rp2_backend_a_button_tapped_again_within_one_long_frame_is_two_presses(monkeypatch):
+    """A save's frame is 70-150 ms (emulated RP2040): a tap's release and the next tap of
+    the same button can both fall between two frames. Reported held at both, the second
+    tap would be no press (device/input.py sees one long hold): it is reported released
+    once, then held."""
+    rp2, machine, board = rp2_board(monkeypatch)
+    a = board._buttons[4]
+    clock = sys.modules["time"].clock
+    clock[0] += 1000
+    FakePin.levels[a.id] = 0
+    a.edges(FakePin.IRQ_FALLING)
+    assert board.pressed_mask() == 1 << 4  # held
+    clock[0] += 2  # the press's bounce: a rise and a fall at once
+    a.edges(FakePin.IRQ_RISING)
+    a.edges(FakePin.IRQ_FALLING)
+    clock[0] += 18
+    assert board.pressed_mask() == 1 << 4  # still the same press
+    clock[0] += 80  # a long frame: let go, pressed again 30 ms later, still held
+    FakePin.levels[a.id] = 1
+    a.edges(FakePin.IRQ_RISING)
+    clock[0] += 30
+    FakePin.levels[a.id] = 0
+    a.edges(FakePin.IRQ_FALLING)
+    assert [board.pressed_mask() for _ in range(3)] == [0, 1 << 4, 1 << 4]
+    clock[0] += 100  # let go and pressed again inside a freeze: both edges at once
+    a.edges(FakePin.IRQ_RISING | FakePin.IRQ_FALLING)
+    assert [board.pressed_mask() for _ in range(2)] == [0, 1 << 4]
+    clock[0] += 100  # let go, then a whole tap between two frames, up again at the next
+    FakePin.levels[a.id] = 1
+    a.edges(FakePin.IRQ_RISING)
+    clock[0] += 40
+    a.edges(FakePin.IRQ_FALLING)
+    clock[0] += 40
+    a.edges(FakePin.IRQ_RISING)
+    assert [board.pressed_mask() for _ in range(3)] == [0, 1 << 4, 0]
+    clock[0] += 100  # two taps inside two freezes, one frame apart: two presses
+    a.edges(FakePin.IRQ_FALLING | FakePin.IRQ_RISING)
+    assert board.pressed_mask() == 1 << 4
+    clock[0] += 50
+    a.edges(FakePin.IRQ_FALLING | FakePin.IRQ_RISING)
+    assert [board.pressed_mask() for _ in range(3)] == [0, 1 << 4, 0]
+    clock[0] += 100  # a button held all along is one press, however long the frames
+    FakePin.levels[a.id] = 0
+    a.edges(FakePin.IRQ_FALLING)
+    for _ in range(3):
+        assert board.pressed_mask() == 1 << 4
+        clock[0] += 150
+
+
 @pytest.mark.parametrize("name", ["Raspberry Pi Pico W with RP2040",
                                   "Raspberry Pi Pico 2 W with RP2350"])
 def test_rp2_backend_gauge_absent_by_config_on_a_radio_board_and_on_a_bare_pin(monkeypatch, name):
@@ -601,3 +650,91 @@ def test_fake_backend_answers_the_power_calls():
     board.led_power(False)
     assert board.led_supply is False
     assert board.sleep() is False and board.sleeps == 1  # a fake cannot wait for a button
+
+
+# Every board kind (tools/rp2040/boards.py) as the rp2 backend finds it: what GP29 and GP24
+# give. The emulated board runs three of them (test_rp2040.py); a Pico 2 W (an RP2350) only
+# here, by its name. (u16 driven?, GP24's level, the name)
+KINDS = {
+    "pico": (True, 0, "Raspberry Pi Pico with RP2040"),
+    "pico_w": (True, 0, "Raspberry Pi Pico with RP2040"),  # on the Pico's image: GP24
+    "pico2_w": (True, 0, "Raspberry Pi Pico 2 W with RP2350"),  # undriven, pulled down
+    "yd_rp2040": (False, 1, "Raspberry Pi Pico with RP2040"),  # the USR key's pull-up
+}
+
+
+@pytest.mark.parametrize("mv", [0, 1000, 3300, 5000])
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_no_board_sleeps_or_warns_for_a_gauge_it_does_not_have(monkeypatch, tmp_path, kind, mv):
+    from microrobots.handheld import Device
+
+    driven, usb_level, name = KINDS[kind]
+    rp2, machine, board = rp2_board(monkeypatch, "{}", name)
+    monkeypatch.setattr(FakeADC, "driven", driven)
+    monkeypatch.setattr(FakeADC, "u16", min(int(mv / 3 * 65535 / 3300), 65535))
+    FakePin.levels[24] = usb_level
+    dev = Device(rp2.Hardware, config_path=str(tmp_path / "config.json"),
+                 root=str(tmp_path) + os.sep)
+    # a sleep (only a real gauge's critical cell may ask for one) ends at a press of A
+    machine.during = lambda n: FakePin.made[14].edges(FakePin.IRQ_FALLING)
+    gauge = dev.power.mv >= 0
+    warned = 0
+    for _ in range(250):  # 5 s: five readings of the gauge
+        dev.run(1)
+        warned += dev.power.warning(dev.now)
+    has_gauge = kind in ("pico", "pico_w")  # a divider on GP29 (a Pico W's through GP25)
+    if not has_gauge or mv in (0, 1000):  # no gauge, or a reading no running Pico gives
+        assert not gauge and warned == 0 and dev.sleeps == 0, (kind, mv, dev.power.mv)
+    elif mv == 3300:  # a real gauge on a nearly empty cell: its warning is right
+        assert gauge and dev.power.critical and warned
+    else:
+        assert not warned and dev.sleeps == 0
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_rp2_backend_loses_no_tap_of_a_random_session_over_long_frozen_frames(monkeypatch, seed):
+    """tools/rp2040/taps.py's random taps (40-80 ms on every button, 20-200 ms apart) on
+    the fake pins, framed as on a Pico: 20 ms frames, and every second one that saves
+    (110 ms, 45 ms of it an erase with interrupts off: the edges in it latched and
+    handled at its end, as one interrupt per pin). device/input.py on the masks the
+    backend gives finds a press for every tap."""
+    from tools.rp2040.taps import lost_taps, presses, tap_script
+
+    rp2, machine, board = rp2_board(monkeypatch)
+    clock = sys.modules["time"].clock
+    start = clock[0] = 100000
+    script = tap_script(300, seed)
+    pins = board._buttons
+    edges = sorted([(start + d, b, True) for d, _, b in script]
+                   + [(start + u, b, False) for _, u, b in script])
+    records, latched = [], {}
+    t, k, frame = start - 200, 0, 0
+    end = start + script[-1][1] + 500
+    while t < end:
+        long_frame = frame % 50 == 25
+        freeze = (t + 20, t + 65) if long_frame else (t, t)
+        next_poll = t + (110 if long_frame else 20)
+        clock[0] = t
+        records.append({"now": t, "mask": board.pressed_mask()})
+        while k < len(edges) and edges[k][0] < next_poll:
+            te, b, down = edges[k]
+            FakePin.levels[pins[b].id] = 0 if down else 1
+            flag = FakePin.IRQ_FALLING if down else FakePin.IRQ_RISING
+            if freeze[0] <= te < freeze[1]:
+                latched[b] = latched.get(b, 0) | flag
+            else:
+                if latched and te >= freeze[1]:
+                    clock[0] = freeze[1]
+                    for lb, flags in sorted(latched.items()):
+                        pins[lb].edges(flags)
+                    latched.clear()
+                clock[0] = te
+                pins[b].edges(flag)
+            k += 1
+        if latched:
+            clock[0] = freeze[1]
+            for lb, flags in sorted(latched.items()):
+                pins[lb].edges(flags)
+            latched.clear()
+        t, frame = next_poll, frame + 1
+    assert lost_taps(script, start, presses(records)) == []

@@ -210,3 +210,101 @@ def test_a_bad_config_shows_the_red_x_and_names_the_key(bad_config):
             assert r > 0 and g == 0 and b == 0, cell
         else:
             assert r == g == b == 0, cell
+
+
+# -- the builder's self-test (modes/selftest.py), on our image (tools/rp2040/checks.py) ----
+# One image: it boots in 0.3 s of emulated time against the stock image's 2 s, and the
+# self-test's pictures are the same firmware's on both.
+def ours(part):
+    """The results of run ``part`` on our image (skipped without it)."""
+    why = rp2040_background.why("ours")
+    if why:
+        pytest.skip(why)
+    t = rp2040_background.result(part, "ours")
+    assert "error" not in t, t.get("error")
+    return t
+
+
+@pytest.fixture(scope="module")
+def selftest():
+    return ours("selftest")
+
+
+def frame_at(run, ms):
+    """The LED frame (grid order, as the LEDs got it) on show at emulated ``ms``."""
+    shown = [base64.b64decode(f) for t, f in run["frames"] if t <= ms]
+    assert shown, "no frame before %d ms" % ms
+    return shown[-1]
+
+
+def cells_of(frame):
+    return [tuple(frame[3 * i:3 * i + 3]) for i in range(36)]
+
+
+def test_selftest_held_a_at_power_on_fills_every_led_in_four_colours_within_the_cap(selftest):
+    cap = selftest["config"]["brightness_cap"]
+    for ms, want in zip(selftest["colours_at"], [(1, 0, 0), (0, 1, 0), (0, 0, 1), (1, 1, 1)]):
+        cells = set(cells_of(frame_at(selftest, ms)))
+        assert len(cells) == 1, (ms, cells)  # the whole grid, one colour
+        (rgb,) = cells
+        assert tuple(1 if v else 0 for v in rgb) == want, rgb
+        assert 0.9 * cap < 36 * sum(rgb) <= cap  # as bright as the cap allows, within it
+    assert selftest["console"].strip() == ""
+    assert 99 in selftest["modes"]  # the probe's number for a mode not in the menu's
+
+
+def test_selftest_each_button_lights_its_own_part_of_the_grid_while_held(selftest):
+    parts = {}
+    for b, down, up in selftest["held"]:
+        before = cells_of(frame_at(selftest, down - 5))
+        during = cells_of(frame_at(selftest, up - 5))
+        bright = {i for i, c in enumerate(during) if min(c) >= 20}  # white: held
+        assert bright, b
+        assert not {i for i, c in enumerate(before) if min(c) >= 20}, b
+        parts[b] = bright
+    assert len(parts) == 6
+    for b, cells in parts.items():
+        assert all(not cells & other for o, other in parts.items() if o != b)
+        assert all((i % 6 >= 3) == (b >= 4) for i in cells), b  # the D-pad left, A, B right
+
+
+def test_selftest_shows_the_supply_on_usb_and_plays_the_piezo(selftest):
+    cells = cells_of(frame_at(selftest, selftest["supply_at"]))
+    assert all(c[0] == 0 and c[2] > c[1] > 0 for c in cells[:6])  # USB: the blue top row
+    label = cells[12]
+    assert label[0] == label[1] == label[2] > 0  # the volts' white label
+    symbols = [c for c in cells[13:18] + cells[19:24] if any(c)]
+    # 4.8 V on USB (48 tenths: X X X X V I I I), give or take the ADC's step and the
+    # gauge's correction for the LEDs' current
+    assert len(symbols) in (7, 8, 9), symbols
+    assert all(c[0] == 0 and c[2] > c[1] for c in cells[30:36])  # a gauge, charging
+    piezo = cells_of(frame_at(selftest, selftest["piezo_at"]))
+    assert [sum(1 for r in range(6) if any(piezo[r * 6 + c])) for c in range(6)] == [
+        0, 2, 3, 4, 5, 0]  # the scale's staircase
+
+
+# -- board kinds x supply (tools/rp2040/boards.py), on our image --------------------------
+@pytest.fixture(scope="module")
+def boards():
+    return ours("boards")
+
+
+def test_no_board_kind_sleeps_or_warns_for_a_gauge_it_does_not_have(boards):
+    """A Pico, a Pico W on the Pico's image (its divider through GP25) and a YD-RP2040
+    clone (a bare GP29, its USR key on GP24), off USB, the supply read as 0, 1000, 3300
+    and 5000 mV, 1.1 s each: the frames never stop (no sleep), and once the gauge has read
+    the supply the battery picture shows only on a board with a real divider reading a
+    nearly empty cell (3.3 V: critical, as it should; it stays until the next reading,
+    a second later). The Pico 2 W: test_hw_backends.py (an RP2350, not emulated)."""
+    from tools.rp2040.boards import KINDS
+
+    assert set(KINDS) <= set(boards)
+    for kind in KINDS:
+        segments = boards[kind]["segments"]
+        assert [seg["mv"] for seg in segments] == [0, 1000, 3300, 5000]
+        for seg in segments:
+            assert seg["longest_gap_ms"] < 100, (kind, seg)  # no sleep
+            real_and_low = kind in ("pico", "pico_w") and seg["mv"] == 3300
+            assert (seg["settled_battery_picture"] > 0) == real_and_low, (kind, seg)
+            if kind not in ("pico", "pico_w"):  # no gauge: never, not for a frame
+                assert seg["battery_picture"] == 0, (kind, seg)

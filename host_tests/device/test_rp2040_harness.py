@@ -115,3 +115,39 @@ def test_the_tap_session_counts_a_tap_seen_in_one_frame_and_finds_a_lost_one():
     assert lost_taps(script, start, seen) == []
     frames[next(i for i, f in enumerate(frames) if f["now"] >= start + script[7][0])]["mask"] = 0
     assert lost_taps(script, start, presses(frames)) == [script[7]]  # one frame less: lost
+
+
+def test_a_lost_tap_is_told_merged_or_between_frames_from_the_frames_times():
+    from tools.rp2040.taps import why_lost
+
+    script = [(0, 60, 4), (80, 140, 4), (300, 340, 2), (500, 560, 1)]
+    polls = [1000 + t for t in (0, 20, 40, 150, 320, 330, 520)]  # a long frame: 40-150
+    assert why_lost(script[1], script, 1000, polls) == "merged"  # up 60, down 80: no frame
+    assert why_lost(script[2], script, 1000, polls[:4] + polls[6:]) == "between frames"
+    assert why_lost(script[3], script, 1000, polls) == "unexplained"
+
+
+def test_a_scripted_now_lands_when_the_boards_ticks_say_it(tmp_path):
+    """The app's now is the board's ticks_ms (handheld.Device starts its clock there),
+    so BoardSession.board_ms maps a now to the emulated ms at which the board's timer
+    reads it, whenever the Device began (it added the boot's origin once more before)."""
+    from microrobots.device.hw.fake import Hardware
+    from microrobots.handheld import Device
+
+    from tools.rp2040.session import BoardSession
+
+    class LateBoot(Hardware):
+        start = 1234  # ticks_ms when the Device is built: the boot's time
+
+    dev = Device(LateBoot, config_path=None, root=str(tmp_path) + "/")
+    assert dev.now == dev.hw.ticks_ms() == 1234
+
+    class Timer:
+        ms = 5000.0  # emulated ms since the emulator started
+
+        def board_us(self):
+            return 4_900_000  # the board's timer: reset 100 ms after the emulator started
+
+    s = BoardSession.__new__(BoardSession)
+    s.pico = Timer()
+    assert s.board_ms(4900) == 5000 and s.board_ms(6000) == 6100

@@ -32,7 +32,7 @@ SIZES = {"phone": (390, 844), "desktop": (1280, 800), "projector": (1920, 1080)}
 # The tour's screens, by the English words of the help line at that step (host_tests/tour.py).
 SCREENS = {
     "welcome to Micro Robots": "menu",
-    "4 of 12, players: 3": "settings",
+    "4 of 13, players: 3": "settings",
     "correct: player 2 takes a token": "referee-correct",
     "wrong: ": "referee-wrong",
     "solved in": "solo",

@@ -349,7 +349,7 @@ def test_the_help_line_guides_a_table_a_player_and_a_teacher(site, tmp_path):
             for i, d in enumerate(step.reached):
                 if d > 0:  # a dark badge with the number over the lit cell
                     assert page.evaluate(RING, i) < 150, "cell %d, distance %d" % (i, d)
-    for words in ("welcome", "4 of 12, players: 3", "who claims?", "player 3 claims 3 moves?",
+    for words in ("welcome", "4 of 13, players: 3", "who claims?", "player 3 claims 3 moves?",
                   "move 2 of 3", "wrong: the claim is below the optimum", "player 1 wins",
                   "you 8, optimum 6", "layer 2: every cell 2 moves away"):
         assert any(words in line for line in seen), words

@@ -213,7 +213,7 @@ def lesson_events(boot_seed, lesson):
         s.tap("right")
         s.tap("down")
         s.tap("a")
-        s.tap("up", 4)  # from item 1 up: 12 (the battery), 11, 10, then item 9, the lesson
+        s.tap("up", 5)  # from item 1 up: 13 (the self-test), 12 (the battery), 11, 10, item 9
         s.tap("right", lesson)
         s.hold("b")
         s.tap("left")

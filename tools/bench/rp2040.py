@@ -267,6 +267,10 @@ def report():
                   times, t["taps"], t["emulated_s"], t["erases"], t["busy_ms"],
                   len(t["lost"]), _ms(t["slowest_saving_us"]), t["late"], t["frames"],
                   t["plain_over_10ms"]))
+        if t["lost"]:
+            print("  lost: %s" % ", ".join("%s %d-%d ms (%s)" % (
+                ("up", "down", "left", "right", "a", "b")[b], d, u, why)
+                for (d, u, b), why in zip(t["lost"], t["lost_why"])))
     if "stock" in results:
         from tools.rp2040 import heapmap
 

@@ -14,8 +14,11 @@ board work is done once, here, and written to a JSON file that the tests judge:
    mode; its files dumped; the RUN pin pulsed; boot again and 500 ms of what it resumes.
 2. A board with a bad ``config.json`` and no probe (the tree as ``make flash`` writes
    it, untouched): until the LEDs show something.
-3. Every board kind (boards.py: a Pico, a Pico W on the Pico's image, a YD-RP2040 clone)
-   off USB, its supply read as 5000, 0, 1000, 3300 and 5000 mV in turn, 1.3 s each:
+3. The builder's self-test (modes/selftest.py): a board powered on with A held; the
+   four colours, each button held in turn, the supply's screen, A: the piezo's.
+4. Every board kind (boards.py: a Pico, a Pico W on the Pico's image, a YD-RP2040 clone)
+   off USB, powered on at 5000 mV, its supply read as 0, 1000, 3300 and 5000 mV in turn,
+   1.1 s each:
    whether the battery picture showed, or the board slept (frames stopped).
 
 ``host_tests/conftest.py`` starts both, each in a background process of its own, when the
@@ -107,19 +110,21 @@ def bad_config_run(firmware, frozen):
             "emulated_ms": pico.ms}
 
 
-SUPPLIES_MV = (5000, 0, 1000, 3300, 5000)  # VSYS, off USB: a segment each
-SEGMENT_MS = 1300  # the gauge is read once a second
+BOOT_MV = 5000  # VSYS at power-on, off USB
+SUPPLIES_MV = (0, 1000, 3300, 5000)  # then a segment each
+SEGMENT_MS = 1100  # the gauge is read once a second
+FRAME_MS = 20
 
 
 def battery_pictures(frames):
     """The times of the LED frames (grid order) that show the low-battery picture."""
-    from microrobots.handheld import draw_battery
+    from microrobots import frame as F
 
     pictures = []
     for critical in (False, True):
         for now in (0, 500):
             frame = bytearray(108)
-            draw_battery(frame, now, critical)
+            F.battery(frame, now, critical)
             pictures.append(bytes(1 if v else 0 for v in frame))
     return [ms for ms, f in frames if bytes(1 if v else 0 for v in f) in pictures]
 
@@ -134,7 +139,7 @@ def boards_run(firmware, frozen, kinds=None):
     out = {}
     for kind in kinds or KINDS:
         s = BoardSession(firmware, frozen=frozen, board=kind, floating_mv=3300)
-        s.pico.set_supply(SUPPLIES_MV[0], usb=False)
+        s.pico.set_supply(BOOT_MV, usb=False)
         if not s.boot():
             return {"error": "%s: the probed firmware did not start: %s" % (
                 kind, s.pico.console[-400:])}
@@ -147,14 +152,66 @@ def boards_run(firmware, frozen, kinds=None):
             frames = grid_frames(s.pico.leds[begin_frames:], s.config)
             nows = [r["now"] for r in s.records[begin_rec:]]
             gap = max([b - a for a, b in zip(nows, nows[1:])] or [0])
+            # the gauge read at least once at this supply: what is on show from then on
+            read = begin_ms + 1000 + 2 * FRAME_MS
+            settled = [f for f in frames if f[0] >= read]
+            settled[:0] = [f for f in frames if f[0] < read][-1:]
             segments.append({"mv": mv, "battery_picture": len(battery_pictures(frames)),
+                             "settled_battery_picture": len(battery_pictures(settled)),
                              "longest_gap_ms": gap, "ms": s.pico.ms - begin_ms})
         out[kind] = {"segments": segments, "console": s.pico.console[-600:]}
         _say("board kind %s" % kind, s.pico)
     return out
 
 
-PARTS = {"tour": tour_run, "bad_config": bad_config_run, "boards": boards_run}
+SELF_TEST_HOLD_MS = 150  # each button held this long on the buttons' screen
+SELF_TEST_GAP_MS = 100
+COLOUR_TAP_MS = 250  # A tapped this often on the colours' screen (each colour a second
+# if left alone: the emulator's time is dear)
+
+
+def selftest_run(firmware, frozen):
+    """Power on with A held (modes/selftest.py); let go; A through the four colours; each
+    button held in turn; the supply's screen; A: the piezo's. The LED frames, and when
+    each button was held (emulated ms since power-on, as the frames' times)."""
+    from .session import grid_frames
+
+    s = BoardSession(firmware, frozen=frozen)
+    s.pico.set_buttons(1 << 4)  # A, held from power-on
+    if not s.boot():
+        return {"error": "the probed firmware did not start: " + s.pico.console[-400:]}
+    _say("booted with A held", s.pico)
+    t = s.now + 200
+    s.at(t, s.pico.set_buttons, 0)
+    colours_at = []
+    for _ in range(4):  # red shows from the start; A: green, blue, white, the buttons
+        t += COLOUR_TAP_MS
+        colours_at.append(s.board_ms(t - 20))
+        s.at(t, s.pico.set_buttons, 1 << 4)
+        s.at(t + 60, s.pico.set_buttons, 0)
+    t += 300
+    held = []
+    for b in range(6):
+        s.at(t, s.pico.set_buttons, 1 << b)
+        s.at(t + SELF_TEST_HOLD_MS, s.pico.set_buttons, 0)
+        held.append((b, s.board_ms(t), s.board_ms(t + SELF_TEST_HOLD_MS)))
+        t += SELF_TEST_HOLD_MS + SELF_TEST_GAP_MS
+    t += 1300  # every button seen, a second of calm: the supply
+    supply_at = s.board_ms(t)
+    t += 100
+    s.at(t, s.pico.set_buttons, 1 << 4)  # A: the piezo
+    s.at(t + 60, s.pico.set_buttons, 0)
+    piezo_at = s.board_ms(t + 300)
+    s.run_to(t + 500)
+    _say("self-test done", s.pico)
+    return {"frames": [(ms, _b64(f)) for ms, f in grid_frames(s.pico.leds, s.config)],
+            "colours_at": colours_at, "held": held, "supply_at": supply_at,
+            "piezo_at": piezo_at, "modes": sorted({r["mode"] for r in s.records}),
+            "console": s.pico.console, "config": s.config, "emulated_ms": s.pico.ms}
+
+
+PARTS = {"tour": tour_run, "bad_config": bad_config_run, "selftest": selftest_run,
+         "boards": boards_run}
 
 
 def main(argv=None):

@@ -9,8 +9,9 @@
     lockstep(records, frames, seed, s.config) # the host firmware, fed the board's now and
                                               # buttons frame by frame: None if all equal
 
-Times: the board's ``now`` (ms since the firmware's Device started, what the app sees) is
-the unit of scripts and records; ``Pico`` works in emulated ms since power-on.
+Times: the board's ``now`` (what the app sees: handheld.Device starts its clock at the
+board's own ``ticks_ms``, which counts from the board's reset) is the unit of scripts and
+records; ``Pico`` works in emulated ms since power-on.
 """
 
 import json
@@ -139,10 +140,14 @@ class BoardSession:
         return self.records[self.boots[-1][0]:] if self.boots else []
 
     def board_ms(self, now):
-        """The emulated ms (since power-on) at which the board's ``now`` is ``now``."""
+        """The emulated ms (since power-on) at which the board's ``now`` is ``now``: the
+        app's clock is the board's ``ticks_ms`` (it starts there, at H_ORIGIN, and moves
+        on by what ticks_diff measures; a session here never sleeps, which would stop
+        it). (Until issue 31 this added H_ORIGIN once more: every scripted edge landed
+        the boot's 200-2000 ms later than the records' ``now`` said, which the tap
+        sessions read as taps lost.)"""
         pico = self.pico
-        offset = pico.ms - pico.board_us() / 1000.0
-        return self.header[probe.H_ORIGIN] + now + offset
+        return now + pico.ms - pico.board_us() / 1000.0
 
     def _collect(self):
         if self.reader is not None and self.reader.find():

@@ -11,6 +11,7 @@ one (app.App's saver), so saves, with their erases and page programs, fall among
 ``inside_erases``: besides, a tap (up to 60 ms, 8 ms shorter than the erase) begins 3 ms
 into every erase, on a button the random taps leave alone then: it begins and ends while
 the board is frozen, the case a once-a-frame poll loses.
+``lost_why`` says for each lost tap what the frames' times show (``why_lost``).
 A tap is seen when the firmware's debounced buttons (device/input.py, run on the masks
 the board read, frame by frame, as the board did) give a PRESS of its button between its
 press and the next tap of that button. ``frames``: every frame's work (step_us), to find
@@ -73,6 +74,25 @@ def lost_taps(script, start, seen):
     return lost
 
 
+def why_lost(tap, script, start, polls):
+    """Why tap ``tap`` of ``script`` (played from ``start``) found no press, from the
+    frames' times ``polls`` (the board's now at each, when it read the buttons): the
+    previous tap of its button let go and this one pressed with no frame between (the
+    two read as one hold, unless the firmware tells them apart), or the whole tap between
+    two frames (the latch's case), or neither."""
+    down, up, button = tap
+    before = [u for d, u, b in script if b == button and d < down]
+
+    def frame_in(a, b):
+        return any(start + a < t <= start + b for t in polls)
+
+    if before and not frame_in(before[-1], down):
+        return "merged"  # let go and pressed again inside one frame
+    if not frame_in(down, up):
+        return "between frames"
+    return "unexplained"
+
+
 def tap_session(firmware, taps=200, seed=1, flash_times="typical", frozen=False,
                 inside_erases=True):
     from .session import SWITCH_MS, BoardSession
@@ -119,11 +139,13 @@ def tap_session(firmware, taps=200, seed=1, flash_times="typical", frozen=False,
     seen = presses(records)
     script = sorted(script + [(round(d), round(u), b) for d, u, b in injected])
     lost = lost_taps(script, start, seen)
+    polls = [r["now"] for r in records]
     erases = s.pico.flash.erases()[erases_before:] if s.pico.flash else []
     saving = [r["step_us"] for r in records if r["saves"]]
     plain = [r["step_us"] for r in records if not r["saves"] and not r["app"] & 2]
     return {
         "taps": len(script), "inside_erases": len(injected), "lost": lost,
+        "lost_why": [why_lost(tap, script, start, polls) for tap in lost],
         "presses": len(seen),
         "erases": len(erases), "busy_ms": sum(e[3] for e in s.pico.flash.log[erases_before:])
         if s.pico.flash else 0,

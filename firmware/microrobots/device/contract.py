@@ -19,7 +19,8 @@ a button), ``dim_after_ms()`` and ``sleep_after_ms()`` (the idle limits; 0: neve
 ``may_sleep()`` (False while long work runs), ``flush()`` (write what is unsaved: the
 device is about to sleep). Around failures: ``notice`` (a line the console prints at
 start), ``show_notice(text, now)`` (the device set a saved game aside), ``live_game()``
-(the file in play, set aside if the app stops with it).
+(the file in play, set aside if the app stops with it). At boot, if the builder holds
+the self-test's button (handheld.SELF_TEST_BUTTON): ``self_test(now)``.
 
 None of them allocates in a frame, but in the frame that encodes a file to save
 (saving.py) and a mode switch's.
@@ -72,3 +73,6 @@ class AppContract:
 
     def live_game(self):
         return None
+
+    def self_test(self, now):
+        pass

@@ -32,12 +32,14 @@ AND = N_(" and ")  # between the winners' numbers
 # The settings' items as the guide names them (settings._ITEMS, in order).
 NAMES = (N_("side"), N_("arrangement"), N_("brightness"), N_("players"),
          N_("expert (waypoint)"), N_("sound"), N_("difficulty"), N_("colour aid"),
-         N_("lesson"), N_("dim after"), N_("sleep after"), N_("battery"))
+         N_("lesson"), N_("dim after"), N_("sleep after"), N_("battery"),
+         N_("self-test"))
 ITEMS = ("side", "tiles", "brightness", "players", "expert", "sound", "difficulty", "aid",
-         "lesson", "dim", "sleep", "battery")
+         "lesson", "dim", "sleep", "battery", "selftest")
 SIDES = {"black": N_("black"), "copper": N_("copper")}  # the boards' two sides
 # The dice's colours (rules/board.COLOUR_NAMES' order; the worksheets' words too).
 COLOURS = (N_("blue"), N_("yellow"), N_("green"), N_("red"), N_("pink"), N_("white"))
+TEST_COLOURS = (N_("red"), N_("green"), N_("blue"), N_("white"))  # the self-test's
 AIDS = (N_("off"), N_("high contrast"), N_("blink the robot's colour"), N_("both"))
 # Every line is a whole sentence in the catalogues (firmware/microrobots/i18n.py: the
 # identity until a simulator installs a language), so each language orders its words.
@@ -275,6 +277,9 @@ def settings(m):
     elif name == "battery":
         return _("%d of %d, battery: %s · up/down: another · B: back") % (
             m.item + 1, len(ITEMS), _battery(getattr(m.app, "power", None)))
+    elif name == "selftest":
+        return _("%d of %d, self-test: A starts it (every LED, every button, the supply, "
+                 "the piezo) · up/down: another · B: back") % (m.item + 1, len(ITEMS))
     return _("%d of %d, %s: %s · left/right: change · up/down: another · B: back") % (
         m.item + 1, len(ITEMS), _(NAMES[m.item]), value)
 
@@ -291,6 +296,24 @@ def _battery(power):
     if power.low:
         return _("%d%% low (%.2f V)") % (power.percent, power.mv / 1000)
     return _("%d%% (%.2f V)") % (power.percent, power.mv / 1000)
+
+
+def selftest(m):
+    """The self-test's screen and what it wants of the builder."""
+    screen = m.screen
+    if screen is m.colours:
+        return _("self-test 1 of 4: every LED %s · A: the next colour · B: leave") % _(
+            TEST_COLOURS[screen.colour])
+    if screen is m.buttons:
+        left = sum(1 for b in range(6) if not screen.seen >> b & 1)
+        return ngettext("self-test 2 of 4: press every button, each lights its part of "
+                        "the grid · %d button still to press",
+                        "self-test 2 of 4: press every button, each lights its part of "
+                        "the grid · %d buttons still to press", left) % left
+    if screen is m.supply:
+        return _("self-test 3 of 4: the supply: %s · A: the piezo · B: leave") % _battery(
+            m.app.power)
+    return _("self-test 4 of 4: the piezo plays a scale · A: start again · B: leave")
 
 
 def reached(m):

@@ -1,4 +1,4 @@
-"""Settings: eleven items, each saved the moment it changes, and the battery.
+"""Settings: eleven items, each saved the moment it changes, the battery and the self-test.
 
 UP/DOWN choose the item, LEFT/RIGHT change its value; B (or holding B) goes back. The
 top row shows the item's number as a count (frame.count, white label), the second row
@@ -21,6 +21,8 @@ its value (blue label); the lower half previews it:
     11 sleep after  minutes before the device sleeps, 0 = never (0..60)
     12 battery      its charge in percent (two rows), a bar below: green, red when
                     low; on USB a full blue bar and 0; no gauge: nothing (read only)
+    13 self-test    A starts the builder's self-test (modes/selftest.py): every LED,
+                    button, the supply, the piezo; the second row shows its four colours
 
 Shuffle: the grid deals a new arrangement and guides you, tile by tile: the quadrant
 to fill lights up, first showing the board's letter as a count of gold cells in the
@@ -48,9 +50,10 @@ _LIST = const(0)
 _SHUFFLE = const(1)
 _MATCH = const(2)
 _ITEMS = ("side", "tiles", "brightness", "players", "expert", "sound", "difficulty", "aid",
-          "lesson", "dim", "sleep", "battery")
+          "lesson", "dim", "sleep", "battery", "selftest")
 _CORNERS = (0, 3, 18, 21)
 _LETTER_MS = const(800)
+_SELF_TEST_COLOURS = const(((120, 0, 0), (0, 120, 0), (0, 0, 120), (120, 120, 120)))
 
 
 def _draw_tile(frame, pal, tiles, board, turns, q, level):
@@ -100,6 +103,9 @@ class Mode(Base):
         if key == A and name == "tiles" and self.arrange > 1:
             self._begin_arrange(now)
             return
+        if key == A and name == "selftest":
+            app.go("selftest", now)
+            return
         if key == A and name == "lesson" and s["lesson"]:
             app.change("puzzle", 1)  # the lesson again, from its first puzzle
             app.beep(SOUND_GOOD)
@@ -113,7 +119,7 @@ class Mode(Base):
             self.arrange = (self.arrange - 1 + d) % 3 + 1
         elif name in ("expert", "sound"):
             app.change(name, not s[name])
-        elif name != "battery":  # (read only)
+        elif name != "battery" and name != "selftest":  # (read only; A only)
             lo, hi = RANGES[name]
             was = s[name]
             app.change(name, min(max(was + d, lo), hi))
@@ -177,6 +183,12 @@ class Mode(Base):
             F.fill(frame, 0, 0, 0)
             F.count(frame, self.item + 1, 0, P.ROBOT_WHITE, 1)
             self._render_battery(frame)
+            return
+        if name == "selftest":  # its colours
+            F.fill(frame, 0, 0, 0)
+            F.count(frame, self.item + 1, 0, P.ROBOT_WHITE, 1)
+            for k in range(4):
+                F.put_rgb(frame, 7 + k, _SELF_TEST_COLOURS[k])
             return
         if name == "side":
             value = 1 if s["side"] == "black" else 2

@@ -7,8 +7,13 @@ the interrupt runs when the erase is done and marks the button, and the next
 ``pressed_mask`` reports it held once (device/input.py then sees a press, and a release
 the frame after). A fall within 20 ms of the button's last rise is the contacts
 bouncing on a release, no press; and a fall seen together with a rise by one interrupt
-(both inside a freeze) of a button that was held is its release. (Two taps of one
-button inside one freeze read as one: the latch holds one fall.)
+(both inside a freeze) of a button that was held is its release. A button reported held
+at one call of ``pressed_mask`` and caught again at the next, without staying held in
+between (let go: a rise 20 ms or more after the call that first reported it, not the
+press's bounce; or reported by the latch alone, already up), was tapped again within one
+long frame (a save's): it is reported released once, then held, so that the second tap
+is a press of its own. (Two taps of one button inside one freeze read as one: the
+latch holds one fall.)
 
 The battery gauge reads VSYS through the board's divider (a third of it on GP29, ADC3)
 and USB power on GP24 (with the pad's pull-down, so a pin nothing drives reads "no
@@ -60,6 +65,9 @@ _HELD = bytearray(1)  # the levels pressed_mask read last (bit set: held)
 _ROSE = [0] * 6  # ticks_ms of each button's last rise
 # the buttons' Pins, in BUTTON_NAMES order (the IRQ handler finds its button in it)
 _BUTTONS = []  # type: list[Pin]
+_LET_GO = bytearray(1)  # bit i: button i, held at the last pressed_mask, rose since
+_SHOWN = bytearray(1)  # the mask pressed_mask returned last
+_SEEN = [0] * 6  # ticks_ms of the pressed_mask that first reported each button held
 _WOKEN = bytearray(1)  # set by USB's IRQ while asleep
 
 
@@ -81,6 +89,8 @@ def _caught(pin):
         _FELL[0] |= bit
     if flags & Pin.IRQ_RISING:
         _ROSE[i] = t
+        if _HELD[0] & bit and time.ticks_diff(t, _SEEN[i]) >= _BOUNCE_MS:
+            _LET_GO[0] |= bit
 
 
 def _usb_woken(pin):
@@ -98,7 +108,7 @@ class Hardware:
         buttons = config["buttons"]
         _BUTTONS[:] = [Pin(buttons[name], Pin.IN, Pin.PULL_UP) for name in BUTTON_NAMES]
         self._buttons = _BUTTONS
-        _FELL[0] = _HELD[0] = 0
+        _FELL[0] = _HELD[0] = _LET_GO[0] = _SHOWN[0] = 0
         for i in range(len(_BUTTONS)):
             _ROSE[i] = time.ticks_add(time.ticks_ms(), -_BOUNCE_MS)
             _BUTTONS[i].irq(handler=_caught, trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING,
@@ -143,20 +153,32 @@ class Hardware:
     def pressed_mask(self):
         """The buttons held now, and those that fell since the last call (once a frame);
         feeds the watchdog."""
-        mask = 0
+        state = disable_irq()  # the levels and the latches of one moment
+        levels = 0
         bit = 1
         for pin in self._buttons:
             if not pin.value():  # active low
-                mask |= bit
+                levels |= bit
             bit <<= 1
-        state = disable_irq()
-        fell = _FELL[0]
-        _FELL[0] = 0
-        _HELD[0] = mask
+        shown = _SHOWN[0]
+        mask = levels | _FELL[0]
+        # shown held last time and now, not held all along: tapped again in between
+        again = mask & shown & ~(_HELD[0] & ~_LET_GO[0])
+        mask &= ~again  # its release now, its press at the next call
+        _FELL[0] = again & ~levels  # (latched, if it is already up again)
+        _LET_GO[0] = 0
+        _HELD[0] = levels
+        _SHOWN[0] = mask
         enable_irq(state)
+        new = mask & ~shown
+        if new:
+            t = time.ticks_ms()
+            for i in range(6):
+                if new >> i & 1:
+                    _SEEN[i] = t
         if self._watchdog is not None:
             self._watchdog.feed()
-        return mask | fell
+        return mask
 
     def show(self, buf):
         bitstream(self._led, 0, _WS2812_TIMING, buf)
