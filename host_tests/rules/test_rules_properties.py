@@ -469,3 +469,25 @@ def test_a_long_walk_restores_from_its_kept_part_and_its_waypoint_visit():
         ok, w = restored(walk, a, waypoint)
         assert ok and w.to_saved()["seen"] == seen, (waypoint, walk)
         assert w.seen == (seen >= 0)
+
+
+def test_a_long_game_loaded_from_its_save_stands_on_the_base_it_was_saved_on():
+    """The base a long game folded into comes back from its file as it was, and a base
+    that differs in any one of its fields is another base (tools compare them)."""
+    g = long_table()
+    loaded = notation.from_dict(g.to_dict())
+    assert g.base is not None and loaded.base is not g.base
+    assert loaded.base == g.base
+    fields = list(g.base.fields())
+    for k in range(len(fields)):
+        other = list(fields)
+        other[k] = (other[k] + (1,)) if isinstance(other[k], tuple) else other[k] + 1
+        assert g.base != type(g.base)(*other), k
+    assert g.base != tuple(fields)
+
+
+def test_a_rewound_game_shares_its_solver():
+    """Replaying a game from its base (tools/replay.py) reuses the game's solver: its
+    tables are built once for a layout, not once more for every replay."""
+    g = long_table(rounds=3)
+    assert g.rewound().solver is g.solver is SOLVER
