@@ -491,3 +491,17 @@ def test_a_rewound_game_shares_its_solver():
     tables are built once for a layout, not once more for every replay."""
     g = long_table(rounds=3)
     assert g.rewound().solver is g.solver is SOLVER
+
+
+def test_a_refusal_quotes_a_long_value_cut_to_one_line():
+    """The line a bad save or link gets names the bad value as written, up to 40
+    characters; a longer one is cut to 37 and "...", so the line stays one line."""
+    def seed_refusal(seed):
+        try:
+            notation.replay("MR2.2.%s.black:CADB0312" % seed)
+        except notation.GameStateError as e:
+            return str(e)
+    exact = "9" * 37 + "x"  # repr adds two quotes: 40 characters, kept whole
+    assert seed_refusal(exact) == "share string: bad seed '%s'" % exact
+    long = exact + "y"  # 41: cut
+    assert seed_refusal(long) == "share string: bad seed '%s..." % ("9" * 36)
