@@ -50,6 +50,7 @@ SCOPES = {
         "host_tests/app/test_robust.py",  # the solo walk (rules/walk.py)
     ]),
     "modes": ("microrobots/modes", [
+        "host_tests/app/test_settings_screen.py",
         "host_tests/app/test_guarded_behaviours.py",
         "host_tests/app/test_app.py",
         "host_tests/app/test_robust.py",
