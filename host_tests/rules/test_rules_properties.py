@@ -505,3 +505,19 @@ def test_a_refusal_quotes_a_long_value_cut_to_one_line():
     assert seed_refusal(exact) == "share string: bad seed '%s'" % exact
     long = exact + "y"  # 41: cut
     assert seed_refusal(long) == "share string: bad seed '%s..." % ("9" * 36)
+
+
+def test_a_walk_from_the_waypoint_has_seen_it_from_its_first_cell():
+    """A walk that starts on its waypoint has visited it at move 0: stepping back onto
+    it later and taking every move back leaves it visited, in the saved form too."""
+    from microrobots.rules.walk import Walk
+
+    a, b, c = two_moves()
+    w = Walk()
+    w.start(a, a)
+    assert w.seen and w.to_saved()["seen"] == 0
+    w.step(b)
+    w.step(a)  # back on the waypoint, at move 2
+    assert w.to_saved()["seen"] == 0
+    assert w.undo() and w.undo() and w.count == 0
+    assert w.seen and w.to_saved()["seen"] == 0
