@@ -521,3 +521,16 @@ def test_a_walk_from_the_waypoint_has_seen_it_from_its_first_cell():
     assert w.to_saved()["seen"] == 0
     assert w.undo() and w.undo() and w.count == 0
     assert w.seen and w.to_saved()["seen"] == 0
+
+
+def test_a_waypoint_on_the_first_cell_of_the_grid_is_a_waypoint():
+    """Cell 0 is a cell like any other: a waypoint there is not yet visited by a walk
+    that starts elsewhere, and is once the robot stands on it."""
+    from microrobots.rules.walk import Walk
+
+    a, b, c = two_moves()  # a is cell 0
+    w = Walk()
+    w.start(b, a)
+    assert not w.seen and w.to_saved()["seen"] == -1
+    w.step(a)
+    assert w.seen and w.to_saved()["seen"] == 1
