@@ -534,3 +534,17 @@ def test_a_waypoint_on_the_first_cell_of_the_grid_is_a_waypoint():
     assert not w.seen and w.to_saved()["seen"] == -1
     w.step(a)
     assert w.seen and w.to_saved()["seen"] == 1
+
+
+def test_a_round_nobody_solved_is_listed_as_no_player_no_count_no_verdict():
+    """The decisions a tool reads back (tools/replay.py, the share string): a give-up is
+    (None, 0, None), beside the claims as they were made."""
+    g = game_at([0, 0, 0])
+    g.give_up()
+    route = g.route()
+    count = len(route) - 1
+    assert g.claim(1, count, route[1:]).ok
+    g.give_up()
+    decisions = g.decisions()
+    assert decisions[0] == (None, 0, None) and decisions[2] == (None, 0, None)
+    assert decisions[1][:2] == (1, count) and decisions[1][2].ok
