@@ -548,3 +548,15 @@ def test_a_round_nobody_solved_is_listed_as_no_player_no_count_no_verdict():
     decisions = g.decisions()
     assert decisions[0] == (None, 0, None) and decisions[2] == (None, 0, None)
     assert decisions[1][:2] == (1, count) and decisions[1][2].ok
+
+
+@pytest.mark.parametrize("key", ["round", "start", "pool", "score", "streak", "best_streak",
+                                 "extra", "last_extra"])
+@pytest.mark.parametrize("bad", [-1, 1.5, "3"])
+def test_a_base_number_of_the_wrong_type_or_sign_is_refused(key, bad):
+    """Each number of a saved base, alone made negative, fractional or text: the save is
+    refused with the one line that says so."""
+    d = long_table().to_dict()
+    assert refusal(d) is None
+    assert refusal(based(d, **{key: bad})) == \
+        "saved game: base: a field has the wrong type or sign"
