@@ -52,6 +52,7 @@ SCOPES = {
     "modes": ("microrobots/modes", [
         "host_tests/app/test_settings_screen.py",
         "host_tests/app/test_pieces_line.py",
+        "host_tests/app/test_classroom_screen.py",
         "host_tests/app/test_guarded_behaviours.py",
         "host_tests/app/test_app.py",
         "host_tests/app/test_robust.py",
