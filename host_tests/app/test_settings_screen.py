@@ -177,3 +177,24 @@ def test_the_menu_glows_the_chosen_quadrant_and_dims_the_others(tmp_path):
                 assert [cell(frame(s), i) for i in cells] == [
                     tuple(v * 70 // 255 for v in rgb) if bits >> k & 1 else DARK
                     for k in range(9)], (choice, q)
+
+
+def test_the_battery_item_counts_its_charge_and_bars_it_green_or_red_when_low(s):
+    """Each charge read from a cell plugged in afresh (so the gauge starts from it):
+    75 % rounds to five cells of six, 89 % takes two rows of symbols, 12 % is low."""
+    s.tap("up")  # round to the last item: the battery
+    for mv, percent, low, lit in ((3950, 75, False, 5), (4052, 89, False, 5),
+                                  (3692, 12, True, 1)):
+        s.driver.feed("battery usb")
+        s.wait(100)
+        f = frame(s)
+        assert read_count(f, 0) == (WHITE, 12) and read_count(f, 1) == (VALUE, 0)
+        bar = [cell(f, 24 + c) for c in range(6)]  # (this gauge reads nothing on USB)
+        assert bar == ([VALUE] * 6 if s.app.power.mv >= 0 else [DARK] * 6)
+        s.driver.feed("battery %d" % mv)
+        s.wait(3200 if low else 100)  # (a low battery is announced for 3 s first)
+        assert s.app.power.percent == percent and s.app.power.low == low
+        f = frame(s)
+        assert read_count(f, 0) == (WHITE, 12) and read_count(f, 1) == (VALUE, percent)
+        colour = tuple(P.REFUSE if low else P.GOOD)
+        assert [cell(f, 24 + c) for c in range(6)] == [colour] * lit + [tuple(P.DIM)] * (6 - lit)
