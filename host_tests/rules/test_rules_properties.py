@@ -560,3 +560,12 @@ def test_a_base_number_of_the_wrong_type_or_sign_is_refused(key, bad):
     assert refusal(d) is None
     assert refusal(based(d, **{key: bad})) == \
         "saved game: base: a field has the wrong type or sign"
+
+
+@pytest.mark.parametrize("changes", [dict(rng=[-1, 2]), dict(rng=[1.5, 2]), dict(rng=[1, "2"]),
+                                     dict(tokens=[-1, 1, 0]), dict(tokens=[0.5, 0.5, 0])])
+def test_a_base_generator_or_tokens_of_the_wrong_type_or_sign_are_refused(changes):
+    """The same for the two numbers of the generator's state and each player's tokens
+    (the pool still adding up: only the sign or the type is wrong)."""
+    d = long_table().to_dict()
+    assert refusal(based(d, **changes)) == "saved game: base: a field has the wrong type or sign"

@@ -108,3 +108,18 @@ def report_path():
     from tools.mutate.__main__ import EQUIVALENTS
 
     return EQUIVALENTS
+
+
+def test_a_survivor_on_the_second_of_two_same_lines_is_named_by_its_own_line(tmp_path):
+    here = tmp_path / "rules"
+    (here / "pkg").mkdir(parents=True)
+    (here / "mutants" / "pkg").mkdir(parents=True)
+    (here / "pkg" / "mod.py").write_text(
+        "def twice(n):\n    n = n + 1\n    n = n + 1\n    return n\n")
+    (here / "mutants" / "pkg" / "mod.py").write_text(
+        "def x_twice__mutmut_orig(n):\n    n = n + 1\n    n = n + 1\n    return n\n\n\n"
+        "def x_twice__mutmut_1(n):\n    n = n + 1\n    n = n - 1\n    return n\n")
+    (here / "mutants" / "pkg" / "mod.py.meta").write_text(json.dumps({
+        "exit_code_by_key": {"pkg.mod.x_twice__mutmut_1": 0}}))
+    text = report.build([str(here)], {})
+    assert "- pkg.mod:3 `twice` (x_twice__mutmut_1): `n = n + 1` -> `n = n - 1`" in text

@@ -132,7 +132,7 @@ def mutants(here):
             mutant = functions.get(generated, "")
             offset, before, after = _changed_lines(orig, mutant)
             first, last = spans.get(mangled, (0, 0))
-            line = _find_line(lines, first, last, before) if first else 0
+            line = _find_line(lines, first, last, before, first + offset) if first else 0
             out.append({
                 "module": module, "function": _readable(mangled), "key": key,
                 "line": line, "before": before, "after": after, "status": _status(code),
@@ -145,7 +145,11 @@ def _order(key):
     return name, int(number) if number.isdigit() else 0
 
 
-def _find_line(lines, first, last, text):
+def _find_line(lines, first, last, text, guess=0):
+    """The line of the function that reads ``text``: ``guess`` (its place in mutmut's copy)
+    when it does, as two lines may read the same; else the first that does."""
+    if first <= guess <= min(last, len(lines)) and lines[guess - 1].strip() == text:
+        return guess
     for n in range(first, min(last, len(lines)) + 1):
         if lines[n - 1].strip() == text:
             return n
