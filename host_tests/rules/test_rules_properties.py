@@ -569,3 +569,31 @@ def test_a_base_generator_or_tokens_of_the_wrong_type_or_sign_are_refused(change
     (the pool still adding up: only the sign or the type is wrong)."""
     d = long_table().to_dict()
     assert refusal(based(d, **changes)) == "saved game: base: a field has the wrong type or sign"
+
+
+@FAST
+@given(st.integers(0, 65535), st.integers(0, 7), st.integers(0, 65535))
+def test_the_illegal_move_of_any_claim_reads_back_from_the_log(move, player, count):
+    """Which move was illegal is kept in 7-bit groups: a claim of up to 65535 moves
+    names any of them, three groups for the longest."""
+    from microrobots.rules import decisions
+    from microrobots.rules.solver import ILLEGAL_MOVE
+
+    log = bytearray(b"\x01\x02\x00")  # a decision before it
+    what = player | ILLEGAL_MOVE << 3
+    decisions.append(log, what, count, move)
+    assert decisions.entry(log, 3) == (what, count, move, len(log))
+
+
+def test_a_save_with_too_many_decisions_or_a_bad_expert_flag_is_refused_by_name():
+    d = Game(LAYOUT, 2, False, 7, 0, SOLVER).to_dict()
+    assert refusal(dict(d, decisions="-" * (1000 * 13 + 1))) == \
+        "saved game: over 1000 decisions"
+    assert refusal(dict(d, expert="yes")) == \
+        "saved game: expert must be true or false, not 'yes'"
+
+
+def test_a_game_loaded_with_the_solver_of_its_layout_uses_it():
+    """Loading a save reuses the solver it is given (the device's one, already built)."""
+    d = Game(LAYOUT, 2, False, 7, 0, SOLVER).to_dict()
+    assert notation.from_dict(d, SOLVER).solver is SOLVER
