@@ -108,10 +108,24 @@ def short(message):
     return _QUOTED.sub(cut, str(message))
 
 
+# The reader's language for the one-line errors and the layout options' help:
+# tools.i18n.usage.install sets them (this module cannot import tools.i18n, which imports it),
+# each a function of the English.
+translate_error = None
+translate = None
+
+
+def _say(text):
+    return translate(text) if translate is not None else text
+
+
 def fail(prog, error, stream=None):
-    """Report ``error`` as the one line ``prog: error`` on stderr (quoted values cut
-    short); return exit status 2."""
-    print("%s: %s" % (prog, short(error)), file=stream or sys.stderr)
+    """Report ``error`` as the one line ``prog: error`` on stderr (in the reader's
+    language, quoted values cut short); return exit status 2."""
+    text = str(error)
+    if translate_error is not None:
+        text = translate_error(text)
+    print("%s: %s" % (prog, short(text)), file=stream or sys.stderr)
     return 2
 
 
@@ -356,11 +370,12 @@ def add_layout_options(parser, files=True):
     """``--layout FILE`` (unless ``files`` is False) or ``--tiles CODE``, and ``--side``."""
     where = parser.add_mutually_exclusive_group()
     if files:
-        where.add_argument("--layout", metavar="FILE",
-                           help="a layout file: six lines of six dice (or a name, black:CADB0312)")
-    where.add_argument("--tiles", metavar="CODE",
-                       help="an arrangement: black:CADB0312, or CADB0312 with --side")
-    parser.add_argument("--side", choices=SIDES, help="board side for --tiles CODE (default black)")
+        where.add_argument("--layout", metavar="FILE", help=_say(
+            "a layout file: six lines of six dice (or a name, black:CADB0312)"))
+    where.add_argument("--tiles", metavar="CODE", help=_say(
+        "an arrangement: black:CADB0312, or CADB0312 with --side"))
+    parser.add_argument("--side", choices=SIDES, help=_say(
+        "board side for --tiles CODE (default black)"))
 
 
 def layout_from_args(args):

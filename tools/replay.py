@@ -18,7 +18,7 @@ the older ``game.json`` of the same form, the mode's save alone, or ``game.to_di
 import json
 
 from tools import cli, i18n
-from tools.i18n import _, console, ngettext
+from tools.i18n import _, console, ngettext, usage
 from tools.cli import UsageError
 
 from microrobots.rules import notation
@@ -31,12 +31,13 @@ PROG = "tools.replay"
 
 
 def build_parser():
-    p = cli.Parser(prog="python -m tools.replay", description=__doc__.split("\n")[0])
-    p.add_argument("share", nargs="?", help="a share string, e.g. MR2.2.7.black:ABCD0000.a3o")
-    p.add_argument("--saved", metavar="FILE",
-                   help="a saved game: the device's solo.json or referee.json, or "
-                        "game.to_dict() as JSON")
-    p.add_argument("--json", action="store_true", help="one JSON object")
+    """The command line, its help in the language installed."""
+    p = cli.Parser(prog="python -m tools.replay",
+                   description=_("Replay a shared or saved Micro Robots game, round by round."))
+    p.add_argument("share", nargs="?", help=_("a share string, e.g. MR2.2.7.black:ABCD0000.a3o"))
+    p.add_argument("--saved", metavar="FILE", help=_(
+        "a saved game: the device's solo.json or referee.json, or game.to_dict() as JSON"))
+    p.add_argument("--json", action="store_true", help=_("one JSON object"))
     i18n.add_lang_option(p)
     return p
 
@@ -48,20 +49,20 @@ def unwrap(data, path):
     if not isinstance(data, dict) or "format" in data:
         return data, None, None  # game.to_dict() itself (from_dict names what is wrong)
     if "game" not in data:
-        raise UsageError("%s: not a saved game (the device keeps its games in solo.json "
-                         "and referee.json)" % path)
+        raise UsageError(_("%s: not a saved game (the device keeps its games in solo.json "
+                           "and referee.json)") % path)
     mode = data.get("mode")
     trail = data.get("trail")
     moves = data.get("moves") if trail is None else trail
     if moves is not None and (not isinstance(moves, list) or not all(
             isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 36 for c in moves)):
-        raise UsageError("%s: %s must be a list of cells 0..35"
+        raise UsageError(_("%s: %s must be a list of cells 0..35")
                          % (path, "moves" if trail is None else "trail"))
     if trail is not None:  # the walk's last positions: from the start, or a longer walk's end
         walked = data.get("walked")
         if not isinstance(walked, int) or isinstance(walked, bool) or walked < len(trail) - 1 \
                 or not trail:
-            raise UsageError("%s: walked must count the trail's moves at least" % path)
+            raise UsageError(_("%s: walked must count the trail's moves at least") % path)
         moves = trail[1:] if walked == len(trail) - 1 else [None] + trail  # None: not kept
     return data["game"], mode if isinstance(mode, str) else None, moves
 
@@ -70,7 +71,7 @@ def load(args):
     """``(game, mode, moves)``: the finished replay's Game from a share string or a saved
     file; for a device's save its mode and (solo) the moves made in the open round."""
     if (args.share is None) == (args.saved is None):
-        raise UsageError("give a share string or --saved FILE (one of them)")
+        raise UsageError(_("give a share string or --saved FILE (one of them)"))
     if args.share is not None:
         return notation.replay(args.share), None, None
     data, mode, moves = unwrap(cli.read_json(args.saved, "saved game"), args.saved)
@@ -158,9 +159,9 @@ def describe(final, rows, moves=None):
 
 
 def main(argv=None):
+    usage.install_from(argv, PROG)
     try:
         args = build_parser().parse_args(argv)
-        i18n.install_from(args, "tools.replay")
         final, mode, moves = load(args)
     except (UsageError, GameStateError) as e:
         return cli.fail(PROG, e)

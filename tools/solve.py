@@ -14,23 +14,25 @@ import json
 import sys
 
 from tools import cli, i18n
-from tools.i18n import _, ngettext
+from tools.i18n import _, ngettext, usage
 from tools.cli import UsageError, cell, plural
 
 from microrobots.rules.solver import UNREACHABLE, Solver
 
-PROG = "tools.solve: error"
+PROG = "tools.solve"
 
 
 def build_parser():
-    p = cli.Parser(prog="python -m tools.solve", description=__doc__.split("\n")[0])
+    """The command line, its help in the language installed."""
+    p = cli.Parser(prog="python -m tools.solve",
+                   description=_("Optimal Micro Robots routes, for teachers and referees."))
     cli.add_layout_options(p)
-    p.add_argument("cells", nargs="*", metavar="FROM TO", help="start and target dice")
-    p.add_argument("--via", metavar="CELL", help="a waypoint to visit first (expert play)")
-    p.add_argument("--claim", metavar="N", help="also say whether exactly N moves can do it")
-    p.add_argument("--json", action="store_true", help="one JSON object")
-    p.add_argument("--jsonl", action="store_true", help="queries from stdin, JSON lines out")
-    p.add_argument("--stats", action="store_true", help="distance histogram of the layout")
+    p.add_argument("cells", nargs="*", metavar="FROM TO", help=_("start and target dice"))
+    p.add_argument("--via", metavar="CELL", help=_("a waypoint to visit first (expert play)"))
+    p.add_argument("--claim", metavar="N", help=_("also say whether exactly N moves can do it"))
+    p.add_argument("--json", action="store_true", help=_("one JSON object"))
+    p.add_argument("--jsonl", action="store_true", help=_("queries from stdin, JSON lines out"))
+    p.add_argument("--stats", action="store_true", help=_("distance histogram of the layout"))
     i18n.add_lang_option(p)
     return p
 
@@ -39,9 +41,9 @@ def parse_claim(text):
     try:
         n = int(text)
     except ValueError:
-        raise UsageError("claim %r is not a whole number" % text)
+        raise UsageError(_("claim %r is not a whole number") % text)
     if n < 0:
-        raise UsageError("claim %d is negative" % n)
+        raise UsageError(_("claim %d is negative") % n)
     return n
 
 
@@ -135,14 +137,14 @@ def stats(layout, solver):
 def main(argv=None, stdin=None, stdout=None):
     stdin = stdin or sys.stdin
     out = stdout or sys.stdout
+    usage.install_from(argv, PROG)
     try:
         args = build_parser().parse_args(argv)
-        i18n.install_from(args, "tools.solve")
         layout = cli.layout_from_args(args)
         solver = Solver(layout)
         if args.jsonl:
             if args.cells:
-                raise UsageError("--jsonl reads its queries from stdin; give no FROM TO")
+                raise UsageError(_("--jsonl reads its queries from stdin; give no FROM TO"))
             return 2 if run_jsonl(layout, solver, stdin, out) else 0
         if args.stats:
             result = stats(layout, solver)
@@ -159,13 +161,14 @@ def main(argv=None, stdin=None, stdout=None):
                     "".join("\n  %s -> %s" % tuple(p) for p in result["unreachable"])))
             return 0
         if not args.cells:
-            raise UsageError("give FROM and TO cells, e.g. G3 W5 (or --jsonl / --stats)")
+            raise UsageError(_("give FROM and TO cells, e.g. G3 W5 (or --jsonl / --stats)"))
         if len(args.cells) == 1:
-            raise UsageError("give TO as well as FROM %s, e.g. %s W5" % ((args.cells[0],) * 2))
+            raise UsageError(_("give TO as well as FROM %s, e.g. %s W5") % ((args.cells[0],) * 2))
         if len(args.cells) > 2:
-            raise UsageError("FROM and TO are two cells, but %s follow%s them: %s" % (
-                plural(len(args.cells) - 2, "more word"), "s" if len(args.cells) == 3 else "",
-                " ".join(args.cells[2:])))
+            more = len(args.cells) - 2
+            raise UsageError(ngettext("FROM and TO are two cells, but %d more word follows them: %s",
+                                      "FROM and TO are two cells, but %d more words follow them: %s",
+                                      more) % (more, " ".join(args.cells[2:])))
         start = cell(layout, args.cells[0], "FROM")
         target = cell(layout, args.cells[1], "TO")
         via = cell(layout, args.via, "--via") if args.via else None
@@ -174,7 +177,7 @@ def main(argv=None, stdin=None, stdout=None):
         out.write((json.dumps(answer) if args.json else describe(answer)) + "\n")
         return 0
     except cli.Errors as e:
-        return cli.fail(PROG, e)
+        return cli.fail(_("%s: error") % PROG, e)
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ from tools.draw.colour import FILM_RGB
 from tools.draw.dice import PIPS
 from tools.draw.overlay import PdfCanvas, SvgCanvas
 from tools import i18n, lesson
-from tools.i18n import N_, _, ngettext
+from tools.i18n import N_, _, ngettext, usage
 
 from microrobots.modes.classroom import lesson_game
 from microrobots.preferences import RANGES
@@ -93,7 +93,7 @@ def puzzle_data(layout, start, target, waypoint=None, solver=None):
     solver = solver or Solver(layout)
     dist = [d if d != UNREACHABLE else -1 for d in solver.distances(start)]
     if dist[target] < 0:
-        raise WorksheetError("target %s cannot be reached from the robot on %s"
+        raise WorksheetError(_("target %s cannot be reached from the robot on %s")
                              % (layout.token(target), layout.token(start)))
     data = {
         "layout": layout.name or "custom", "start": start, "target": target,
@@ -113,7 +113,7 @@ def puzzle_data(layout, start, target, waypoint=None, solver=None):
         first = solver.distance(start, waypoint)
         second = solver.distance(waypoint, target)
         if first is None or second is None:
-            raise WorksheetError("waypoint %s cannot be visited on the way from %s to %s"
+            raise WorksheetError(_("waypoint %s cannot be visited on the way from %s to %s")
                                  % (layout.token(waypoint), layout.token(start),
                                     layout.token(target)))
         data["challenge"] = {"first": first, "second": second, "optimum": first + second,
@@ -377,8 +377,8 @@ def pdf_fonts(lang):
         try:
             pdfmetrics.registerFont(TTFont(name, path))
         except Exception as e:  # noqa: BLE001 - reportlab raises its own kinds for a bad TTF
-            raise WorksheetError("Korean sheets need the font %s (Debian: apt-get install "
-                                 "fonts-nanum): %s" % (path, e))
+            raise WorksheetError(_("Korean sheets need the font %s (Debian: apt-get install "
+                                   "fonts-nanum): %s") % (path, e))
     return names
 
 
@@ -415,63 +415,64 @@ def _int(text, what, low, high):
     try:
         value = int(text)
     except (TypeError, ValueError):
-        raise cli.UsageError("%s %r: not a whole number" % (what, text))
+        raise cli.UsageError(_("%s %r: not a whole number") % (what, text))
     if not low <= value <= high:
-        raise cli.UsageError("%s %d: outside %d..%d" % (what, value, low, high))
+        raise cli.UsageError(_("%s %d: outside %d..%d") % (what, value, low, high))
     return value
 
 
 def main(argv=None):
-    p = cli.Parser(prog="python -m tools.worksheet",
-                   description="Classroom worksheets (PDF): warm-up, distances, challenge, answers.")
+    usage.install_from(argv, "worksheet")
+    p = cli.Parser(prog="python -m tools.worksheet", description=_(
+        "Classroom worksheets (PDF): warm-up, distances, challenge, answers."))
     cli.add_layout_options(p)
-    p.add_argument("--seed", help="the handheld's lesson N, the web page's ?seed=N (default 1)")
+    p.add_argument("--seed", help=_("the handheld's lesson N, the web page's ?seed=N (default 1)"))
     p.add_argument("--puzzle", default="1",
-                   help="which classroom puzzle of that seed, 1 = the first (default 1)")
-    p.add_argument("--robot", metavar="DIE", help="the robot's die instead of the seed's (G3)")
-    p.add_argument("--target", metavar="DIE", help="the target's die (with --robot)")
-    p.add_argument("--waypoint", metavar="DIE", help="the challenge's waypoint (with --robot)")
+                   help=_("which classroom puzzle of that seed, 1 = the first (default 1)"))
+    p.add_argument("--robot", metavar="DIE", help=_("the robot's die instead of the seed's (G3)"))
+    p.add_argument("--target", metavar="DIE", help=_("the target's die (with --robot)"))
+    p.add_argument("--waypoint", metavar="DIE", help=_("the challenge's waypoint (with --robot)"))
     p.add_argument("--sheets", default=",".join(SHEETS),
-                   help="which sheets, comma-separated (default: %s)" % ",".join(SHEETS))
+                   help=_("which sheets, comma-separated (default: %s)") % ",".join(SHEETS))
     p.add_argument("--format", choices=("pdf", "svg"), default="pdf",
-                   help="pdf (every sheet) or svg (one sheet; default pdf)")
-    p.add_argument("-o", "--output", metavar="FILE", required=True, help="where to write")
+                   help=_("pdf (every sheet) or svg (one sheet; default pdf)"))
+    p.add_argument("-o", "--output", metavar="FILE", required=True, help=_("where to write"))
     i18n.add_lang_option(p)
     try:
         args = p.parse_args(argv)
-        i18n.install_from(args, "worksheet")
         layout = cli.layout_from_args(args)
         solver = Solver(layout)
         sheets = [s.strip() for s in args.sheets.split(",") if s.strip()]
         for s in sheets:
             if s not in SHEETS:
-                raise cli.UsageError("--sheets: unknown sheet %r (use %s)"
+                raise cli.UsageError(_("--sheets: unknown sheet %r (use %s)")
                                      % (s, ", ".join(SHEETS)))
         if not sheets:
-            raise cli.UsageError("--sheets: name at least one of %s" % ", ".join(SHEETS))
+            raise cli.UsageError(_("--sheets: name at least one of %s") % ", ".join(SHEETS))
         if args.format == "svg" and len(sheets) != 1:
-            raise cli.UsageError("--format svg: one sheet per file (use --sheets NAME)")
+            raise cli.UsageError(_("--format svg: one sheet per file (use --sheets NAME)"))
         seed = puzzle = None
         if args.robot or args.target or args.waypoint:
             if args.seed is not None:
-                raise cli.UsageError("--robot/--target: give them or --seed, not both")
+                raise cli.UsageError(_("--robot/--target: give them or --seed, not both"))
             if not (args.robot and args.target):
-                raise cli.UsageError("--robot and --target go together")
+                raise cli.UsageError(_("--robot and --target go together"))
             start = cli.cell(layout, args.robot, "--robot")
             target = cli.cell(layout, args.target, "--target")
             if start == target:
-                raise cli.UsageError("--target: the robot already stands on %s" % args.target)
+                raise cli.UsageError(_("--target: the robot already stands on %s") % args.target)
             waypoint = cli.cell(layout, args.waypoint, "--waypoint") if args.waypoint else None
             if waypoint in (start, target):
-                raise cli.UsageError("--waypoint: must differ from the robot and the target")
+                raise cli.UsageError(_("--waypoint: must differ from the robot and the target"))
             if waypoint is None:
                 waypoint = _first_other(solver, start, target)
         else:
             seed = _int(args.seed if args.seed is not None else "1", "--seed", 0, MAX_SEED)
             puzzle = _int(args.puzzle, "--puzzle", 1, MAX_PUZZLE)
             if not 1 <= seed <= RANGES["lesson"][1]:  # the page's seeds: no handheld's lesson
-                print("worksheet: note: seed %d is no handheld's lesson (1-%d): the sheets are "
-                      "the web page's ?seed=%d" % (seed, RANGES["lesson"][1], seed), file=sys.stderr)
+                print(_("worksheet: note: seed %d is no handheld's lesson (1-%d): the sheets are "
+                        "the web page's ?seed=%d") % (seed, RANGES["lesson"][1], seed),
+                      file=sys.stderr)
             start, target, waypoint = classroom_puzzle(layout, seed, puzzle, solver)
         data = puzzle_data(layout, start, target, waypoint, solver)
         if args.format == "svg":
@@ -482,7 +483,7 @@ def main(argv=None):
     except (cli.UsageError, WorksheetError, GameError) + cli.Errors as e:
         return cli.fail("worksheet", e)
     except OSError as e:
-        return cli.fail("worksheet", "%s: cannot write (%s)" % (args.output, e.strerror or e))
+        return cli.fail("worksheet", _("%s: cannot write (%s)") % (args.output, e.strerror or e))
     print(_("%s: %s - robot %s, target %s, fewest moves %d")
           % (args.output, ", ".join(sheets), _name(data, start), _name(data, target),
              data["optimum"]))

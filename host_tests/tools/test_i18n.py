@@ -386,3 +386,205 @@ def test_the_pieces_and_a_refused_move_are_named_in_the_readers_language():
     assert words_of[2] == str(layout.number(bad)), named
     assert line.startswith("Roboter auf ") and ", Zielfeld " in line, line
     assert guide.COLOURS == COLOUR_NAMES  # the marked words are the board's, in order
+
+
+# -- the commands' usage, help and errors --------------------------------------------------------
+
+def test_every_argparse_message_a_reader_can_meet_is_in_the_catalogue():
+    """usage.ARGPARSE holds every message of this Python's argparse (read by Babel from its
+    source) but those only a programmer's mistake raises: a newer Python's new message
+    fails here, by name, until it is marked and translated."""
+    import argparse
+
+    from babel.messages.extract import extract_from_file
+
+    from tools.i18n import usage
+
+    found = set()
+    for _line, message, _comments, _ctx in extract_from_file(
+            "python", argparse.__file__, keywords={"_": None, "ngettext": (1, 2)}):
+        found.add(message[0] if isinstance(message, tuple) else message)
+    marked = set(usage.ARGPARSE) | {"expected %s argument"}
+    assert not found - marked - usage.PROGRAMMERS, sorted(found - marked - usage.PROGRAMMERS)
+    assert not marked - found, sorted(marked - found)  # (none left over from an older one)
+
+
+ENGLISH_USAGE = re.compile(r"\b(usage|error|options|show this help|arguments|unrecognized|"
+                           r"required|give|unknown|colour|use|not|start|target|dice)\b")
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+@pytest.mark.parametrize("args", [
+    ("tools.solve", "--help"),
+    ("tools.solve", "--bogus"),
+    ("tools.solve", "G3"),
+    ("tools.solve", "Q3", "W5"),  # the firmware's LayoutError, by template
+    ("tools.solve", "G3", "W5", "--claim", "x"),
+    ("tools.worksheet",),  # argparse's "the following arguments are required"
+    ("tools.worksheet", "--help"),
+    ("tools.worksheet", "--seed", "x", "-o", "/dev/null"),
+    ("tools.replay", "MR2.x"),  # the firmware's GameStateError, by template
+    ("tools.replay", "--help"),
+    ("tools.sim", "--seed", "-4"),
+    ("tools.sim", "--help"),
+])
+def test_the_commands_usage_and_errors_speak_the_language_asked(lang, args):
+    out = run(*(args + ("--lang", lang)))
+    said = out.stdout if "--help" in args else out.stderr
+    assert out.returncode == (0 if "--help" in args else 2), (out.stdout, out.stderr)
+    assert said.strip(), out
+    lines = [x for x in said.splitlines() if x.strip() and not x.startswith(" " * 8)
+             and not x.lstrip().startswith(("-", "[", "python -m"))]
+    # (the options, the usage line and the defaults, wrapped, are what is typed)
+    if lang == "ko":
+        assert all(re.search("[\uac00-\ud7a3]", x) for x in lines), said
+    else:
+        # (after the command's name; Spanish's "error" is the English word)
+        left = [x for x in lines if ENGLISH_USAGE.search(re.sub(r"^\S+: (error: )?", "", x))]
+        assert not left, said
+
+
+def test_help_and_errors_stay_english_in_english():
+    out = run("tools.solve", "--bogus", "--lang", "en")
+    assert out.stderr == "tools.solve: error: unrecognized arguments: --bogus\n", out.stderr
+    out = run("tools.solve", "--help", env={"LANG": "C"})
+    assert out.stdout.startswith("usage: python -m tools.solve") and "options:" in out.stdout
+
+
+def test_the_language_is_read_before_the_command_line_is_parsed():
+    assert i18n.asked(["G3", "--lang", "ko"]) == "ko"
+    assert i18n.asked(["--lang=es", "G3"]) == "es"
+    assert i18n.asked(["--lang"]) is None  # (argparse says what is missing)
+    assert i18n.asked(["--", "--lang", "de"]) is None
+
+
+# -- the firmware's notices, said whole ----------------------------------------------------------
+
+DAMAGED = {  # the files a family's device may hold, and what the store makes of them
+    "settings": b'{"format": 1, "data": ',
+    "solo": "\ufeff{}".encode("utf-16"),
+    "referee": b'{"format": 1, "data": null}',
+    "a": b'{"format": 7, "data": {}}',
+    "b": b"[" * 40 + b"]" * 40,
+    "c": b'{"format": 1, "data": "\xe9t\xe9"}',
+    "d": b'{"format": 1, "data": {} x',
+}
+
+
+def _notices(tmp_path):
+    from microrobots.device.store import Store
+
+    for name, data in DAMAGED.items():
+        (tmp_path / (name + ".json")).write_bytes(data)
+    store = Store(str(tmp_path) + "/")
+    lines = ["notice: " + store.load(name)[1].replace(str(tmp_path) + "/", "")
+             for name in DAMAGED]
+    return lines + [
+        "notice: settings.json: corrupt or cut short (not valid JSON); using defaults; kept as "
+        "settings.bad.json",  # (app.py: set aside)
+        "notice: solo.json: the app stopped with it (MemoryError); kept as solo.bad.json",
+        "notice: saved game: not a solo game on this layout",
+        "notice: saved game: truncated, 'round' is missing; referee.json: a number out of range"
+        "; using defaults"]
+
+
+NOTICE_ENGLISH = re.compile(r"\b(notice|cannot|using|defaults|not|saved|valid|corrupt|"
+                            r"nested|deeper|format|reads|game|stopped|kept|as|missing|number)\b")
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_the_firmwares_notices_come_out_whole_in_each_language(lang, tmp_path):
+    lines = _notices(tmp_path)
+    assert len(set(lines)) == len(lines), lines  # (each damage a problem of its own)
+    tr, _ntr = i18n.gettext_for(lang)
+    for line in lines:
+        said = console.translate_line(line, tr)
+        words = re.sub(r"[\w.]+\.json", "", said).replace("MemoryError", "").replace("UTF-", "")
+        if lang == "ko":
+            words = re.sub(r"JSON|Latin-1|null", "", words)  # (names, as the glossary keeps them)
+            assert not re.findall(r"[A-Za-z]{3,}", re.sub(r"'[^']*'", "", words)), (line, said)
+        else:
+            assert not NOTICE_ENGLISH.findall(words), (line, said)
+        assert re.findall(r"\d+", said) == re.findall(r"\d+", line), (line, said)
+
+
+# -- the Ricochet server's refusals --------------------------------------------------------------
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_the_ricochet_servers_refusals_have_templates(lang):
+    """Every BadRequest the table's routes raise for a bad request comes out translated
+    through the page's templates (console.RICOCHET, shipped in catalogs.js)."""
+    from tools.ricochet import table
+
+    translate = console.translator(console.RICOCHET + console.GENERAL)
+    tr, _ntr = i18n.gettext_for(lang)
+    requests = [
+        ("board", []), ("board", {"faces": "9Z"}), ("board", {"faces": "1A,1A,2B,3A"}),
+        ("solve", {"faces": "1A,2A,3A,4A"}),
+        ("solve", {"faces": "1A,2A,3A,4A", "robots": 5}),
+        ("solve", {"faces": "1A,2A,3A,4A", "robots": {"red": 0, "green": 1, "blue": 2,
+                                                      "yellow": 3}, "target": 99}),
+        ("solve", {"faces": "1A,2A,3A,4A", "robots": {"red": 0, "green": 1, "blue": 2,
+                                                      "yellow": 3}, "target": "purple"}),
+        ("solve", {"faces": "1A,2A,3A,4A", "robots": {"red": 0, "green": 0, "blue": 2,
+                                                      "yellow": 3}, "target": 0}),
+    ]
+    said = []
+    for route, request in requests:
+        with pytest.raises(table.BadRequest) as e:
+            table.ROUTES[route](request, prepare=False) if route == "board" else \
+                table.ROUTES[route](request)
+        line = str(e.value)
+        out = translate(line, tr)
+        said.append((line, out))
+        assert out != line, line
+        if lang != "ko":
+            assert not re.search(r"\b(the|is|are|not|give|use|missing|unknown)\b",
+                                 out.replace("true", "").replace("false", "")), (line, out)
+    assert len({line for line, _out in said}) == len(said), said
+
+
+def test_the_page_says_the_notices_and_refusals_as_the_terminal_does(tmp_path):
+    """tools/i18n/lang.js, run in node with the page's catalogs.js: every damaged-file
+    notice (the one with a byte in hex too) and every Ricochet refusal above comes out
+    as the host's translator says it, in each language."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is missing: the page's lookup cannot be run")
+    from tools.i18n import web
+
+    (tmp_path / "catalogs.js").write_text(web.catalogs_js(), encoding="utf-8")
+    shutil.copy(os.path.join(ROOT, "tools", "i18n", "lang.js"), tmp_path / "lang.js")
+    lines = _notices(tmp_path) + [
+        "notice: solo.json: not UTF-8 text (byte 0xe9 at offset 23; saved as Latin-1? save "
+        "as UTF-8); using defaults",
+        "faces: unknown face '9Z' (use 1A-4A or 1B-4B)",
+        "robots: robot red is missing",
+        "the search took over 2.5 s without an answer (the server's budget)"]
+    (tmp_path / "check.mjs").write_text(
+        'globalThis.document = { documentElement: {} };\n'
+        'import { setLanguage, translateLine } from "./lang.js";\n'
+        "const lines = %s, out = {};\n"
+        'for (const lang of ["de", "es", "ko"]) { setLanguage(lang); '
+        "out[lang] = lines.map((l) => translateLine(l)); }\n"
+        "console.log(JSON.stringify(out));\n" % json.dumps(lines), encoding="utf-8")
+    proc = subprocess.run([node, str(tmp_path / "check.mjs")], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    page = json.loads(proc.stdout)
+    host = console.translator(console.TEMPLATES + console.RICOCHET + console.GENERAL)
+    for lang in OTHERS:
+        tr, _ntr = i18n.gettext_for(lang)
+        for line, said in zip(lines, page[lang]):
+            assert said == host(line, tr) != line, (lang, line)
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_a_verdict_on_the_vortex_is_said_whole(lang):
+    """'no robot stops on the vortex at (10,7)' also fits '%s stops on the %s': the
+    specific template is tried first."""
+    host = console.translator(console.TEMPLATES + console.RICOCHET + console.GENERAL)
+    tr, _ntr = i18n.gettext_for(lang)
+    said = host("the target is not reached: no robot stops on the vortex at (10,7)", tr)
+    assert said == tr("the target is not reached: %s") % (
+        tr("no robot stops on the vortex at %s") % "(10,7)"), said

@@ -295,7 +295,8 @@ def test_no_module_in_tools_imports_a_private_name_from_another():
             modules -= {"sys", "os"}  # the standard library's own (sys._getframe, os._exit)
             for node in ast.walk(tree):
                 if (isinstance(node, ast.Attribute) and node.attr.startswith("_")
-                        and not node.attr.startswith("__") and isinstance(node.value, ast.Name)
+                        and not node.attr.startswith("__") and node.attr != "_"
+                        and isinstance(node.value, ast.Name)
                         and node.value.id in modules):
                     offenders.append("%s:%d: %s.%s" % (here, node.lineno, node.value.id,
                                                         node.attr))

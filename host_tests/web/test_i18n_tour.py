@@ -7,7 +7,8 @@ At each screen and size the page's own layout is measured, not looked at: no ele
 text overflows or is clipped by its box (scrollWidth/scrollHeight beyond clientWidth/
 clientHeight), none sticks out of the window, the page never scrolls sideways. In Korean
 the browser is asked (DevTools' CSS.getPlatformFontsForNode) which fonts drew the text:
-every Hangul syllable must come from a font that has Hangul, never a fallback box. Each
+every Hangul syllable must come from a font that has Hangul, never a fallback box. And
+no visible text, title or label is left in English (english_left). Each
 screen is captured (a screenshot in the test's folder; MICROROBOTS_TOUR=DIR keeps them).
 """
 
@@ -100,6 +101,42 @@ def hangul_fonts(page, where):
     return checked
 
 
+# The words a screen left in English: every visible text node and every title, label
+# and placeholder (what a reader sees or hears), in German and Spanish any word only
+# English has, in Korean any Latin word but the names kept in every language (the
+# glossary: the notation, the keys, the languages' own names, the game's name).
+TEXTS = r"""() => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || el.closest("script,style,noscript,[hidden]") || !el.getClientRects().length) continue;
+    if (getComputedStyle(el).visibility === "hidden") continue;
+    const text = n.textContent.replace(/\s+/g, " ").trim();
+    if (text) out.push(text);
+  }
+  for (const el of document.querySelectorAll("[title],[aria-label],[placeholder]"))
+    for (const a of ["title", "aria-label", "placeholder"]) if (el.getAttribute(a)) out.push(el.getAttribute(a));
+  return out;
+}"""
+ENGLISH_ONLY = re.compile(r"\b(the|and|of|is|are|with|not|your|you|tap|press|moves|round|"
+                          r"player|players|claims?|target|shown|sound|settings|wrong|correct|"
+                          r"takes|gives|pool|board|chip|bid|bids|wins|clear|silver)\b", re.I)  # (es: "token")
+KEPT = re.compile(r"(?<![A-Za-z])(USB|LED|English|Deutsch|Español|Micro|Robots|Ricochet|"
+                  r"MR\d[\w.:-]*|black|copper|[A-Z]{1,2}\d+[\w:]*|Enter|Esc|Shift|Space|"
+                  r"Backspace|PageDown|PageUp)(?![A-Za-z])")  # (Hangul may follow)
+
+
+def english_left(page, where, lang):
+    if lang == "en":
+        return
+    for text in page.evaluate(TEXTS):
+        rest = KEPT.sub("", text)
+        left = (re.findall(r"[A-Za-z]{3,}", rest) if lang == "ko"
+                else ENGLISH_ONLY.findall(rest))
+        assert not left, "%s: %r is English (%s)" % (where, text, left)
+
+
 def capture(page, folder, name):
     page.screenshot(path=os.path.join(folder, name + ".png"))
 
@@ -149,6 +186,7 @@ def test_the_handhelds_tour_fits_every_screen_in_each_language(handheld, steps, 
                           "requestAnimationFrame(r)))")
             where = "%s, %s, %s" % (lang, screen, size)
             measure(page, where)
+            english_left(page, where, lang)
             if lang == "ko":
                 assert hangul_fonts(page, where) > 3
             capture(page, shots, "%s-%s-%s" % (lang, screen, size))
@@ -184,6 +222,7 @@ def test_the_ricochet_table_fits_every_screen_in_each_language(ricochet, lang, s
             page.set_viewport_size({"width": w, "height": h})
             where = "Ricochet, %s, %s, %s" % (lang, screen, size)
             measure(page, where)
+            english_left(page, where, lang)
             if lang == "ko":
                 assert hangul_fonts(page, where) > 2
             capture(page, shots, "%s-ricochet-%s-%s" % (lang, screen, size))

@@ -217,7 +217,8 @@ _current = {"": {"lang": "en", "plural": "n != 1"}}
 
 
 def install(lang):
-    """From now on ``_`` and ``ngettext`` answer in ``lang`` (one of LANGUAGES)."""
+    """From now on ``_`` and ``ngettext`` answer in ``lang`` (one of LANGUAGES). (A
+    command: tools.i18n.usage.install, for its parser's and errors' words too.)"""
     global _current
     _current = load(lang) if lang != "en" else {"": {"lang": "en", "plural": "n != 1"}}
     return lang
@@ -260,16 +261,19 @@ def gettext_for(lang):
 
 
 def add_lang_option(parser):
-    parser.add_argument("--lang", metavar="LANG",
-                        help="language: %s (default: from LC_ALL / LANG)" % ", ".join(LANGUAGES))
+    parser.add_argument("--lang", metavar="LANG", help=_(
+        "language: %s (default: from LC_ALL / LANG)") % ", ".join(LANGUAGES))
 
 
-def install_from(args, prog, stream=None):
-    """Install the language a command's ``--lang`` (or the environment) asks for; an
-    unknown one is English, said once on stderr."""
-    import sys
-
-    lang, notice = choose(getattr(args, "lang", None))
-    if notice:
-        print("%s: %s" % (prog, notice), file=stream or sys.stderr)
-    return install(lang)
+def asked(argv):
+    """The ``--lang X`` / ``--lang=X`` of a command line (the last one), read before it is
+    parsed: the parser's help and errors are then in that language; or None."""
+    found = None
+    for k, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and k + 1 < len(argv):
+            found = argv[k + 1]
+        elif arg.startswith("--lang="):
+            found = arg[len("--lang="):]
+    return found

@@ -65,13 +65,14 @@ export function ngettext(one, many, n) {
   return forms[table[""].plural === "0" ? 0 : (n === 1 ? 0 : Math.min(1, forms.length - 1))];
 }
 
-// "%s" / "%d" / "%.2f" filled in order, as Python's % does for the same messages.
+// "%s" / "%d" / "%.2f" / "%02x" filled in order, as Python's % does for the same messages.
 export function format(text, ...args) {
   let k = 0;
-  return text.replace(/%(\.\d+)?([sdf%])/g, (whole, precision, kind) => {
+  return text.replace(/%(\.\d+|02)?([sdfx%])/g, (whole, precision, kind) => {
     if (kind === "%") return "%";
     const v = args[k++];
     if (kind === "f") return Number(v).toFixed(precision ? Number(precision.slice(1)) : 6);
+    if (kind === "x") return Number(v).toString(16).padStart(precision === "02" ? 2 : 1, "0");
     return String(v);
   });
 }
@@ -81,9 +82,9 @@ export function format(text, ...args) {
 // (tools/i18n/console.py) and said in the reader's language, its %s parts in turn.
 const patterns = CONSOLE.map((template) => {
   const kinds = [];
-  const source = template.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/%([sd])/g, (w, kind) => {
+  const source = template.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/%(?:02)?([sdx])/g, (w, kind) => {
     kinds.push(kind);
-    return kind === "d" ? "(-?\\d+)" : "(.+?)";
+    return kind === "d" ? "(-?\\d+)" : kind === "x" ? "([0-9a-f]+)" : "(.+?)";
   });
   return { template, kinds, re: new RegExp(`^${source}$`) };
 });
@@ -94,7 +95,8 @@ export function translateLine(line, depth = 0) {
   for (const p of patterns) {
     const m = p.re.exec(line);
     if (!m) continue;
-    const args = m.slice(1).map((v, k) => (p.kinds[k] === "s" ? translateLine(v, depth + 1) : v));
+    const args = m.slice(1).map((v, k) => (p.kinds[k] === "s" ? translateLine(v, depth + 1)
+      : p.kinds[k] === "x" ? parseInt(v, 16) : v));
     return format(_(p.template), ...args);
   }
   return line;

@@ -18,4 +18,4 @@ def catalogs_js():
             "export const FIRMWARE = %s;\nexport const CONSOLE = %s;\n"
             % (json.dumps(list(i18n.LANGUAGES)), json.dumps(tables, ensure_ascii=False),
                json.dumps(firmware, ensure_ascii=False),
-               json.dumps(console.TEMPLATES + console.RICOCHET)))
+               json.dumps(console.TEMPLATES + console.RICOCHET + console.GENERAL)))

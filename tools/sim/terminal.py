@@ -51,7 +51,7 @@ from microrobots import palette  # noqa: E402 - firmware/ is on sys.path now
 from tools.draw.colour import XTERM_256, lit_film, rgb_to_256, text_ink  # noqa: F401
 from tools.draw.dice import PIPS
 from tools import i18n
-from tools.i18n import N_, _, console as console_words
+from tools.i18n import N_, _, console as console_words, usage
 from tools.sim import help as onscreen
 
 DRIVER = os.path.join(ROOT, "tools", "sim", "driver.py")
@@ -565,7 +565,7 @@ def prepare_state(state_dir, side, tiles):
         return
     data["side"], data["tiles"] = name_side, code
     if not store.save("settings", data):
-        raise UsageError("cannot write the settings in %s" % state_dir)
+        raise UsageError(_("cannot write the settings in %s") % state_dir)
     for game in GAMES:  # as the device does: a new arrangement ends the games in progress
         store.remove(game)
 
@@ -775,11 +775,12 @@ def play(args, stdin_fd, out):
 
 def finish(state):
     if state.error:
-        print("sim: %s" % state.error, file=sys.stderr)
+        print("sim: %s" % console_words.translate_line(state.error), file=sys.stderr)
         return 2
     if state.ended:
-        last = state.console[-1] if state.console else "the firmware stopped"
-        print("sim: the simulated device stopped: %s" % last, file=sys.stderr)
+        last = (console_words.translate_line(state.console[-1]) if state.console
+                else _("the firmware stopped"))
+        print(_("sim: the simulated device stopped: %s") % last, file=sys.stderr)
         return 1
     return 0
 
@@ -792,47 +793,51 @@ def _mtime(path):
 
 
 def build_parser():
+    """The command line, its help in the language installed."""
     p = cli.Parser(
         prog="python -m tools.sim",
-        description="Play the handheld in a terminal: the same firmware as on the Pico.",
-        epilog="Keys: " + HELP + ". Scripted runs: python -m tools.sim --headless --help.")
+        description=_("Play the handheld in a terminal: the same firmware as on the Pico."),
+        epilog=_("Keys: %s. Scripted runs: python -m tools.sim --headless --help.") % _(HELP))
     i18n.add_lang_option(p)
     p.add_argument("--seed", type=int, default=None,
-                   help="the hardware's random seed (default: from the clock)")
+                   help=_("the hardware's random seed (default: from the clock)"))
     cli.add_layout_options(p, files=False)
     flash = p.add_mutually_exclusive_group()
-    flash.add_argument("--state", metavar="DIR",
-                       help="the device's flash (settings, saved game): default build/sim-state")
+    flash.add_argument("--state", metavar="DIR", help=_(
+        "the device's flash (settings, saved game): default build/sim-state"))
     flash.add_argument("--fresh", action="store_true",
-                       help="a new device; its flash is thrown away at the end")
-    p.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython",
-                   help="run the firmware in CPython (default) or the micropython interpreter")
+                       help=_("a new device; its flash is thrown away at the end"))
+    p.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython", help=_(
+        "run the firmware in CPython (default) or the micropython interpreter"))
     p.add_argument("--color", choices=("auto", "truecolor", "256"), default="auto",
-                   help="colours: auto (from COLORTERM), truecolor or 256")
-    p.add_argument("--labels", action="store_true",
-                   help="each die's label (W2: white 2) instead of its pips (the l key toggles)")
+                   help=_("colours: auto (from COLORTERM), truecolor or 256"))
+    p.add_argument("--labels", action="store_true", help=_(
+        "each die's label (W2: white 2) instead of its pips (the l key toggles)"))
     return p
 
 
 def main(argv=None):
+    # the language first: the parser's help and errors speak it (said on the status line
+    # when the one asked for has no catalogue)
+    lang, notice = i18n.choose(i18n.asked(sys.argv[1:] if argv is None else argv))
+    usage.install(lang)
     try:
         args = build_parser().parse_args(argv)
     except UsageError as e:
-        return cli.fail("sim", "%s (see --help)" % e)
-    lang, args.lang_notice = i18n.choose(args.lang)
-    i18n.install(lang)
+        return cli.fail("sim", _("%s (see --help)") % e)
+    args.lang_notice = notice
     if args.seed is None:
         args.seed = int(time.time()) & 0x3FFFFFFF
     elif not 0 <= args.seed <= 0x3FFFFFFF:
-        return cli.fail("sim", "--seed %d: use 0..%d" % (args.seed, 0x3FFFFFFF))
+        return cli.fail("sim", _("--seed %d: use 0..%d") % (args.seed, 0x3FFFFFFF))
     try:
         if args.tiles or args.side:
             cli.layout_from_args(args)
     except cli.Errors as e:
         return cli.fail("sim", e)
     if not sys.stdin.isatty() or not sys.stdout.isatty():
-        return cli.fail("sim", "the interactive simulator needs a terminal; for scripts use "
-                        "python -m tools.sim --headless")
+        return cli.fail("sim", _("the interactive simulator needs a terminal; for scripts "
+                                 "use python -m tools.sim --headless"))
 
     def on_term(signum, _frame):
         raise SystemExit(128 + signum)

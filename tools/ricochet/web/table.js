@@ -293,7 +293,7 @@ function place(name, c) {
   S.robots[name] = c;
   S.selected = null;
   const [x, y] = xy(c);
-  status(`${name} robot on (${x},${y}).`);
+  status(format(_("The %s robot on (%d,%d)."), said(name), x, y));
   drawBoard();
   drawSetup();
 }
@@ -342,7 +342,7 @@ document.addEventListener("pointerup", (e) => {
   if (c !== null) return place(d.name, c);
   if (d.from !== null && ["silver", "clear"].includes(d.name)) { // off the board: taken away
     delete S.robots[d.name];
-    status(`${d.name} robot taken off the board.`);
+    status(format(_("The %s robot taken off the board."), said(d.name)));
   } else if (d.from !== null) status(format(_("The %s robot always plays: drop it on a cell."), said(d.name)), true);
   drawBoard();
   drawSetup();
@@ -355,7 +355,7 @@ $("board").addEventListener("pointerdown", (e) => {
     S.selected = robot.dataset.robot;
     document.querySelectorAll("#robots .robot").forEach((g) => g.classList.toggle("selected", g.dataset.robot === S.selected));
     $("passes-box").hidden = S.selected !== "clear";
-    return status(`${S.selected}: tap a direction.`);
+    return status(format(_("The %s robot: tap a direction."), said(S.selected)));
   }
   const cell = e.target.dataset.cell;
   if (cell !== undefined && S.phase === "setup" && S.selected) place(S.selected, Number(cell));
@@ -400,7 +400,8 @@ function listMoves(moves, current) {
   list.textContent = "";
   moves.forEach((m, i) => {
     const li = document.createElement("li");
-    li.textContent = m.text + (m.passes ? " " + format(ngettext("(through a wall)", "(through %d walls)", m.passes), m.passes) : "");
+    const [robot, ...rest] = m.text.split(" "); // "clear N+1": the robot in the page's words
+    li.textContent = [said(robot), ...rest].join(" ") + (m.passes ? " " + format(ngettext("(through a wall)", "(through %d walls)", m.passes), m.passes) : "");
     if (i === current) li.className = "current";
     if (i < current) li.className = "done";
     list.appendChild(li);

@@ -981,7 +981,7 @@ function registerWorker() {
   if (!("serviceWorker" in navigator) || location.protocol === "file:") return Promise.resolve(false);
   return navigator.serviceWorker.register("sw.js")
     .then(() => navigator.serviceWorker.ready)
-    .then(() => true, (e) => { console.warn(`offline cache: ${e.message}`); return false; });
+    .then(() => true, (e) => { console.warn(format(_("offline cache: %s"), e.message)); return false; });
 }
 
 // The modes' names as the title and the greeting say them.
