@@ -198,3 +198,15 @@ def test_the_battery_item_counts_its_charge_and_bars_it_green_or_red_when_low(s)
         assert read_count(f, 0) == (WHITE, 12) and read_count(f, 1) == (VALUE, percent)
         colour = tuple(P.REFUSE if low else P.GOOD)
         assert [cell(f, 24 + c) for c in range(6)] == [colour] * lit + [tuple(P.DIM)] * (6 - lit)
+
+
+def test_on_usb_a_gauge_that_reads_shows_charging_as_a_full_blue_bar(s):
+    s.tap("up")  # the battery
+    hw = s.driver.device.hw
+    hw.vsys, hw.usb = 4100, 1  # on USB, the cell's voltage still read: charging
+    s.app.power.read(s.driver.device.now)
+    s.wait(100)
+    assert s.app.power.on_usb and s.app.power.mv >= 0
+    f = frame(s)
+    assert read_count(f, 1) == (VALUE, 0)
+    assert [cell(f, 24 + c) for c in range(6)] == [VALUE] * 6
