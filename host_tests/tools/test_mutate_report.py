@@ -93,6 +93,13 @@ def test_survivors_are_tried_again_and_kills_stand(tmp_path):
     assert meta["exit_code_by_key"] == {k: (None if v == 0 else v) for k, v in CODES.items()}
 
 
+def test_a_run_of_some_mutants_tries_again_only_their_survivors(tmp_path):
+    here = mirror(tmp_path)
+    report.retry_survivors(str(here), ["pkg.mod.xǁBoxǁ*"])
+    meta = json.loads((here / "mutants" / "pkg" / "mod.py.meta").read_text())
+    assert meta["exit_code_by_key"] == dict(CODES, **{"pkg.mod.xǁBoxǁsize__mutmut_1": None})
+
+
 def test_a_malformed_equivalent_entry_is_named(tmp_path):
     eq = tmp_path / "eq.txt"
     eq.write_text("pkg.mod positive\n- return x > 0\nwhy: no after line\n")

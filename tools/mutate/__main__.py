@@ -144,7 +144,7 @@ def run_scope(scope, max_children, fresh, log, only=()):
     here = prepare(scope)
     if fresh:
         shutil.rmtree(os.path.join(here, "mutants"), ignore_errors=True)
-    report.retry_survivors(here)
+    report.retry_survivors(here, only)
     mutmut = os.path.join(os.path.dirname(sys.executable), "mutmut")
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", MICROROBOTS_HYPOTHESIS="mutate",
                MUTATE_TEST_ORDER=",".join(SCOPES[scope][1]))

@@ -13,6 +13,7 @@ host_tests/mutation_equivalents.txt, one mutant per entry, blank lines between e
 """
 
 import ast
+import fnmatch
 import json
 import os
 
@@ -21,15 +22,18 @@ SURVIVED = 0
 NO_TESTS = {5, 33}
 
 
-def retry_survivors(here):
+def retry_survivors(here, only=()):
     """Forget the verdict of every survivor (and of every mutant no test reached), so this
-    run tries them again against the tests as they are now; the kills stand."""
+    run tries them again against the tests as they are now; the kills stand. With
+    ``only`` (mutmut's name globs): only the survivors this run will try."""
     for meta in _metas(here):
         with open(meta) as f:
             data = json.load(f)
         codes = data["exit_code_by_key"]
         changed = False
         for key, code in codes.items():
+            if only and not any(fnmatch.fnmatch(key, glob) for glob in only):
+                continue
             if code == SURVIVED or code in NO_TESTS:
                 codes[key] = None
                 changed = True
