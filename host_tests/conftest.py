@@ -5,13 +5,16 @@ import os
 import sys
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
 # CI has two cores and a time budget: keep property tests thorough but bounded.
 settings.register_profile("default", max_examples=150, deadline=None)
 settings.register_profile("ci", max_examples=100, deadline=None)
-# make mutate runs the tests once per mutant: fewer examples each (tools/mutate).
-settings.register_profile("mutate", max_examples=25, deadline=None)
+# make mutate runs the tests once per mutant: fewer examples each (tools/mutate), the
+# same ones every time (derandomize), so that a verdict does not depend on the draw and an
+# incremental run judges a survivor again against the same examples.
+settings.register_profile("mutate", max_examples=25, deadline=None, derandomize=True,
+                          suppress_health_check=list(HealthCheck))
 settings.load_profile(os.environ.get("MICROROBOTS_HYPOTHESIS") or (
     "ci" if os.environ.get("CI") else "default"))
 

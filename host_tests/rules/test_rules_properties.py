@@ -469,3 +469,131 @@ def test_a_long_walk_restores_from_its_kept_part_and_its_waypoint_visit():
         ok, w = restored(walk, a, waypoint)
         assert ok and w.to_saved()["seen"] == seen, (waypoint, walk)
         assert w.seen == (seen >= 0)
+
+
+def test_a_long_game_loaded_from_its_save_stands_on_the_base_it_was_saved_on():
+    """The base a long game folded into comes back from its file as it was, and a base
+    that differs in any one of its fields is another base (tools compare them)."""
+    g = long_table()
+    loaded = notation.from_dict(g.to_dict())
+    assert g.base is not None and loaded.base is not g.base
+    assert loaded.base == g.base
+    fields = list(g.base.fields())
+    for k in range(len(fields)):
+        other = list(fields)
+        other[k] = (other[k] + (1,)) if isinstance(other[k], tuple) else other[k] + 1
+        assert g.base != type(g.base)(*other), k
+    assert g.base != tuple(fields)
+
+
+def test_a_rewound_game_shares_its_solver():
+    """Replaying a game from its base (tools/replay.py) reuses the game's solver: its
+    tables are built once for a layout, not once more for every replay."""
+    g = long_table(rounds=3)
+    assert g.rewound().solver is g.solver is SOLVER
+
+
+def test_a_refusal_quotes_a_long_value_cut_to_one_line():
+    """The line a bad save or link gets names the bad value as written, up to 40
+    characters; a longer one is cut to 37 and "...", so the line stays one line."""
+    def seed_refusal(seed):
+        try:
+            notation.replay("MR2.2.%s.black:CADB0312" % seed)
+        except notation.GameStateError as e:
+            return str(e)
+    exact = "9" * 37 + "x"  # repr adds two quotes: 40 characters, kept whole
+    assert seed_refusal(exact) == "share string: bad seed '%s'" % exact
+    long = exact + "y"  # 41: cut
+    assert seed_refusal(long) == "share string: bad seed '%s..." % ("9" * 36)
+
+
+def test_a_walk_from_the_waypoint_has_seen_it_from_its_first_cell():
+    """A walk that starts on its waypoint has visited it at move 0: stepping back onto
+    it later and taking every move back leaves it visited, in the saved form too."""
+    from microrobots.rules.walk import Walk
+
+    a, b, c = two_moves()
+    w = Walk()
+    w.start(a, a)
+    assert w.seen and w.to_saved()["seen"] == 0
+    w.step(b)
+    w.step(a)  # back on the waypoint, at move 2
+    assert w.to_saved()["seen"] == 0
+    assert w.undo() and w.undo() and w.count == 0
+    assert w.seen and w.to_saved()["seen"] == 0
+
+
+def test_a_waypoint_on_the_first_cell_of_the_grid_is_a_waypoint():
+    """Cell 0 is a cell like any other: a waypoint there is not yet visited by a walk
+    that starts elsewhere, and is once the robot stands on it."""
+    from microrobots.rules.walk import Walk
+
+    a, b, c = two_moves()  # a is cell 0
+    w = Walk()
+    w.start(b, a)
+    assert not w.seen and w.to_saved()["seen"] == -1
+    w.step(a)
+    assert w.seen and w.to_saved()["seen"] == 1
+
+
+def test_a_round_nobody_solved_is_listed_as_no_player_no_count_no_verdict():
+    """The decisions a tool reads back (tools/replay.py, the share string): a give-up is
+    (None, 0, None), beside the claims as they were made."""
+    g = game_at([0, 0, 0])
+    g.give_up()
+    route = g.route()
+    count = len(route) - 1
+    assert g.claim(1, count, route[1:]).ok
+    g.give_up()
+    decisions = g.decisions()
+    assert decisions[0] == (None, 0, None) and decisions[2] == (None, 0, None)
+    assert decisions[1][:2] == (1, count) and decisions[1][2].ok
+
+
+@pytest.mark.parametrize("key", ["round", "start", "pool", "score", "streak", "best_streak",
+                                 "extra", "last_extra"])
+@pytest.mark.parametrize("bad", [-1, 1.5, "3"])
+def test_a_base_number_of_the_wrong_type_or_sign_is_refused(key, bad):
+    """Each number of a saved base, alone made negative, fractional or text: the save is
+    refused with the one line that says so."""
+    d = long_table().to_dict()
+    assert refusal(d) is None
+    assert refusal(based(d, **{key: bad})) == \
+        "saved game: base: a field has the wrong type or sign"
+
+
+@pytest.mark.parametrize("changes", [dict(rng=[-1, 2]), dict(rng=[1.5, 2]), dict(rng=[1, "2"]),
+                                     dict(tokens=[-1, 1, 0]), dict(tokens=[0.5, 0.5, 0])])
+def test_a_base_generator_or_tokens_of_the_wrong_type_or_sign_are_refused(changes):
+    """The same for the two numbers of the generator's state and each player's tokens
+    (the pool still adding up: only the sign or the type is wrong)."""
+    d = long_table().to_dict()
+    assert refusal(based(d, **changes)) == "saved game: base: a field has the wrong type or sign"
+
+
+@FAST
+@given(st.integers(0, 65535), st.integers(0, 7), st.integers(0, 65535))
+def test_the_illegal_move_of_any_claim_reads_back_from_the_log(move, player, count):
+    """Which move was illegal is kept in 7-bit groups: a claim of up to 65535 moves
+    names any of them, three groups for the longest."""
+    from microrobots.rules import decisions
+    from microrobots.rules.solver import ILLEGAL_MOVE
+
+    log = bytearray(b"\x01\x02\x00")  # a decision before it
+    what = player | ILLEGAL_MOVE << 3
+    decisions.append(log, what, count, move)
+    assert decisions.entry(log, 3) == (what, count, move, len(log))
+
+
+def test_a_save_with_too_many_decisions_or_a_bad_expert_flag_is_refused_by_name():
+    d = Game(LAYOUT, 2, False, 7, 0, SOLVER).to_dict()
+    assert refusal(dict(d, decisions="-" * (1000 * 13 + 1))) == \
+        "saved game: over 1000 decisions"
+    assert refusal(dict(d, expert="yes")) == \
+        "saved game: expert must be true or false, not 'yes'"
+
+
+def test_a_game_loaded_with_the_solver_of_its_layout_uses_it():
+    """Loading a save reuses the solver it is given (the device's one, already built)."""
+    d = Game(LAYOUT, 2, False, 7, 0, SOLVER).to_dict()
+    assert notation.from_dict(d, SOLVER).solver is SOLVER

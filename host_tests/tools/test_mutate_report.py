@@ -93,6 +93,13 @@ def test_survivors_are_tried_again_and_kills_stand(tmp_path):
     assert meta["exit_code_by_key"] == {k: (None if v == 0 else v) for k, v in CODES.items()}
 
 
+def test_a_run_of_some_mutants_tries_again_only_their_survivors(tmp_path):
+    here = mirror(tmp_path)
+    report.retry_survivors(str(here), ["pkg.mod.xǁBoxǁ*"])
+    meta = json.loads((here / "mutants" / "pkg" / "mod.py.meta").read_text())
+    assert meta["exit_code_by_key"] == dict(CODES, **{"pkg.mod.xǁBoxǁsize__mutmut_1": None})
+
+
 def test_a_malformed_equivalent_entry_is_named(tmp_path):
     eq = tmp_path / "eq.txt"
     eq.write_text("pkg.mod positive\n- return x > 0\nwhy: no after line\n")
@@ -108,3 +115,18 @@ def report_path():
     from tools.mutate.__main__ import EQUIVALENTS
 
     return EQUIVALENTS
+
+
+def test_a_survivor_on_the_second_of_two_same_lines_is_named_by_its_own_line(tmp_path):
+    here = tmp_path / "rules"
+    (here / "pkg").mkdir(parents=True)
+    (here / "mutants" / "pkg").mkdir(parents=True)
+    (here / "pkg" / "mod.py").write_text(
+        "def twice(n):\n    n = n + 1\n    n = n + 1\n    return n\n")
+    (here / "mutants" / "pkg" / "mod.py").write_text(
+        "def x_twice__mutmut_orig(n):\n    n = n + 1\n    n = n + 1\n    return n\n\n\n"
+        "def x_twice__mutmut_1(n):\n    n = n + 1\n    n = n - 1\n    return n\n")
+    (here / "mutants" / "pkg" / "mod.py.meta").write_text(json.dumps({
+        "exit_code_by_key": {"pkg.mod.x_twice__mutmut_1": 0}}))
+    text = report.build([str(here)], {})
+    assert "- pkg.mod:3 `twice` (x_twice__mutmut_1): `n = n + 1` -> `n = n - 1`" in text

@@ -13,6 +13,7 @@ host_tests/mutation_equivalents.txt, one mutant per entry, blank lines between e
 """
 
 import ast
+import fnmatch
 import json
 import os
 
@@ -21,15 +22,18 @@ SURVIVED = 0
 NO_TESTS = {5, 33}
 
 
-def retry_survivors(here):
+def retry_survivors(here, only=()):
     """Forget the verdict of every survivor (and of every mutant no test reached), so this
-    run tries them again against the tests as they are now; the kills stand."""
+    run tries them again against the tests as they are now; the kills stand. With
+    ``only`` (mutmut's name globs): only the survivors this run will try."""
     for meta in _metas(here):
         with open(meta) as f:
             data = json.load(f)
         codes = data["exit_code_by_key"]
         changed = False
         for key, code in codes.items():
+            if only and not any(fnmatch.fnmatch(key, glob) for glob in only):
+                continue
             if code == SURVIVED or code in NO_TESTS:
                 codes[key] = None
                 changed = True
@@ -132,7 +136,7 @@ def mutants(here):
             mutant = functions.get(generated, "")
             offset, before, after = _changed_lines(orig, mutant)
             first, last = spans.get(mangled, (0, 0))
-            line = _find_line(lines, first, last, before) if first else 0
+            line = _find_line(lines, first, last, before, first + offset) if first else 0
             out.append({
                 "module": module, "function": _readable(mangled), "key": key,
                 "line": line, "before": before, "after": after, "status": _status(code),
@@ -145,7 +149,11 @@ def _order(key):
     return name, int(number) if number.isdigit() else 0
 
 
-def _find_line(lines, first, last, text):
+def _find_line(lines, first, last, text, guess=0):
+    """The line of the function that reads ``text``: ``guess`` (its place in mutmut's copy)
+    when it does, as two lines may read the same; else the first that does."""
+    if first <= guess <= min(last, len(lines)) and lines[guess - 1].strip() == text:
+        return guess
     for n in range(first, min(last, len(lines)) + 1):
         if lines[n - 1].strip() == text:
             return n
