@@ -244,7 +244,7 @@ class Prepared:
                            ray_min)
 
             def wall_dist():
-                out = (ctypes.c_int32 * (10 * CELLS))()
+                out = (ctypes.c_int32 * (11 * CELLS))()
                 lib.rr_wall_dist(c.walls, goal, c.after, c.hseg, c.vseg, out)
                 return out
             wall_dist_arr = _kept(cache, ("c wall dist", goal), None, wall_dist)

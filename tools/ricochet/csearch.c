@@ -31,7 +31,7 @@ typedef struct {
     const int32_t *after;        /* [4][4] */
     const int32_t *hseg, *vseg;  /* [256 + 32] */
     const int32_t *raymin;       /* [4][256][4] */
-    const int32_t *wall_dist;    /* rr_wall_dist: [4][256], [256][4], [256], [256] */
+    const int32_t *wall_dist;    /* rr_wall_dist: [4][256], [256][4], [256] x 3 */
     /* out */
     int64_t nodes;
     int32_t found_bound, found_len;
@@ -366,8 +366,8 @@ static int relaxed(const Ctx *c, int p, int f, int most, int marks, const uint8_
 /* wall_dist[g][x]: the target robot's fewest relaxed moves from cell x in state g to
  * the target when walls alone stop it (robots neither stop it nor block it); then
  * [x][d]: the least of wall_dist over the states a slide in direction d leaves it in;
- * then per segment the least of those beside its cells. Backwards from the target,
- * breadth first. */
+ * then per segment the least of those beside its cells, and per cell the least beside
+ * it. Backwards from the target, breadth first. */
 void rr_wall_dist(const int32_t *walls, int goal, const int32_t *after, const int32_t *hseg,
                   const int32_t *vseg, int32_t *out) {
     static int16_t queue[4 * CELLS];
@@ -404,22 +404,24 @@ void rr_wall_dist(const int32_t *walls, int goal, const int32_t *after, const in
             }
             least[x * 4 + d] = best;
         }
-    /* per segment (hseg's and vseg's numbers): the least over its cells b and directions
-     * d of least[b - step][d], a stop beside b */
-    int32_t *by_hseg = least + 4 * CELLS, *by_vseg = by_hseg + CELLS;
+    /* beside[b]: the least over directions d of least[b - step][d], a stop beside b; per
+     * segment (hseg's and vseg's numbers) the least of beside over its cells */
+    int32_t *by_hseg = least + 4 * CELLS, *by_vseg = by_hseg + CELLS, *beside = by_vseg + CELLS;
     for (int x = 0; x < CELLS; x++)
         by_hseg[x] = by_vseg[x] = UNREACHABLE;
-    for (int b = 0; b < CELLS; b++)
+    for (int b = 0; b < CELLS; b++) {
+        int v = UNREACHABLE;
         for (int d = 0; d < 4; d++) {
             int z = b - STEP[d];
-            if (z < 0 || z >= CELLS)
-                continue;
-            int v = least[z * 4 + d];
-            if (v < by_hseg[hseg[b]])
-                by_hseg[hseg[b]] = v;
-            if (v < by_vseg[vseg[b]])
-                by_vseg[vseg[b]] = v;
+            if (z >= 0 && z < CELLS && least[z * 4 + d] < v)
+                v = least[z * 4 + d];
         }
+        beside[b] = v;
+        if (v < by_hseg[hseg[b]])
+            by_hseg[hseg[b]] = v;
+        if (v < by_vseg[vseg[b]])
+            by_vseg[vseg[b]] = v;
+    }
 }
 
 /* A lower bound of M0, the relaxed moves when walls and the helpers where they stand
@@ -428,15 +430,12 @@ void rr_wall_dist(const int32_t *walls, int goal, const int32_t *after, const in
  * direction d) stops at walls only. M0 itself is a search; this bound, a few lookups,
  * rules most positions out before it (M0 almost never leaves room). */
 static int helpers_bound(const Ctx *c, int i, int q, int start, int state) {
-    const int32_t *dist = c->wall_dist, *least = c->wall_dist + 4 * CELLS;
-    int best = dist[state * CELLS + start], last = UNREACHABLE;
+    const int32_t *beside = c->wall_dist + 10 * CELLS;
+    int best = c->wall_dist[state * CELLS + start], last = UNREACHABLE;
     for (int j = 1; j < c->n; j++) {
         int x = j == i ? q : c->P[j];
-        for (int d = 0; d < 4; d++) {
-            int z = x - STEP[d];  /* a slide in d stops on z before the helper on x */
-            if (z >= 0 && z < CELLS && least[z * 4 + d] < last)
-                last = least[z * 4 + d];
-        }
+        if (beside[x] < last)
+            last = beside[x];
     }
     return last + 1 < best ? last + 1 : best;
 }
