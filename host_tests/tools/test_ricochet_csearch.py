@@ -8,6 +8,7 @@ fresh command that runs it without numpy or numba; the fallback without a compil
 import os
 import subprocess
 import sys
+from array import array
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -83,6 +84,66 @@ def test_the_c_search_finds_the_independent_searchs_optimum(faces, cells, target
     assert got.count == model_optimum(faces, robots, target, limit, True, landing)
     if got.count is not None:
         assert rr.check(board, robots, target, got.moves, clear_stops_on_targets=landing).ok
+
+
+def forward_wall_distances(board, goal):
+    """The fewest slides to stop on ``goal`` having turned (state TURNED), per (state, cell),
+    when walls alone stop the robot: slides made forward with the rules module's
+    Board.slide (no other robot on the board), then counted back from the goal."""
+    robots = array("h", [rr.ABSENT] * 6)
+    into = {}  # (state, cell) reached -> the (state, cell) that reach it in one slide
+    for p in range(rr.CELLS):
+        robots[rr.RED] = p
+        for d in range(4):
+            q = board.slide(robots, rr.RED, d)
+            if q < 0:
+                continue
+            for f in range(4):
+                into.setdefault((rr.after_move(f, d), q), []).append((f, p))
+    dist = {(rr.TURNED, goal): 0}
+    frontier = [(rr.TURNED, goal)]
+    while frontier:
+        later = []
+        for v in frontier:
+            for u in into.get(v, ()):
+                if u not in dist:
+                    dist[u] = dist[v] + 1
+                    later.append(u)
+        frontier = later
+    return [dist.get((f, p), ckernel.UNREACHABLE) for f in range(4) for p in range(rr.CELLS)]
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from(ALL_ASSEMBLIES), st.integers(0, 16))
+def test_the_wall_distances_behind_the_blockers_bounds(faces, target):
+    """rr_wall_dist, the tables of the two quick bounds that rule positions out before the
+    blockers' searches: the distances when walls alone stop the robot as slides made with
+    the rules module give them; per cell and direction the least over the states the
+    slide leaves; per segment the least beside its cells; per cell the least beside it."""
+    board = rr.Board(faces)
+    goal = board.targets[target]
+    walls = ckernel.board_walls(board.walls)
+    after = ckernel._i32([v for row in solver.AFTER for v in row])
+    hseg, vseg = ckernel._segments(board.walls)
+    out = (ckernel.ctypes.c_int32 * (11 * rr.CELLS))()
+    ckernel.load().rr_wall_dist(walls, goal, after, hseg, vseg, out)
+    dist = forward_wall_distances(board, goal)
+    assert list(out[:4 * rr.CELLS]) == dist
+    least = [min(dist[rr.after_move(f, d) * rr.CELLS + x] for f in range(4))
+             for x in range(rr.CELLS) for d in range(4)]
+    assert list(out[4 * rr.CELLS:8 * rr.CELLS]) == least
+    steps = (-16, 1, 16, -1)
+    beside, by_segment = [], {}
+    for b in range(rr.CELLS):
+        near = min([least[(b - steps[d]) * 4 + d] for d in range(4)
+                    if 0 <= b - steps[d] < rr.CELLS] + [ckernel.UNREACHABLE])
+        beside.append(near)
+        for name, seg in (("h", hseg[b]), ("v", vseg[b])):
+            by_segment[name, seg] = min(by_segment.get((name, seg), ckernel.UNREACHABLE), near)
+    for k, name in ((8, "h"), (9, "v")):
+        assert list(out[k * rr.CELLS:(k + 1) * rr.CELLS]) == [
+            by_segment.get((name, s), ckernel.UNREACHABLE) for s in range(rr.CELLS)]
+    assert list(out[10 * rr.CELLS:]) == beside
 
 
 def test_the_landing_deals_differ_by_a_move_in_c_as_in_python():

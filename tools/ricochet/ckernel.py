@@ -41,7 +41,7 @@ class Ctx(ctypes.Structure):
         ("budget", ctypes.c_int64),
         ("heur", _i32p * 8),
         ("walls", _i32p), ("closer", _u8p), ("reach", _u8p), ("after", _i32p),
-        ("hseg", _i32p), ("vseg", _i32p), ("raymin", _i32p),
+        ("hseg", _i32p), ("vseg", _i32p), ("raymin", _i32p), ("wall_dist", _i32p),
         ("nodes", ctypes.c_int64), ("found_bound", ctypes.c_int32),
         ("found_len", ctypes.c_int32),
         ("depth_nodes", ctypes.c_int64 * MAX_PLIES),
@@ -113,6 +113,8 @@ def load():
             lib.rr_bounds.restype = None
             lib.rr_descents.argtypes = [_i32p, _i32p, _i32p, _u8p, _u8p]
             lib.rr_descents.restype = None
+            lib.rr_wall_dist.argtypes = [_i32p, ctypes.c_int, _i32p, _i32p, _i32p, _i32p]
+            lib.rr_wall_dist.restype = None
         except (OSError, RuntimeError) as e:
             if os.environ.get("RICOCHET_CSEARCH_VERBOSE"):
                 print("csearch: %s" % e, file=sys.stderr)
@@ -240,15 +242,23 @@ class Prepared:
                 return out
             raymin = _kept(cache, ("c raymin", id(heur[0]), lands_not is not None), heur[0],
                            ray_min)
+
+            def wall_dist():
+                out = (ctypes.c_int32 * (11 * CELLS))()
+                lib.rr_wall_dist(c.walls, goal, c.after, c.hseg, c.vseg, out)
+                return out
+            wall_dist_arr = _kept(cache, ("c wall dist", goal), None, wall_dist)
         else:
             closer_arr = reach_arr = _kept(cache, ("c none",), None,
                                            lambda: (ctypes.c_uint8 * (4 * CELLS * 32))())
             raymin = _kept(cache, ("c no raymin",), None,
                            lambda: _i32([UNREACHABLE] * (4 * CELLS * 4)))
+            wall_dist_arr = raymin  # (not read: only a single target robot's search reads it)
         c.closer = ctypes.cast(closer_arr, _u8p)
         c.reach = ctypes.cast(reach_arr, _u8p)
         c.raymin = ctypes.cast(raymin, _i32p)
-        keep += [wall_arr, after_arr, hseg, vseg, closer_arr, reach_arr, raymin]
+        c.wall_dist = ctypes.cast(wall_dist_arr, _i32p)
+        keep += [wall_arr, after_arr, hseg, vseg, closer_arr, reach_arr, raymin, wall_dist_arr]
         self.keep = keep
         self.byref = ctypes.byref(c)
         self.path = ctypes.cast(ctypes.byref(c, Ctx.path.offset), _i32p)  # (robot, d, k) each

@@ -31,6 +31,7 @@ typedef struct {
     const int32_t *after;        /* [4][4] */
     const int32_t *hseg, *vseg;  /* [256 + 32] */
     const int32_t *raymin;       /* [4][256][4] */
+    const int32_t *wall_dist;    /* rr_wall_dist: [4][256], [256][4], [256] x 3 */
     /* out */
     int64_t nodes;
     int32_t found_bound, found_len;
@@ -362,6 +363,98 @@ static int relaxed(const Ctx *c, int p, int f, int most, int marks, const uint8_
     return 0;
 }
 
+/* wall_dist[g][x]: the target robot's fewest relaxed moves from cell x in state g to
+ * the target when walls alone stop it (robots neither stop it nor block it); then
+ * [x][d]: the least of wall_dist over the states a slide in direction d leaves it in;
+ * then per segment the least of those beside its cells, and per cell the least beside
+ * it. Backwards from the target, breadth first. */
+void rr_wall_dist(const int32_t *walls, int goal, const int32_t *after, const int32_t *hseg,
+                  const int32_t *vseg, int32_t *out) {
+    static int16_t queue[4 * CELLS];
+    int32_t *dist = out, *least = out + 4 * CELLS;
+    for (int j = 0; j < 4 * CELLS; j++)
+        dist[j] = UNREACHABLE;
+    int head = 0, tail = 0;
+    dist[3 * CELLS + goal] = 0;
+    queue[tail++] = (int16_t)(3 * CELLS + goal);
+    while (head < tail) {
+        int v = queue[head++], g = v / CELLS, x = v % CELLS, next = dist[v] + 1;
+        for (int d = 0; d < 4; d++) {
+            int step = STEP[d], bit = 1 << d;
+            if (!(walls[x] & bit))
+                continue;  /* walls alone stop a slide in d only at a wall */
+            for (int f = 0; f < 4; f++) {
+                if (after[f * 4 + d] != g)
+                    continue;
+                for (int a = x - step; a >= 0 && a < CELLS && !(walls[a] & bit); a -= step)
+                    if (dist[f * CELLS + a] == UNREACHABLE) {
+                        dist[f * CELLS + a] = next;
+                        queue[tail++] = (int16_t)(f * CELLS + a);
+                    }
+            }
+        }
+    }
+    for (int x = 0; x < CELLS; x++)
+        for (int d = 0; d < 4; d++) {
+            int best = UNREACHABLE;
+            for (int f = 0; f < 4; f++) {
+                int v = dist[after[f * 4 + d] * CELLS + x];
+                if (v < best)
+                    best = v;
+            }
+            least[x * 4 + d] = best;
+        }
+    /* beside[b]: the least over directions d of least[b - step][d], a stop beside b; per
+     * segment (hseg's and vseg's numbers) the least of beside over its cells */
+    int32_t *by_hseg = least + 4 * CELLS, *by_vseg = by_hseg + CELLS, *beside = by_vseg + CELLS;
+    for (int x = 0; x < CELLS; x++)
+        by_hseg[x] = by_vseg[x] = UNREACHABLE;
+    for (int b = 0; b < CELLS; b++) {
+        int v = UNREACHABLE;
+        for (int d = 0; d < 4; d++) {
+            int z = b - STEP[d];
+            if (z >= 0 && z < CELLS && least[z * 4 + d] < v)
+                v = least[z * 4 + d];
+        }
+        beside[b] = v;
+        if (v < by_hseg[hseg[b]])
+            by_hseg[hseg[b]] = v;
+        if (v < by_vseg[vseg[b]])
+            by_vseg[vseg[b]] = v;
+    }
+}
+
+/* A lower bound of M0, the relaxed moves when walls and the helpers where they stand
+ * stop the target robot: a route that stops beside no helper is one that walls alone
+ * stop (wall_dist); one that does, after the last such stop (beside helper j, coming in
+ * direction d) stops at walls only. M0 itself is a search; this bound, a few lookups,
+ * rules most positions out before it (M0 almost never leaves room). */
+static int helpers_bound(const Ctx *c, int i, int q, int start, int state) {
+    const int32_t *beside = c->wall_dist + 10 * CELLS;
+    int best = c->wall_dist[state * CELLS + start], last = UNREACHABLE;
+    for (int j = 1; j < c->n; j++) {
+        int x = j == i ? q : c->P[j];
+        if (beside[x] < last)
+            last = beside[x];
+    }
+    return last + 1 < best ? last + 1 : best;
+}
+
+/* the same for M1, the helpers anywhere along their rows and columns: a stop beside
+ * any cell of a helper's segments */
+static int segments_bound(const Ctx *c, int i, int q, int start, int state) {
+    const int32_t *by_hseg = c->wall_dist + 8 * CELLS, *by_vseg = by_hseg + CELLS;
+    int best = c->wall_dist[state * CELLS + start], last = UNREACHABLE;
+    for (int j = 1; j < c->n; j++) {
+        int x = j == i ? q : c->P[j];
+        if (by_hseg[c->hseg[x]] < last)
+            last = by_hseg[c->hseg[x]];
+        if (by_vseg[c->vseg[x]] < last)
+            last = by_vseg[c->vseg[x]];
+    }
+    return last + 1 < best ? last + 1 : best;
+}
+
 static int blockers_allow(const Ctx *c, int i, int q, int g, int nrem, int hq, uint8_t *occ) {
     int start, state;
     if (i == 0) {
@@ -374,7 +467,7 @@ static int blockers_allow(const Ctx *c, int i, int q, int g, int nrem, int hq, u
         occ[start] = 0;
     }
     int ok = 0;
-    if (nrem != hq) {
+    if (nrem != hq && segments_bound(c, i, q, start, state) <= nrem - 1) {
         for (int j = 1; j < c->n; j++) {
             int x = j == i ? q : c->P[j];
             hmark[c->hseg[x]] = 1;
@@ -387,7 +480,7 @@ static int blockers_allow(const Ctx *c, int i, int q, int g, int nrem, int hq, u
             vmark[c->vseg[x]] = 0;
         }
     }
-    if (!ok)
+    if (!ok && helpers_bound(c, i, q, start, state) <= nrem)
         ok = relaxed(c, start, state, nrem, 0, occ);
     if (i != 0) {
         occ[q] = 0;
