@@ -91,11 +91,12 @@ class Base:
         never asks, its picture says it): the function named as the mode and its screen on
         show (``solo_play``), or as the mode."""
         from . import guide
+        from ..saving import GAMES
 
         screen = self.screen
         if screen is None:
             words = getattr(guide, self.name, None)
-        elif self.game is None:
+        elif self.game is None and self.name in GAMES:
             return None  # a game mode before its game
         else:
             words = getattr(guide, self.name + "_" + type(screen).__name__.lower(), None)

@@ -298,21 +298,29 @@ def _battery(power):
     return _("%d%% (%.2f V)") % (power.percent, power.mv / 1000)
 
 
-def selftest(m):
-    """The self-test's screen and what it wants of the builder."""
-    screen = m.screen
-    if screen is m.colours:
-        return _("self-test 1 of 4: every LED %s · A: the next colour · B: leave") % _(
-            TEST_COLOURS[screen.colour])
-    if screen is m.buttons:
-        left = sum(1 for b in range(6) if not screen.seen >> b & 1)
-        return ngettext("self-test 2 of 4: press every button, each lights its part of "
-                        "the grid · %d button still to press",
-                        "self-test 2 of 4: press every button, each lights its part of "
-                        "the grid · %d buttons still to press", left) % left
-    if screen is m.supply:
-        return _("self-test 3 of 4: the supply: %s · A: the piezo · B: leave") % _battery(
-            m.app.power)
+def selftest_colours(m):
+    """The self-test's colours: which one shows."""
+    return _("self-test 1 of 4: every LED %s · A: the next colour · B: leave") % _(
+        TEST_COLOURS[m.screen.colour])
+
+
+def selftest_buttons(m):
+    """The self-test's buttons: how many are still to press."""
+    left = sum(1 for b in range(6) if not m.screen.seen >> b & 1)
+    return ngettext("self-test 2 of 4: press every button, each lights its part of "
+                    "the grid · %d button still to press",
+                    "self-test 2 of 4: press every button, each lights its part of "
+                    "the grid · %d buttons still to press", left) % left
+
+
+def selftest_supply(m):
+    """The self-test's supply reading."""
+    return _("self-test 3 of 4: the supply: %s · A: the piezo · B: leave") % _battery(
+        m.app.power)
+
+
+def selftest_piezo(m):
+    """The self-test's piezo."""
     return _("self-test 4 of 4: the piezo plays a scale · A: start again · B: leave")
 
 

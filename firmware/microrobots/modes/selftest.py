@@ -34,7 +34,7 @@ from ..compat import const
 from ..device.display import gamma_table
 from ..device.power import power_budget
 from ..keys import A, B, SOUND_CLICK, SOUND_GOOD, SOUND_MOVE, SOUND_WIN
-from . import Base
+from . import Screen as BaseScreen, ScreenMode
 
 _COLOUR_MS = const(1000)  # each colour this long
 _SETTLED_MS = const(1000)  # every button seen and none held this long: the next screen
@@ -65,25 +65,10 @@ def fitting_level(cap, channels):
     return level
 
 
-class Screen:
-    """One step of the self-test; ``test`` is the mode (its app, change, tone)."""
+class Screen(BaseScreen):
+    """One step of the self-test; ``mode`` is the self-test (its app, change, tone)."""
 
     brightness = 0  # the display's level while this screen shows; 0: the player's
-
-    def __init__(self, test):
-        self.test = test
-
-    def open(self, now):
-        pass
-
-    def key(self, key, now):
-        pass
-
-    def update(self, now):
-        pass
-
-    def render(self, now, frame):
-        pass
 
 
 class Colours(Screen):
@@ -104,8 +89,8 @@ class Colours(Screen):
         self.colour = colour
         self.t0 = now
         rgb = _COLOURS[colour]
-        self.level = fitting_level(self.test.cap(), 36 * (rgb[0] + rgb[1] + rgb[2]))
-        self.test.tone(SOUND_MOVE)
+        self.level = fitting_level(self.mode.cap(), 36 * (rgb[0] + rgb[1] + rgb[2]))
+        self.mode.tone(SOUND_MOVE)
 
     def key(self, key, now):
         if key == A:
@@ -115,7 +100,7 @@ class Colours(Screen):
         if self.colour + 1 < len(_COLOURS):
             self._show(self.colour + 1, now)
         else:
-            self.test.change(self.test.buttons, now)
+            self.mode.change(self.mode.buttons, now)
 
     def update(self, now):
         if F.since(now, self.t0) >= _COLOUR_MS:
@@ -143,20 +128,20 @@ class Buttons(Screen):
         # seen by its key too: a press and its release handled in one frame (keys held
         # back during a switch, a simulator's quick tap) leave ``held`` as it was
         self.seen |= 1 << (key & 7)
-        self.test.tone(SOUND_CLICK)
+        self.mode.tone(SOUND_CLICK)
 
     def update(self, now):
-        held = self.test.app.held
+        held = self.mode.app.held
         self.seen |= held
         if held:
             self.calm_at = now
         elif self.seen == _ALL and F.since(now, self.calm_at) >= _SETTLED_MS:
-            self.test.tone(SOUND_GOOD)
-            self.test.change(self.test.supply, now)
+            self.mode.tone(SOUND_GOOD)
+            self.mode.change(self.mode.supply, now)
 
     def render(self, now, frame):
         F.fill(frame, 0, 0, 0)
-        held = self.test.app.held
+        held = self.mode.app.held
         for b in range(6):
             if held >> b & 1:
                 rgb = _WHITE
@@ -174,11 +159,11 @@ class Supply(Screen):
 
     def key(self, key, now):
         if key == A:
-            self.test.change(self.test.piezo, now)
+            self.mode.change(self.mode.piezo, now)
 
     def render(self, now, frame):
         F.fill(frame, 0, 0, 0)
-        power = self.test.app.power
+        power = self.mode.app.power
         usb = power is None or power.on_usb
         mv = power.mv if power is not None else -1
         F.bar(frame, 6 if usb else 0, P.VALUE, _USB_ROW)
@@ -201,11 +186,11 @@ class Piezo(Screen):
 
     def open(self, now):
         self.t0 = now
-        self.test.tone(SOUND_WIN)
+        self.mode.tone(SOUND_WIN)
 
     def key(self, key, now):
         if key == A:
-            self.test.change(self.test.colours, now)
+            self.mode.change(self.mode.colours, now)
 
     def update(self, now):
         if F.since(now, self.t0) >= _SCALE_MS:
@@ -221,7 +206,7 @@ class Piezo(Screen):
                 F.put_rgb(frame, (5 - h) * 6 + k + 1, rgb)
 
 
-class Mode(Base):
+class Mode(ScreenMode):
     name = "selftest"
     playing_alone = True  # the colours run by themselves: no dimming, no sleep
 
@@ -235,10 +220,9 @@ class Mode(Base):
         self.brightness = 0
 
     def change(self, screen, now):
-        """Show ``screen`` from ``now``."""
-        self.screen = screen
+        """Show ``screen`` from ``now``, at its brightness."""
         self.brightness = screen.brightness
-        screen.open(now)
+        super().change(screen, now)
 
     def cap(self):
         """The LEDs' power cap now (device/power.py), or USB's for 36 LEDs without one."""
@@ -257,9 +241,3 @@ class Mode(Base):
             self.app.go("menu", now)
             return
         self.screen.key(key, now)
-
-    def update(self, now):
-        self.screen.update(now)
-
-    def render(self, now, frame):
-        self.screen.render(now, frame)
