@@ -3,7 +3,6 @@ page show it after the mode's guide (issue 37): the robot, the target, the waypo
 it is visited, solo's cursor when it is away from the robot; nothing in the menu, in the
 settings or while the dice roll."""
 
-import pytest
 
 from microrobots.modes import pieces
 from microrobots.rules.board import COLOUR_NAMES
@@ -32,7 +31,8 @@ def test_solo_names_the_robot_the_target_and_the_cursor_away_from_the_robot(tmp_
     assert pieces.line(s.app) == ""  # the menu
     assert pieces.with_guide(s.app, "choose a mode") == "choose a mode"
     to_quadrant(s, "solo")
-    assert s.app.current.state == 0 and pieces.line(s.app) == ""  # the dice rolling
+    assert s.app.current.screen is s.app.current.rolling  # the dice rolling
+    assert pieces.line(s.app) == ""
     s.settle()
     solo = s.app.current
     g = solo.game
@@ -90,10 +90,6 @@ def test_the_classroom_names_its_robot_and_target(tmp_path):
                                                            named(s, g.target))
 
 
-@pytest.mark.xfail(strict=True, reason="a bug found here (issue 37): outside its "
-                   "demonstration the referee's robot attribute is 0 (or the last "
-                   "demonstration's cell), and pieces.line names it instead of the start; "
-                   "left to the referee's screens (issue 30), which move this code")
 def test_the_referee_names_the_start_while_the_table_searches(tmp_path):
     s = Session(seed=5, state=str(tmp_path))
     s.wait(100)

@@ -14,7 +14,7 @@ from screens import DARK, PLAYER_RGB, cell, read_count
 from tools.sim.script import Session
 
 ITEMS = ("side", "tiles", "brightness", "players", "expert", "sound", "difficulty", "aid",
-         "lesson", "dim", "sleep", "battery")
+         "lesson", "dim", "sleep", "battery", "selftest")
 WHITE = tuple(P.ROBOT_WHITE)
 VALUE = tuple(P.VALUE)
 
@@ -56,14 +56,17 @@ def test_every_item_shows_its_number_and_value_and_the_list_goes_round(s):
             "players": SETTINGS["players"], "expert": 0, "sound": 1,
             "difficulty": SETTINGS["difficulty"], "aid": SETTINGS["aid"],
             "lesson": SETTINGS["lesson"], "dim": SETTINGS["dim"], "sleep": SETTINGS["sleep"]}
-    for k, name in enumerate(ITEMS[:-1]):
+    for k, name in enumerate(ITEMS[:-2]):
         assert shown(s) == (k + 1, want[name]), name
         s.tap("down")
     assert shown(s)[0] == 12  # the battery
     s.tap("down")
+    assert read_count(frame(s), 0) == (WHITE, 13)  # the self-test (A starts it)
+    s.tap("down")
     assert shown(s)[0] == 1  # round to the first
     s.tap("up")
-    assert shown(s)[0] == 12  # and back up to the last
+    s.wait(40)
+    assert read_count(frame(s), 0) == (WHITE, 13)  # and back up to the last
 
 
 def test_values_stop_at_their_limits_and_the_toggles_toggle(s):
@@ -182,7 +185,7 @@ def test_the_menu_glows_the_chosen_quadrant_and_dims_the_others(tmp_path):
 def test_the_battery_item_counts_its_charge_and_bars_it_green_or_red_when_low(s):
     """Each charge read from a cell plugged in afresh (so the gauge starts from it):
     75 % rounds to five cells of six, 89 % takes two rows of symbols, 12 % is low."""
-    s.tap("up")  # round to the last item: the battery
+    s.tap("up", 2)  # round to the last items: the self-test, then the battery
     for mv, percent, low, lit in ((3950, 75, False, 5), (4052, 89, False, 5),
                                   (3692, 12, True, 1)):
         s.driver.feed("battery usb")
@@ -201,7 +204,7 @@ def test_the_battery_item_counts_its_charge_and_bars_it_green_or_red_when_low(s)
 
 
 def test_on_usb_a_gauge_that_reads_shows_charging_as_a_full_blue_bar(s):
-    s.tap("up")  # the battery
+    s.tap("up", 2)  # the battery
     hw = s.driver.device.hw
     hw.vsys, hw.usb = 4100, 1  # on USB, the cell's voltage still read: charging
     s.app.power.read(s.driver.device.now)

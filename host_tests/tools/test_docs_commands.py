@@ -40,8 +40,6 @@ NOT_RUN = {
     "make test": "the suite itself",
     "make play": "interactive: host_tests/tools/test_terminal.py plays it in tmux",
     "make bench": "minutes of measurements: run by hand, its figures are in docs/performance.md",
-    "python -m tools.bench.ricochet --issue-table": "minutes of benchmarking (make bench runs it); "
-                                                     "--table --first 2 is run from docs/ricochet.md",
     "make soak": "hours of play, minutes of CPU: host_tests/tools/test_soak.py plays a short soak",
     "make dist": "a minute or more (openscad, the page, the images): host_tests/tools/test_dist.py "
                  "runs it into a scratch folder and checks every file it makes",

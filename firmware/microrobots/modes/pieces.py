@@ -33,7 +33,10 @@ def line(app):
     if game is None or (mode.state == ROLL if screen is None else screen is mode.rolling):
         return ""
     layout = app.layout
-    robot = getattr(mode, "robot", game.start)  # solo: where the robot stands now
+    if app.mode == "referee" and screen is not mode.demo:
+        robot = game.start  # at the table the robot leaves the start only to demonstrate
+    else:
+        robot = getattr(mode, "robot", game.start)  # solo: where the robot stands now
     parts = [_("robot on %s") % die(layout, robot), _("target %s") % die(layout, game.target)]
     waypoint = game.waypoint
     walk = getattr(mode, "walk", None)
