@@ -14,6 +14,7 @@ import os
 
 import pytest
 
+from microrobots.modes import guide
 from microrobots import palette as P
 from microrobots.device.store import Store
 from microrobots.preferences import RANGES, SETTINGS
@@ -109,7 +110,7 @@ def test_the_buttons_set_a_lesson_and_the_classroom_shows_the_sheets_puzzles(tmp
     frame = s.driver.device.frame
     assert s.app.settings["lesson"] == 7
     assert read_count(frame, 1) == (P.VALUE, 7) and read_count(frame, 4) == (P.POOL, 1)
-    assert s.app.current.guide().startswith(
+    assert guide.words(s.app.current).startswith(
         "9 of 13, lesson 7 (the worksheets' --seed 7, the page's ?seed=7), the classroom at "
         "puzzle 1")
     s.hold("b")
@@ -119,7 +120,7 @@ def test_the_buttons_set_a_lesson_and_the_classroom_shows_the_sheets_puzzles(tmp
         start, target, waypoint = ws.classroom_puzzle(LAYOUT, 7, k, SOLVER)
         assert shown(s) == (start, target), "puzzle %d" % k
         assert s.app.settings["puzzle"] == k
-        assert s.app.current.guide().startswith("lesson 7, puzzle %d: " % k)
+        assert guide.words(s.app.current).startswith("lesson 7, puzzle %d: " % k)
         assert waypoint == expected_waypoint(s.app.current.game.seed, k, start, target)
         if k < 4:
             next_puzzle(s)
@@ -153,7 +154,7 @@ def test_held_right_reaches_lesson_99_and_no_further(tmp_path):
     assert read_count(s.driver.device.frame, 1) == (P.VALUE, 99)
     s.tap("left", 99)
     assert s.app.settings["lesson"] == 0
-    assert "lesson: off" in s.app.current.guide()
+    assert "lesson: off" in guide.words(s.app.current)
 
 
 @pytest.mark.parametrize("lesson", range(1, 100))

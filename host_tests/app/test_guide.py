@@ -1,24 +1,10 @@
 """modes/guide.py: the help line's words, kept apart from the modes so that a Pico never
-loads them. A screen names its words' function; the modes still of numbered states
-(the classroom, the settings) have theirs copied, which must be theirs."""
+loads them. A screen names its words' function; the modes of numbered steps (the
+classroom, the settings) name their steps, and the guide reads those names."""
 
 import pytest
 
-from microrobots.modes import Base, Screen, classroom, guide, menu, referee, settings, solo
-
-
-@pytest.mark.parametrize("module, prefix, names", [
-    (classroom, "ROOM_", ("WAVE",)),
-    (settings, "SET_", ("SHUFFLE", "MATCH")),
-])
-def test_the_guide_numbers_each_modes_states_as_the_mode_does(module, prefix, names):
-    # (a mode's own consts are private, ``_ROLL``)
-    def state(name):
-        return getattr(module, "_" + name, None)
-
-    assert (state("ROLL") or 0) == guide.ROLL
-    for name in names:
-        assert getattr(guide, prefix + name) == state(name), name
+from microrobots.modes import Screen, guide, menu, referee, settings, solo
 
 
 class _App:
@@ -28,7 +14,7 @@ class _App:
 @pytest.mark.parametrize("module", [solo, referee])
 def test_every_screen_names_its_words_in_the_guide(module):
     """Each screen of a mode made of screens: its guide is a function of modes/guide.py,
-    and the mode asks it for the screen on show (Base.guide)."""
+    and guide.words finds it for the screen on show."""
     mode = module.Mode(_App())
     screens = [v for k, v in vars(mode).items() if isinstance(v, Screen) and k not in (
         "screen", "back")]  # (the one on show, the one an undo returns to)
@@ -45,7 +31,7 @@ def test_every_screen_names_its_words_in_the_guide(module):
 
     mode.game = Game()
     mode.screen = mode.rolling
-    assert Base.guide(mode) == guide.solo_rolling(mode)
+    assert guide.words(mode) == getattr(guide, mode.name + "_rolling")(mode)
 
 
 def test_the_guide_names_the_settings_and_the_menus_quadrants_in_their_order():

@@ -9,6 +9,7 @@ import os
 import pytest
 from screens import cell, read_count
 
+from microrobots.modes import guide
 from microrobots import palette as P
 from microrobots.device.display import gamma_table
 from microrobots.device.hw.fake import Hardware as FakeHardware
@@ -242,13 +243,13 @@ def test_the_guide_says_each_screen_in_words(tmp_path):
     run(dev, 200)
     run(dev, 100, pressed=0)
     mode = dev.app.current
-    assert "self-test 1 of 4: every LED red" in mode.guide()
+    assert "self-test 1 of 4: every LED red" in guide.words(mode)
     mode.change(mode.buttons, dev.now)
-    assert mode.guide().endswith("6 buttons still to press")
+    assert guide.words(mode).endswith("6 buttons still to press")
     run(dev, 60, pressed=1 << B)
     run(dev, 60, pressed=0)
-    assert mode.guide().endswith("5 buttons still to press")
+    assert guide.words(mode).endswith("5 buttons still to press")
     mode.change(mode.supply, dev.now)
-    assert "the supply: no gauge (on USB)" in mode.guide()  # (the Board: -1 mV, USB)
+    assert "the supply: no gauge (on USB)" in guide.words(mode)  # (the Board: -1 mV, USB)
     mode.change(mode.piezo, dev.now)
-    assert "the piezo plays a scale" in mode.guide()
+    assert "the piezo plays a scale" in guide.words(mode)

@@ -333,8 +333,8 @@ def test_the_terminal_gives_the_driver_its_language():
 def test_no_firmware_module_but_the_guide_imports_the_words():
     """A Pico never asks for the guide (its picture says it), so it never loads the words:
     modes/guide.py and modes/pieces.py (the pieces named after the guide) alone import
-    i18n, only Base.guide imports the guide, when called, and no firmware module but the
-    guide (inside a function) imports the pieces: the simulators do."""
+    i18n, no firmware module imports the guide (the simulators ask ``guide.words(mode)``),
+    and none imports the pieces: the simulators do."""
     firmware = os.path.join(ROOT, "firmware", "microrobots")
     users = []
     for folder, _dirs, files in os.walk(firmware):
@@ -345,8 +345,9 @@ def test_no_firmware_module_but_the_guide_imports_the_words():
                     text = f.read()
                 if re.search(r"^\s*from \.+(\w+\.)*i18n import|^\s*import .*i18n", text, re.M):
                     users.append(os.path.relpath(path, firmware))
-                if re.search(r"^from \.+ import guide|^from \.+modes import guide", text, re.M):
-                    users.append(os.path.relpath(path, firmware) + " (guide at import)")
+                if re.search(r"^\s*from \.+ import guide|^\s*from \.+modes import guide|"
+                             r"^\s*from \.guide import", text, re.M):
+                    users.append(os.path.relpath(path, firmware) + " (the guide)")
                 if re.search(r"^from \.+(modes)? import pieces|^from \.pieces import", text,
                              re.M):
                     users.append(os.path.relpath(path, firmware) + " (pieces at import)")
@@ -372,7 +373,7 @@ def test_the_pieces_and_a_refused_move_are_named_in_the_readers_language():
     solo.refused = bad
     words.install(i18n.table("de", part=i18n.FIRMWARE))
     try:
-        named = solo.guide()
+        named = guide.words(solo)
         from microrobots.modes import pieces
 
         line = pieces.line(s.app)

@@ -138,11 +138,11 @@ def guide(app):
     """What the mode shown says to do now ("" while none: a switch, a halted app), the
     pieces in play named after it (modes/pieces.py: "robot on white 2, target pink 4")."""
     mode = getattr(app, "current", None)
-    if mode is None or app.switching or not hasattr(mode, "guide"):
+    if mode is None or app.switching:
         return ""
-    from microrobots.modes import pieces
+    from microrobots.modes import guide, pieces  # the words; the pieces in play after them
 
-    return pieces.with_guide(app, mode.guide() or "")
+    return pieces.with_guide(app, guide.words(mode) or "")
 
 
 class Driver:

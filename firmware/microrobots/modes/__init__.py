@@ -6,9 +6,8 @@ keys.LONG_B), then every frame ``update(now)`` (what time changes: a state that 
 an animation that hands over) and ``render(now, frame)`` (draws the state, changes none
 of it, allocates nothing), ``leave(now)``
 when B is held to go back to the menu, ``reset()`` when the layout changes, ``busy(now)``
-while an animation runs (the app writes no file then), ``guide()`` what to do now in
-words (a line, or None), and for modes with a game in progress (``game``, None when
-there is none) ``resume(saved, now)``, a generator (the app steps it a piece a frame)
+while an animation runs (the app writes no file then), and for modes with a game in
+progress (``game``, None when there is none) ``resume(saved, now)``, a generator (the app steps it a piece a frame)
 that returns ``(ok, problem)``: at boot, or before ``enter`` when the mode comes back
 from the menu.
 
@@ -17,10 +16,10 @@ frame: app.App._switching), not at boot; it stays imported. The app keeps one mo
 state at a time (a mode left is put away, its game on flash); what every visited mode's
 code costs the heap is in docs/performance.md.
 
-The guide is for the simulators' help line (the terminal, the web page): the grid's
-picture says the same in light on the handheld, which never asks for it, so its words
-live in modes/guide.py, imported only when asked. It is asked for between frames, never
-while drawing one, so it may allocate.
+What to do now, in words, is for the simulators' help line (the terminal, the web page):
+the grid's picture says the same in light on the handheld, which never asks for it, so
+the words live in modes/guide.py, which no firmware module imports: a simulator asks
+``guide.words(mode)`` between frames (it may allocate).
 
 **Screens.** A game mode (solo, the referee) is made of screens: what the grid shows at
 one step of a round, with the keys that step takes. A ``Screen`` has the hooks
@@ -85,22 +84,6 @@ class Base:
     def resume(self, saved, now):
         return False, None
         yield  # (a generator, as the game modes' resume)
-
-    def guide(self):
-        """What to do now, in words (modes/guide.py, imported only when asked: a Pico
-        never asks, its picture says it): the function named as the mode and its screen on
-        show (``solo_play``), or as the mode."""
-        from . import guide
-        from ..saving import GAMES
-
-        screen = self.screen
-        if screen is None:
-            words = getattr(guide, self.name, None)
-        elif self.game is None and self.name in GAMES:
-            return None  # a game mode before its game
-        else:
-            words = getattr(guide, self.name + "_" + type(screen).__name__.lower(), None)
-        return words(self) if words is not None else None
 
     def busy(self, now):
         """True while an animation runs: the app writes no file then (saving.py).

@@ -35,9 +35,10 @@ from ..rules.rng import game_seed
 from ..preferences import RANGES
 from . import Base, draw_round
 
-_ROLL = const(0)
-_WAVE = const(1)
-_ROUTE = const(2)
+# The classroom's steps (public: modes/guide.py and the page read them by these names).
+ROLL = const(0)  # the dice roll the robot and the target
+WAVE = const(1)  # the search's layers, one by one
+ROUTE = const(2)  # the shortest route shown
 _AUTO_MS = const(1500)
 _CATCH_UP = const(4)  # a lesson's puzzles given up a frame when coming back to one
 
@@ -107,7 +108,7 @@ class Mode(Base):
         self.dice = anim.DiceRoll()
         self.wave = Wave()
         self.replay = anim.Replay()
-        self.state = _ROLL
+        self.state = ROLL
         self.t0 = 0  # when the last step was taken
         self.paused = False
         self.reach = 0  # the target's layer
@@ -140,7 +141,7 @@ class Mode(Base):
     def enter(self, now):
         self.prepare()
         if self.behind:  # update gives up the puzzles before, then rolls the dice
-            self.state = _ROLL
+            self.state = ROLL
         else:
             self._roll(now, self.fresh)  # a puzzle kept: the dice roll the next target only
         self.fresh = False
@@ -149,7 +150,7 @@ class Mode(Base):
         g = self.game
         self.dice.start(now, self.app.layout, self.app.pal, g.start if with_start else -1,
                         g.target, -1)
-        self.state = _ROLL
+        self.state = ROLL
         self.t0 = now
 
     def _begin_wave(self, now):
@@ -157,20 +158,20 @@ class Mode(Base):
         self.wave.start(now, self.app.solver.distances(g.start), 0)
         self.backdrop.key = -1
         self.reach = g.optimum()
-        self.state = _WAVE
+        self.state = WAVE
         self.t0 = now
 
     def _next(self, now):
         """One step forward; allocation-free except when a new puzzle starts."""
         st = self.state
         self.t0 = now
-        if st == _ROLL:
+        if st == ROLL:
             self._begin_wave(now)
-        elif st == _WAVE:
+        elif st == WAVE:
             if self.wave.layer < self.reach:
                 self.wave.layer += 1
             else:
-                self.state = _ROUTE
+                self.state = ROUTE
                 self.replay.start(now, self.game.give_up())
         else:
             g = self.game
@@ -191,10 +192,10 @@ class Mode(Base):
     def key(self, key, now):
         if self.behind:
             return  # (not yet at the lesson's puzzle: a few frames)
-        if key == A or (key == B and self.state == _ROLL):
+        if key == A or (key == B and self.state == ROLL):
             self._next(now)
         elif key == B:
-            if self.state == _WAVE and self.wave.layer > 0:
+            if self.state == WAVE and self.wave.layer > 0:
                 self.wave.layer -= 1
                 self.t0 = now
         elif key == UP:
@@ -213,15 +214,15 @@ class Mode(Base):
                 self._roll(now, True)
             return
         st = self.state
-        if st == _ROLL and not self.dice.running(now):
+        if st == ROLL and not self.dice.running(now):
             self._begin_wave(now)
-        elif st == _ROUTE and not self.paused and not self.replay.running(now) and F.since(
+        elif st == ROUTE and not self.paused and not self.replay.running(now) and F.since(
                 now, self.t0) >= _AUTO_MS:
             self._next(now)
-        elif st == _WAVE and not self.paused and F.since(now, self.t0) >= _AUTO_MS:
+        elif st == WAVE and not self.paused and F.since(now, self.t0) >= _AUTO_MS:
             self._next(now)
         g = self.game
-        if self.state == _WAVE:
+        if self.state == WAVE:
             # As draw_round(frame, app, g.start, g.target, -1, now, 40) with the wave over
             # it, drawn once per layer; the robot and the target are drawn last anyway.
             hidden = app.settings["aid"] & 2 and not F.blink(now, 900)
@@ -237,9 +238,9 @@ class Mode(Base):
         app = self.app
         if self.behind:
             F.board(frame, app.layout, app.pal, 40)
-        elif self.state == _ROLL:
+        elif self.state == ROLL:
             self.dice.render(now, frame)
-        elif self.state == _WAVE:
+        elif self.state == WAVE:
             self.backdrop.copy_to(frame)
             F.target(frame, g.target, app.pal, app.layout.colours[g.target], now)
             F.robot(frame, g.start, app.pal, app.layout.colours[g.start], now)

@@ -1,16 +1,20 @@
 """What to do now, in words: each mode's step as one line (the help line of the simulators:
 the terminal of make play and the web page, through tools/sim/driver.py and page.py).
 
-The handheld's picture says it in light; nothing on a Pico asks for these words, so this
-module is imported only by ``Base.guide`` (modes/__init__.py) when a simulator asks, and
-its strings never take a Pico's RAM. A mode made of screens (solo, the referee: modes.Screen)
-has a function per screen, named as the mode and the screen (``solo_play``: Base.guide);
-the others one function, named as the mode, reading its numbered state. Each takes the
-mode.
+The handheld's picture says it in light; nothing on a Pico asks for these words, so no
+firmware module imports this one (a simulator asks ``words(mode)``), and its strings never
+take a Pico's RAM. A mode made of screens (solo, the referee, the self-test: modes.Screen)
+has a function per screen, named as the mode and the screen (``solo_play``); the others
+one function, named as the mode, reading its numbered step by the names the mode gives
+them. Each takes the mode.
 """
 
 from ..i18n import _, ngettext
+# the steps of the modes not made of screens, by the names those modes give them
+from .classroom import ROLL, WAVE as ROOM_WAVE
+from .settings import MATCH as SET_MATCH, SHUFFLE as SET_SHUFFLE
 from ..preferences import MODES
+from ..saving import GAMES
 from ..rules.solver import BELOW_OPTIMUM, ILLEGAL_MOVE, TARGET_MISSED, WAYPOINT_MISSED, \
     WRONG_COUNT
 
@@ -20,12 +24,6 @@ def N_(text):
     return text
 
 
-# The states of the modes not yet made of screens, as each mode numbers them (their
-# ``_ROLL``... consts, which MicroPython folds into the code: host_tests/app/test_guide.py
-# checks they agree).
-ROLL = 0  # the classroom's dice
-ROOM_WAVE = 1
-SET_SHUFFLE, SET_MATCH = 1, 2
 TARGETS = MODES[1:]  # the menu's quadrants
 MODE_WORDS = (N_("solo"), N_("referee"), N_("classroom"), N_("settings"))  # (their names)
 AND = N_(" and ")  # between the winners' numbers
@@ -44,6 +42,19 @@ AIDS = (N_("off"), N_("high contrast"), N_("blink the robot's colour"), N_("both
 # Every line is a whole sentence in the catalogues (firmware/microrobots/i18n.py: the
 # identity until a simulator installs a language), so each language orders its words.
 
+
+
+def words(mode):
+    """What to do now in ``mode``, in words, or None: the function named as the mode and
+    its screen on show (``solo_play``), or, for a mode not made of screens, as the mode."""
+    screen = mode.screen
+    if screen is None:
+        found = globals().get(mode.name)
+    elif mode.game is None and mode.name in GAMES:
+        return None  # a game mode before its game
+    else:
+        found = globals().get(mode.name + "_" + type(screen).__name__.lower())
+    return found(mode) if found is not None else None
 
 def menu(m):
     """The quadrant chosen; on a first start, a welcome."""

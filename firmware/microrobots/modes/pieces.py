@@ -13,7 +13,7 @@ dice roll (the pieces are not placed yet).
 from ..i18n import _
 from ..rules.board import COLOUR_NAMES
 
-ROLL = 0  # the classroom's dice (modes/guide.py; the others' is their screen ``rolling``)
+from .classroom import ROLL  # the classroom's dice (the others' is their screen ``rolling``)
 
 
 def die(layout, cell):

@@ -46,9 +46,10 @@ from ..preferences import RANGES
 from ..rules.rng import XorShift32
 from . import Base
 
-_LIST = const(0)
-_SHUFFLE = const(1)
-_MATCH = const(2)
+# The settings' steps (public: modes/guide.py reads them by these names).
+LIST = const(0)  # the items, one at a time
+SHUFFLE = const(1)  # a new arrangement dealt, board by board
+MATCH = const(2)  # the table's arrangement matched, board by board
 _ITEMS = ("side", "tiles", "brightness", "players", "expert", "sound", "difficulty", "aid",
           "lesson", "dim", "sleep", "battery", "selftest")
 _CORNERS = (0, 3, 18, 21)
@@ -69,7 +70,7 @@ class Mode(Base):
     def __init__(self, app):
         super().__init__(app)
         self.item = 0
-        self.state = _LIST
+        self.state = LIST
         self.code = bytearray(b"ABCD0000")  # an arrangement being shuffled or matched
         self.quadrant = 0
         self.t0 = 0
@@ -83,13 +84,13 @@ class Mode(Base):
         self.lower_of = None  # the (layout, palette) drawn there
 
     def enter(self, now):
-        self.state = _LIST
+        self.state = LIST
 
     # -- keys -----------------------------------------------------------------
     def key(self, key, now):
         app = self.app
         app.beep(SOUND_CLICK)
-        if self.state != _LIST:
+        if self.state != LIST:
             self._arrange_key(key, now)
             return
         name = _ITEMS[self.item]
@@ -139,24 +140,24 @@ class Mode(Base):
             for q in range(4):
                 self.code[q] = letters[q]
                 self.code[4 + q] = 48 + rng.below(4)
-            self.state = _SHUFFLE
+            self.state = SHUFFLE
         else:
             self.code[:] = self.app.settings["tiles"].encode()
-            self.state = _MATCH
+            self.state = MATCH
 
     def _arrange_key(self, key, now):
         q = self.quadrant
         code = self.code
-        if self.state == _MATCH and key <= DOWN:
+        if self.state == MATCH and key <= DOWN:
             code[q] = 65 + (code[q] - 65 + (1 if key == DOWN else -1)) % 4
             return
-        if self.state == _MATCH and key <= RIGHT:
+        if self.state == MATCH and key <= RIGHT:
             code[4 + q] = 48 + (code[4 + q] - 48 + (1 if key == RIGHT else -1)) % 4
             return
-        if key == LEFT or (key == B and self.state == _MATCH and q > 0):
+        if key == LEFT or (key == B and self.state == MATCH and q > 0):
             self.quadrant = max(q - 1, 0)
         elif key == B:
-            self.state = _LIST
+            self.state = LIST
         elif key == RIGHT or key == A:
             if q < 3:
                 self.quadrant = q + 1
@@ -167,13 +168,13 @@ class Mode(Base):
                     return
                 self.app.change("tiles", code.decode())
                 self.arrange = 1
-                self.state = _LIST
+                self.state = LIST
                 self.app.beep(SOUND_GOOD)
         self.t0 = now
 
     # -- frames ---------------------------------------------------------------
     def render(self, now, frame):
-        if self.state != _LIST:
+        if self.state != LIST:
             self._render_arrange(now, frame)
             return
         app = self.app
@@ -250,11 +251,11 @@ class Mode(Base):
         q = self.quadrant
         F.fill(frame, 0, 0, 0)
         for k in range(4):
-            if k == q or self.state == _MATCH:
+            if k == q or self.state == MATCH:
                 _draw_tile(frame, app.pal, self.tiles, code[k] - 65, code[4 + k] - 48, k,
                            255 if k == q else 40)
         t = F.since(now, self.t0)
-        if self.state == _SHUFFLE and t < _LETTER_MS:  # the board: 1..4 gold cells, A..D
+        if self.state == SHUFFLE and t < _LETTER_MS:  # the board: 1..4 gold cells, A..D
             top = _CORNERS[q]
             n = code[q] - 64
             for k in range(9):

@@ -98,11 +98,11 @@ def guide():
     switch or with the app stopped."""
     app = device.app
     mode = getattr(app, "current", None)
-    if mode is None or app.switching or not hasattr(mode, "guide"):
+    if mode is None or app.switching:
         return ""
-    from microrobots.modes import pieces  # the pieces in play named after it
+    from microrobots.modes import guide, pieces  # the words; the pieces in play after them
 
-    return pieces.with_guide(app, mode.guide() or "")
+    return pieces.with_guide(app, guide.words(mode) or "")
 
 
 def language(table_json):
