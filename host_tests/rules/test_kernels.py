@@ -106,7 +106,7 @@ def test_kernels_as_viper_inside_micropython_match_and_allocate_nothing():
     assert board_frames == kernels_mpy.frames(reference)
 
 
-TWINS = ("rules/solver", "device/display", "frame")  # each kernel's owner: NAME_viper.py
+TWINS = ("rules/solver", "frame")  # each kernel's owner: NAME_viper.py (display: below)
 
 
 def test_each_plain_twin_is_its_viper_module_without_the_decorators():
@@ -135,3 +135,24 @@ def test_the_owners_pick_the_plain_twins_under_cpython():
     assert solver._bfs.__module__ == "microrobots.rules.solver_plain"
     assert display._show.__module__ == "microrobots.device.display_plain"
     assert F._board.__module__ == anim._rings.__module__ == "microrobots.frame_plain"
+
+
+@given(frames, st.binary(min_size=256, max_size=256), st.binary(min_size=108, max_size=108),
+       st.integers(0, 108 * 255 + 1), st.booleans(), st.booleans())
+def test_the_displays_plain_kernel_does_what_its_viper_kernel_does(frame, lut, written, cap,
+                                                                     fresh, same):
+    """display_plain.py is not the viper file without its decorators: it leaves the sum,
+    the "nothing changed" test and the copy to bytes operations in C. Under CPython the
+    viper module's decorator is a no-op, so its code runs as Python: the two must leave
+    the same bytes in every buffer and return the same."""
+    from microrobots.device import display_plain, display_viper
+
+    dest = bytearray(range(107, -1, -1))  # a wiring order that moves every channel
+    if same:  # the frame gives exactly what was last written
+        written = bytes(lut[v] for v in frame)
+    results = []
+    for kernel in (display_viper._show, display_plain._show):
+        nxt, done, buf = bytearray(108), bytearray(written), bytearray(range(108))
+        ret = kernel(frame, lut, nxt, done, buf, dest, cap, 1 if fresh else 0)
+        results.append((ret, done, buf, nxt))
+    assert results[0] == results[1]
