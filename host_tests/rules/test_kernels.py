@@ -142,17 +142,22 @@ def test_the_owners_pick_the_plain_twins_under_cpython():
 def test_the_displays_plain_kernel_does_what_its_viper_kernel_does(frame, lut, written, cap,
                                                                      fresh, same):
     """display_plain.py is not the viper file without its decorators: it leaves the sum,
-    the "nothing changed" test and the copy to bytes operations in C. Under CPython the
-    viper module's decorator is a no-op, so its code runs as Python: the two must leave
-    the same bytes in every buffer and return the same."""
+    the "nothing changed" test and the copy to bytes operations in C, and fills the LED
+    buffer in the lookup's pass. Under CPython the viper module's decorator is a no-op, so
+    its code runs as Python: from any state a Display can be in (the LED buffer holding
+    ``written`` in wiring order, the panel's other LEDs dark), the two must leave the same
+    bytes in every buffer and return the same."""
     from microrobots.device import display_plain, display_viper
 
-    dest = bytearray(range(107, -1, -1))  # a wiring order that moves every channel
+    dest = bytearray(range(191, 83, -1))  # wired backwards, the first 84 LEDs dark
     if same:  # the frame gives exactly what was last written
         written = bytes(lut[v] for v in frame)
+    shown = bytearray(192)
+    for i in range(108):
+        shown[dest[i]] = written[i]
     results = []
     for kernel in (display_viper._show, display_plain._show):
-        nxt, done, buf = bytearray(108), bytearray(written), bytearray(range(108))
+        nxt, done, buf = bytearray(108), bytearray(written), bytearray(shown)
         ret = kernel(frame, lut, nxt, done, buf, dest, cap, 1 if fresh else 0)
         results.append((ret, done, buf, nxt))
     assert results[0] == results[1]
