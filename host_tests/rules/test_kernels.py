@@ -1,8 +1,9 @@
 """The whole-frame kernels (frame.py, display.py) against the per-cell Python they replace.
 
 The kernels are viper functions beside their owners (NAME_viper.py) with a plain twin
-(NAME_plain.py, the same file without the decorators) where there is no native emitter;
-these reference implementations are the code they replaced, cell by cell. Under CPython
+(NAME_plain.py, the same file without the decorators; the display's is checked against
+its viper kernel's code instead) where there is no native emitter; these reference
+implementations are the code they replaced, cell by cell. Under CPython
 the plain twins run; inside the micropython interpreter the viper machine code.
 """
 
