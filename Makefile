@@ -79,12 +79,14 @@ firmware: firmware-deps
 # The suite on TEST_JOBS workers (pytest-xdist; auto: one per core), a test file on one
 # worker (its module fixtures: a browser, a scratch checkout, the enclosure's renders),
 # the emulated boards beside them (host_tests/board_runs.py, cached by their inputs);
-# the slowest ten tests and the skips with their reasons at the end.
+# the slowest ten tests and the skips with their reasons at the end. Bytecode is cached
+# even where PYTHONDONTWRITEBYTECODE is set: without it every worker, board run and tool
+# the tests start compiles (and pytest rewrites) every module it imports again.
 TEST_JOBS ?= auto
 test: $(call needs,test) system-deps web-deps firmware-deps
 	$(PY) -m tools.picoimage --board RPI_PICO --if-possible
 	$(BIN)/ruff check --quiet firmware tools host_tests
-	$(PY) -m pytest -q -rs -n $(TEST_JOBS) --dist loadfile --durations=10 host_tests
+	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -q -rs -n $(TEST_JOBS) --dist loadfile --durations=10 host_tests
 
 bench: $(call needs,bench)
 	$(PY) -m tools.bench

@@ -20,7 +20,8 @@ every mode, a reset...) is minutes of emulation, so it is done once per set of i
 Under pytest-xdist the controller starts the runs (it sees every worker's collection)
 and the workers, which run the tests, wait for each run's status file; without xdist the
 one pytest process does both. Runs are named ``PART-KIND`` (``tour-stock``,
-``bad_config-ours``) for MicroPython and ``circuitpython-PART`` for CircuitPython.
+``bad_config-ours``, ``power_cut-stock``) for MicroPython and ``circuitpython-PART`` for
+CircuitPython.
 """
 
 import ast
@@ -41,6 +42,9 @@ TIMEOUT_S = 2400  # minutes of emulation; far longer on a machine others share
 PARTS = ("tour", "bad_config")
 CIRCUITPYTHON_PARTS = PARTS + ("source_boot",)  # the .mpy install's two, the source install's boot
 MICROPYTHON_IMAGES = ("stock", "ours")  # tools.rp2040.image.IMAGES
+# The power cuts' sessions (test_power_cut_rp2040.py), on the stock image: POWER_CUT_BOOTS
+# (environment) cut points booted from, "all" for every one.
+POWER_CUT = "power_cut-stock"
 # What a run reads besides the image, hashed into its key: the firmware (flashed, or the
 # source of what was frozen) and every module of tools/ its module imports, directly or not,
 # lazy imports included (``closure``).
@@ -60,6 +64,8 @@ def names_for(test_files):
         names += ["tour-stock", "tour-ours", "bad_config-stock", "bad_config-ours"]
     if "test_circuitpython.py" in test_files:
         names += ["circuitpython-" + part for part in CIRCUITPYTHON_PARTS]
+    if "test_power_cut_rp2040.py" in test_files:
+        names += [POWER_CUT]
     return names
 
 
@@ -79,6 +85,13 @@ def _plan(name):
         return firmware, argv, env
     from tools.rp2040 import image
 
+    if name == POWER_CUT:
+        firmware, why = image.find("stock")
+        if firmware is None:
+            return None, why, None
+        argv = ["-m", "tools.rp2040.power_cut_checks",
+                "--boots", os.environ.get("POWER_CUT_BOOTS", "2")]
+        return firmware, argv, {"PICO_FIRMWARE": firmware}
     part, kind = name.split("-")
     firmware, why = image.find(kind)
     if firmware is None:

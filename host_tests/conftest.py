@@ -16,11 +16,11 @@ settings.load_profile(os.environ.get("MICROROBOTS_HYPOTHESIS") or (
     "ci" if os.environ.get("CI") else "default"))
 
 
-# -- the emulated board (test_rp2040.py, test_circuitpython.py) ---------------------------
+# -- the emulated board (test_rp2040.py, test_circuitpython.py, test_power_cut_rp2040.py) --
 # Their sessions take minutes of emulation: board_runs.py starts them (or takes them from
 # its cache) as soon as the tests are collected, and the tests that judge them run last,
 # so that the emulator works beside the rest of the suite.
-BOARD_TESTS = ("test_rp2040.py", "test_circuitpython.py")
+BOARD_TESTS = ("test_rp2040.py", "test_circuitpython.py", "test_power_cut_rp2040.py")
 
 
 @pytest.hookimpl(trylast=True)  # after -k and -m have deselected what will not run

@@ -7,23 +7,25 @@ that flash, reaches the running app, and boots again after a reset.
 
 Needs the MicroPython image for the emulated Pico (tools/rp2040/image.find_firmware); the
 emulator is slow, so the boots are few: ``POWER_CUT_BOOTS`` (environment) cut points,
-``all`` for every one. host_tests/test_store.py cuts the power at every byte on the host.
+``all`` for every one. The board work is one run (tools/rp2040/power_cut_checks.py),
+started when the tests are collected and cached by its inputs (board_runs.py); these tests
+judge what it recorded. host_tests/test_store.py cuts the power at every byte on the host.
 """
 
+import base64
 import json
 import os
 
+import board_runs
 import pytest
 
-from microrobots.preferences import SETTINGS
 from microrobots.device.store import Store
 
-image = pytest.importorskip("tools.rp2040.image")
-FIRMWARE, WHY = image.find_firmware()
-pytestmark = pytest.mark.skipif(FIRMWARE is None, reason=WHY or "")
+from tools.rp2040 import image, power_cut_checks
 
-OLD_SETTINGS = Store.encode(dict(SETTINGS, brightness=3)).encode()
-BOOTS = os.environ.get("POWER_CUT_BOOTS", "2")
+BOOTS = os.environ.get("POWER_CUT_BOOTS", "2")  # (the run's command line: board_runs)
+WHY = board_runs.why(board_runs.POWER_CUT)
+pytestmark = pytest.mark.skipif(WHY is not None, reason=WHY or "")
 
 
 class LittleFsFiles:
@@ -53,39 +55,25 @@ class LittleFsFiles:
 
 
 @pytest.fixture(scope="module")
-def cuts():
-    """``(flash images, the files before, the files after)``: the flash region before the
-    first and after every erase and program of a session that saves: a board with old
-    settings boots, A enters solo (a new game: the settings' game count and solo.json
-    are saved a second later)."""
-    from rp2040py.peripherals import ssi
+def run():
+    """The run's results: the session that saves (a board with old settings boots, A enters
+    solo: a new game, the settings' game count and solo.json are saved a second later) and
+    the boots from some of its cut points (power_cut_checks.py)."""
+    results = board_runs.result(board_runs.POWER_CUT)
+    assert "error" not in results, results.get("error")
+    return results
 
-    from tools.rp2040.pico import flash_layout
-    from tools.rp2040.session import BoardSession
-    from tools.sim.events import parse_events
 
-    start, size, count = flash_layout()
-    s = BoardSession(FIRMWARE, files={"settings.json": OLD_SETTINGS})
-    images = []
-    plain = ssi.RPSSI._apply_command
+def _files(encoded):
+    return {k: base64.b64decode(v) for k, v in encoded.items()}
 
-    def recorded(self):
-        opcode = self._tx_buffer[0] if self._tx_buffer else 0
-        plain(self)
-        if opcode in (ssi.CMD_PAGE_PROGRAM, ssi.CMD_SECTOR_ERASE, ssi.CMD_BLOCK_ERASE):
-            images.append(bytes(s.pico.mcu.flash[start:start + size * count]))
 
-    before = s.files()
-    ssi.RPSSI._apply_command = recorded
-    try:
-        assert s.boot(), s.pico.console[-400:]
-        images.insert(0, s.pico.flash_image())  # (the probe's boot writes nothing)
-        s.play(parse_events("200 a\n"), s.now)
-        s.run_to(s.now + 6000)
-    finally:
-        ssi.RPSSI._apply_command = plain
-    after = s.files()
-    return images, before, after, [r.get("mode") for r in s.records[-3:]]
+@pytest.fixture(scope="module")
+def cuts(run):
+    """``(flash images, the files before, the files after, the last records' modes)``: the
+    flash region before the first and after every erase and program of the session."""
+    return (power_cut_checks.images(run), _files(run["before"]), _files(run["after"]),
+            run["modes"])
 
 
 def check_old_or_new(k, flash, before, after):
@@ -140,24 +128,20 @@ def test_a_cut_in_the_middle_of_an_erase_or_a_program_loses_nothing(cuts):
     print("\n%d torn erases and page programs: old or new" % torn)
 
 
-def test_the_board_boots_from_the_flash_cut_at_a_save(cuts):
-    from tools.rp2040.session import BoardSession
-
+def test_the_board_boots_from_the_flash_cut_at_a_save(run, cuts):
     images, before, after, _ = cuts
     n = len(images)
-    points = range(n) if BOOTS == "all" else sorted({n * (k + 1) // (int(BOOTS) + 1)
-                                                     for k in range(int(BOOTS))})
+    points = power_cut_checks.cut_points(n, BOOTS)
+    assert sorted(int(k) for k in run["boots"]) == points
     for k in points:
-        s = BoardSession(FIRMWARE, files={"settings.json": OLD_SETTINGS})
-        s.pico.load_flash_image(images[k])  # the power came back on this flash
-        assert s.boot(), (k, s.pico.console[-400:])
-        s.run_to(s.now + 200)
-        s.reset()
-        assert s.boot(), (k, s.pico.console[-400:])  # and once more
-        s.run_to(s.now + 200)
-        console = s.pico.console
+        board = run["boots"][str(k)]
+        console = board["console"]
+        assert board["booted"] == [True, True], (k, console[-400:])  # and once more, reset
         assert "Traceback" not in console and "error:" not in console, (k, console[-400:])
-        files = s.files()
-        assert files["settings.json"] in (before["settings.json"], after["settings.json"])
-        assert files.get("solo.json") in (None, after["solo.json"])
+        assert board["settings"] is not None, k
+        assert base64.b64decode(board["settings"]) in (before["settings.json"],
+                                                       after["settings.json"])
+        solo = board["solo"] and base64.b64decode(board["solo"])
+        assert solo in (None, after["solo.json"])
         print("cut point %d of %d: booted twice" % (k, n))
+

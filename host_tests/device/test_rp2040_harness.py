@@ -5,7 +5,7 @@ import subprocess
 
 from littlefs import LittleFS, UserContext
 
-from tools.rp2040 import image, probe
+from tools.rp2040 import image, power_cut_checks, probe
 from tools.rp2040.session import grid_frames, tour
 
 
@@ -29,6 +29,23 @@ def test_flash_images_round_trip_and_read_what_the_board_wrote():
         f.write('{"format": 1}')
     fs.unmount()
     assert image.read_files(bytes(ctx.buffer)) == {"settings.json": b'{"format": 1}'}
+
+
+def test_the_power_cut_runs_flash_images_are_rebuilt_from_the_blocks_each_changed():
+    block = power_cut_checks.BLOCK
+    first = bytes(range(256)) * (3 * block // 256)
+    erased = first[:block] + b"\xff" * block + first[2 * block:]
+    programmed = erased[:block] + b"new page" + erased[block + 8:]
+    flashes = [first, erased, programmed]
+    changes = [power_cut_checks.changed_blocks(a, b) for a, b in zip(flashes, flashes[1:])]
+    assert [[offset for offset, _ in c] for c in changes] == [[block], [block]]
+    results = {"first_image": power_cut_checks._b64(first), "changes": changes}
+    assert power_cut_checks.images(results) == flashes
+
+
+def test_the_power_cuts_boots_are_spread_over_the_cut_points():
+    assert power_cut_checks.cut_points(12, "2") == [4, 8]
+    assert power_cut_checks.cut_points(3, "all") == [0, 1, 2]
 
 
 def test_the_flash_tree_is_what_make_flash_writes():

@@ -170,6 +170,51 @@ def test_module_runs_as_a_program():
     assert proc.stdout.startswith("game ")
 
 
+def test_a_command_builds_only_its_own_parser_and_help_lists_them_all():
+    commands = ["solve", "check", "render", "random", "serve"]
+    subs = lambda parser: parser._subparsers._group_actions[0].choices  # noqa: E731
+    assert list(subs(cli.build_parser("solve"))) == ["solve"]
+    for first in (None, "-h", "solv"):
+        assert list(subs(cli.build_parser(first))) == commands
+    code, _, err = run("solv", *DEAL)
+    assert code == 2 and "invalid choice: 'solv'" in err and "'serve'" in err
+
+
+def test_a_fresh_solve_imports_no_shutil():
+    """argparse imports shutil (with bz2 and lzma) for the terminal's width: the command's
+    parsers read it themselves, so a fresh solve does without."""
+    code = ("import runpy, sys\n"
+            "sys.argv = ['tools.ricochet', 'solve', '--game', '0ZQ0NA4S0T61MC', '--json']\n"
+            "try:\n"
+            "    runpy.run_module('tools.ricochet', run_name='__main__', alter_sys=True)\n"
+            "except SystemExit:\n"
+            "    pass\n"
+            "print('shutil' in sys.modules, file=sys.stderr)\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(
+                              [ROOT, os.path.join(ROOT, "firmware")])))
+    assert json.loads(proc.stdout)["moves"] == 3
+    assert proc.stderr.split()[-1] == "False", proc.stderr
+
+
+def test_the_help_is_laid_out_as_argparse_lays_it_out(monkeypatch):
+    """The same help as argparse's own layout (which asks shutil for the width), at any
+    terminal width."""
+    import argparse
+
+    def help_text(formatter):
+        monkeypatch.setattr(cli, "_Formatter", formatter)
+        return cli.build_parser("check")._subparsers._group_actions[0].choices["check"].format_help()
+    texts = []
+    formatter = cli._Formatter
+    for columns in range(40, 121):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        ours = help_text(formatter)
+        assert ours == help_text(argparse.HelpFormatter), columns
+        texts.append(ours)
+    assert len(set(texts)) > 10
+
+
 def test_the_clear_robot_lands_on_no_coloured_target_unless_the_other_reading_is_asked():
     claim = ("check", "--game", "0B7P6ZBDXVGFEG", "--moves", "clear N, clear W, clear S+1")
     code, out, err = run(*claim)

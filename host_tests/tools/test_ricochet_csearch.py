@@ -33,6 +33,26 @@ def same_search(board, robots, target, **kw):
     return c
 
 
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(ALL_ASSEMBLIES), st.integers(0, 16), st.booleans(), st.booleans())
+def test_the_c_searchs_own_tables_are_the_python_searchs(faces, target, clear, rule):
+    """The bounds and slack tables the C search builds for itself (in C, on a fresh board)
+    are solver.Tables', number for number."""
+    board = rr.Board(faces)
+    tab = solver.Tables(board)
+    goal = board.targets[target]
+    walls = ckernel.board_walls(board.walls)
+    bound = ckernel.bounds(walls, goal, clear, rule)
+    assert list(bound) == [v for row in tab.bound(goal, clear, rule) for v in row]
+    if clear:
+        return
+    closer, reach = ckernel.descents(walls, bound, solver.AFTER)
+    py_closer, py_reach = tab.descents(goal, rule)
+    assert list(closer) == [sum(1 << m[0] for m in py_closer[f][p])
+                            for f in range(4) for p in range(rr.CELLS)]
+    assert bytes(reach) == b"".join(r.to_bytes(32, "little") for row in py_reach for r in row)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 100_000), st.booleans(), st.booleans(), st.booleans(), st.booleans())
 def test_the_c_search_is_the_python_search_move_for_move(seed, silver, clear, rule, landing):

@@ -3,7 +3,9 @@
 kernel.py's search, the same moves in the same order with the same pruning and the same
 table, written in C and loaded with ctypes: a fresh command needs neither numpy (some
 0.05 s) nor numba (0.4 s) to search, and a solve is one call (every bound inside it)
-with one structure as its argument instead of 33 arrays a bound.
+with one structure as its argument instead of 33 arrays a bound. The board's bounds and
+slack tables (solver.Tables.bound and .descents) are built in C as well (``bounds``,
+``descents``), the same numbers, so that a fresh board costs no table built in Python.
 
 The library is built by ``cc -O2 -shared`` (some 0.5-1 s, once) into
 ``tools/ricochet/__pycache__/`` (never committed), named by a CRC-32 of csearch.c, so an
@@ -107,6 +109,10 @@ def load():
             lib.rr_table_info.restype = None
             lib.rr_table_expire.argtypes = []
             lib.rr_table_expire.restype = None
+            lib.rr_bounds.argtypes = [_i32p, ctypes.c_int, ctypes.c_int, ctypes.c_int, _i32p]
+            lib.rr_bounds.restype = None
+            lib.rr_descents.argtypes = [_i32p, _i32p, _i32p, _u8p, _u8p]
+            lib.rr_descents.restype = None
         except (OSError, RuntimeError) as e:
             if os.environ.get("RICOCHET_CSEARCH_VERBOSE"):
                 print("csearch: %s" % e, file=sys.stderr)
@@ -131,6 +137,34 @@ def _i32(values):
     return (ctypes.c_int32 * len(values))(*values)
 
 
+def board_walls(walls):
+    """The board's walls (rules.Board.walls) as the C tables read them."""
+    return _i32(walls)
+
+
+def bounds(walls, goal, clear, ricochet):
+    """solver.Tables.bound built in C: [state * 256 + cell], as one array; ``walls`` from
+    ``board_walls``."""
+    out = (ctypes.c_int32 * (4 * CELLS))()
+    load().rr_bounds(walls, goal, 1 if clear else 0, 1 if ricochet else 0, out)
+    return out
+
+
+_AFTER = []
+
+
+def descents(walls, heur, after):
+    """solver.Tables.descents built in C, for a single target robot whose bounds are
+    ``heur`` (``bounds`` with clear False): (closer, reach), as Prepared takes them."""
+    if not _AFTER:
+        _AFTER.append(_i32([v for row in after for v in row]))
+    closer = (ctypes.c_uint8 * (4 * CELLS))()
+    reach = (ctypes.c_uint8 * (4 * CELLS * 32))()
+    with _LOCK:  # its work arrays are the library's, one per process
+        load().rr_descents(walls, heur, _AFTER[0], closer, reach)
+    return closer, reach
+
+
 def _kept(cache, key, owner, build_it):
     entry = cache.get(key)
     if entry is None or entry[0] is not owner:
@@ -149,29 +183,15 @@ def _segments(walls):
     return _i32(hseg), _i32(vseg)
 
 
-def _closer(closer):
-    out = (ctypes.c_uint8 * (4 * CELLS))()
-    for f in range(4):
-        for p in range(CELLS):
-            bits = 0
-            for m in closer[f][p]:
-                bits |= 1 << m[0]
-            out[f * CELLS + p] = bits
-    return out
-
-
-def _reach(reach):
-    raw = b"".join(r.to_bytes(32, "little") for row in reach for r in row)
-    return (ctypes.c_uint8 * len(raw)).from_buffer_copy(raw)
-
-
 NO_BOUND = None  # one row of UNREACHABLE for robots without a bound, made at first use
 
 
 class Prepared:
     """A solve's structure with everything but where the robots stand: built once per
     board, target, rule and set of robots (kept with the board), so that a warm solve only
-    writes the robots' cells and makes one call."""
+    writes the robots' cells and makes one call. ``heur``: per robot its ``bounds`` or
+    None; ``descents``: the target robot's (closer, reach) from ``descents`` when it is
+    the only one that can complete the target."""
 
     def __init__(self, walls, goal, order, is_clear, elig, heur, single, descents, after,
                  lands_not, cache):
@@ -198,9 +218,7 @@ class Prepared:
             c.is_clear[i] = 1 if is_clear[i] else 0
             c.elig[i] = 1 if elig[i] else 0
             c.role[i] = group_of[i]
-            h = heur[i]
-            arr = NO_BOUND if h is None else _kept(
-                cache, ("c heur", id(h)), h, lambda h=h: _i32([v for row in h for v in row]))
+            arr = NO_BOUND if heur[i] is None else heur[i]
             keep.append(arr)
             c.heur[i] = ctypes.cast(arr, _i32p)
         wall_arr = _kept(cache, ("c walls", lands_not is not None), None, lambda: _i32(
@@ -214,9 +232,7 @@ class Prepared:
         c.hseg = ctypes.cast(hseg, _i32p)
         c.vseg = ctypes.cast(vseg, _i32p)
         if single:
-            closer, reach = descents
-            closer_arr = _kept(cache, ("c closer", id(closer)), closer, lambda: _closer(closer))
-            reach_arr = _kept(cache, ("c reach", id(reach)), reach, lambda: _reach(reach))
+            closer_arr, reach_arr = descents
 
             def ray_min():
                 out = (ctypes.c_int32 * (4 * CELLS * 4))()
@@ -235,11 +251,12 @@ class Prepared:
         keep += [wall_arr, after_arr, hseg, vseg, closer_arr, reach_arr, raymin]
         self.keep = keep
         self.byref = ctypes.byref(c)
+        self.path = ctypes.cast(ctypes.byref(c, Ctx.path.offset), _i32p)  # (robot, d, k) each
         self.call = lib.rr_solve
 
     def lower_bound(self, P, F):
         heur = self.heur
-        return min(heur[i][F[i]][P[i]] for i in self.eligible)
+        return min(heur[i][F[i] * CELLS + P[i]] for i in self.eligible)
 
     def run(self, P, F, first_bound, max_bound, h_root, budget, table_bits):
         """(status, nodes, found bound, moves, nodes per bound searched in full). status 1
@@ -256,18 +273,19 @@ class Prepared:
             c.budget = budget
             c.table_bits = table_bits
             status = self.call(self.byref)
-            path = c.path
-            moves = [tuple(path[j]) for j in range(c.found_len)]
+            steps = self.path[:3 * c.found_len]  # (a pointer's slice: ctypes' fast read)
+            moves = [tuple(steps[j:j + 3]) for j in range(0, len(steps), 3)]
             nodes, found = c.nodes, c.found_bound
-            dn = list(c.depth_nodes)
+            dn = c.depth_nodes  # read below as far as needed (a list of all 64: some 20 us)
+            per_bound = []
+            for b in range(first_bound, max_bound + 1 if status >= -1 else first_bound):
+                if status == 1 and b >= found or not dn[b]:
+                    break
+                per_bound.append((b, dn[b]))
         if status == -2:
             raise MemoryError("the compiled search's table (%d MB)" % ((64 << table_bits) >> 20))
         if status == -3:
             raise ValueError("max_moves %d: the C search goes to %d" % (max_bound, MAX_PLIES - 2))
-        # the bounds searched in full: each counted its root at least (an aborted one: 0)
-        per_bound = []
-        for b in range(first_bound, max_bound + 1):
-            if status == 1 and b >= found or not dn[b]:
-                break
-            per_bound.append((b, dn[b]))
+        # (per_bound: the bounds searched in full, each counted its root at least; an
+        # aborted one 0)
         return status, nodes, found, moves, per_bound

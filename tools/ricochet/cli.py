@@ -29,7 +29,9 @@ Exit codes: 0 success (solved, claim correct); 1 no solution within --max-moves,
 that does not reach the target; 2 bad input, with one line naming the problem.
 """
 
+import argparse
 import json
+import os
 import sys
 
 from tools import cli
@@ -293,49 +295,80 @@ def cmd_random(args, out):
     return 0
 
 
-def build_parser():
-    parser = cli.Parser(prog="python -m tools.ricochet",
-                     description="Ricochet Robots with the transparent robot.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=cli.Parser)
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help layout with the terminal's width read without shutil: argparse
+    imports it (with bz2, lzma, fnmatch) for every parser it makes, a cost in each fresh
+    command for help that is rarely asked for."""
 
-    def deal_args(p):
-        p.add_argument("--game", help="a game ID printed by `random`")
-        p.add_argument("--faces", help="faces for NW,NE,SE,SW, e.g. 1A,2B,3A,4B")
-        p.add_argument("--robots", nargs="+", metavar="NAME=X,Y",
-                       help="red green blue yellow, optionally silver and clear")
-        p.add_argument("--target", nargs="+", help='"red circle" ... or vortex')
-        p.add_argument("--json", action="store_true", help="machine-readable output")
+    def __init__(self, prog, indent_increment=2, max_help_position=24, width=None):
+        if width is None:
+            width = _columns() - 2
+        argparse.HelpFormatter.__init__(self, prog, indent_increment, max_help_position, width)
 
-    def rule_arg(p):
-        p.add_argument("--no-ricochet-rule", dest="ricochet", action="store_false",
-                       help="drop the rule that the completing robot must have turned at least once")
-        p.add_argument("--clear-may-stop-on-targets", dest="clear_stops_on_targets",
-                       action="store_true",
-                       help="the other reading: the clear robot may end a move on a coloured"
-                            " target (the rulebook: only on the vortex)")
 
-    p = sub.add_parser("solve", help="an optimal solution")
-    deal_args(p)
+def _columns():
+    """The terminal's width as shutil.get_terminal_size gives it: $COLUMNS, the terminal's,
+    else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", 0))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+def _deal_args(p):
+    p.add_argument("--game", help="a game ID printed by `random`")
+    p.add_argument("--faces", help="faces for NW,NE,SE,SW, e.g. 1A,2B,3A,4B")
+    p.add_argument("--robots", nargs="+", metavar="NAME=X,Y",
+                   help="red green blue yellow, optionally silver and clear")
+    p.add_argument("--target", nargs="+", help='"red circle" ... or vortex')
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def _rule_arg(p):
+    p.add_argument("--no-ricochet-rule", dest="ricochet", action="store_false",
+                   help="drop the rule that the completing robot must have turned at least once")
+    p.add_argument("--clear-may-stop-on-targets", dest="clear_stops_on_targets",
+                   action="store_true",
+                   help="the other reading: the clear robot may end a move on a coloured"
+                        " target (the rulebook: only on the vortex)")
+
+
+def _solve_args(p):
+    _deal_args(p)
     p.add_argument("--max-moves", type=int, default=30, help="give up beyond this (30)")
-    rule_arg(p)
+    _rule_arg(p)
     p.set_defaults(run=cmd_solve)
-    p = sub.add_parser("check", help="check a claimed solution (prints JSON)")
-    deal_args(p)
+
+
+def _check_args(p):
+    _deal_args(p)
     p.add_argument("--moves", required=True, help='e.g. "red N, clear E+1, green S"')
-    rule_arg(p)
+    _rule_arg(p)
     p.set_defaults(run=cmd_check)
-    p = sub.add_parser("render", help="draw the deal as text (and SVG)")
-    deal_args(p)
+
+
+def _render_args(p):
+    _deal_args(p)
     p.add_argument("--svg", metavar="FILE", help="also write an SVG drawing")
     p.set_defaults(run=cmd_render)
-    p = sub.add_parser("random", help="a reproducible random deal, its game ID and optimum")
+
+
+def _random_args(p):
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--silver", action="store_true", help="add the silver robot")
     p.add_argument("--clear", action="store_true", help="add the transparent robot")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    rule_arg(p)
+    _rule_arg(p)
     p.set_defaults(run=cmd_random)
-    p = sub.add_parser("serve", help="the table page: set up the board, solve, referee bids")
+
+
+def _serve_args(p):
     p.add_argument("--port", type=int, default=8026, help="port (default 8026; 0: any free one)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1; 0.0.0.0 for a tablet too)")
@@ -343,6 +376,28 @@ def build_parser():
     p.add_argument("--cold", action="store_true",
                    help="do not load the compiled search ahead (for measuring)")
     p.set_defaults(run=cmd_serve)
+
+
+COMMANDS = (
+    ("solve", "an optimal solution", _solve_args),
+    ("check", "check a claimed solution (prints JSON)", _check_args),
+    ("render", "draw the deal as text (and SVG)", _render_args),
+    ("random", "a reproducible random deal, its game ID and optimum", _random_args),
+    ("serve", "the table page: set up the board, solve, referee bids", _serve_args),
+)
+
+
+def build_parser(command=None):
+    """The command line's parser; given the ``command`` a command line names (its first
+    word), only that command's: a fresh solve does not build the other four (a few ms of
+    argparse). Any other first word (-h, a mistake) gets them all, for the help and the
+    error that list them."""
+    parser = cli.Parser(prog="python -m tools.ricochet", formatter_class=_Formatter,
+                        description="Ricochet Robots with the transparent robot.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=cli.Parser)
+    named = [c for c in COMMANDS if c[0] == command]
+    for name, text, add_args in named or COMMANDS:
+        add_args(sub.add_parser(name, help=text, formatter_class=_Formatter))
     return parser
 
 
@@ -357,7 +412,8 @@ def main(argv=None, out=None, err=None):
     out = out or sys.stdout
     err = err or sys.stderr
     try:
-        args = build_parser().parse_args(argv)
+        words = sys.argv[1:] if argv is None else argv
+        args = build_parser(words[0] if words else None).parse_args(argv)
         if getattr(args, "max_moves", 1) < 1:
             raise UsageError("--max-moves must be at least 1")
         return args.run(args, out)

@@ -84,6 +84,68 @@ static int32_t stk[MAX_PLIES + 1][5];
 static uint64_t keys[MAX_PLIES + 1];
 static uint8_t occbuf[32 + CELLS + 32];
 static uint8_t hmark[CELLS + 32], vmark[CELLS + 32];
+/* A slide in O(1) instead of cell by cell: per direction and cell the cell where walls
+ * alone would stop it (this solve's board), and the robots per row and per column as
+ * 16-bit masks (bit x of row y, bit y of column x), kept beside occ. */
+static uint8_t wall_stop[4][CELLS];
+static unsigned row_bits[16], col_bits[16];
+
+static void find_wall_stops(const int32_t *walls) {
+    for (int d = 0; d < 4; d++) {
+        int step = STEP[d], bit = 1 << d, down = d == 1 || d == 2;
+        for (int j = 0; j < CELLS; j++) {
+            int p = down ? CELLS - 1 - j : j;  /* the cell after p comes first */
+            wall_stop[d][p] = (uint8_t)(walls[p] & bit ? p : wall_stop[d][p + step]);
+        }
+    }
+}
+
+static inline void put_robot(int p, int on) {
+    unsigned r = 1u << (p & 15), k = 1u << (p >> 4);
+    if (on) {
+        row_bits[p >> 4] |= r;
+        col_bits[p & 15] |= k;
+    } else {
+        row_bits[p >> 4] &= ~r;
+        col_bits[p & 15] &= ~k;
+    }
+}
+
+/* where a slide from p in direction d stops: at a wall or before the first robot */
+static inline int slide(int p, int d) {
+    int x = p & 15, y = p >> 4, stop = wall_stop[d][p];
+    unsigned b;
+    switch (d) {
+    case 0:  /* N: the nearest robot above, in the column */
+        b = col_bits[x] & ((1u << y) - 1);
+        if (b) {
+            int at = (32 - __builtin_clz(b)) * 16 + x;  /* the cell below that robot */
+            return at > stop ? at : stop;
+        }
+        return stop;
+    case 1:  /* E */
+        b = row_bits[y] & ~((2u << x) - 1);
+        if (b) {
+            int at = y * 16 + __builtin_ctz(b) - 1;
+            return at < stop ? at : stop;
+        }
+        return stop;
+    case 2:  /* S */
+        b = col_bits[x] & ~((2u << y) - 1);
+        if (b) {
+            int at = (__builtin_ctz(b) - 1) * 16 + x;
+            return at < stop ? at : stop;
+        }
+        return stop;
+    default:  /* W */
+        b = row_bits[y] & ((1u << x) - 1);
+        if (b) {
+            int at = y * 16 + 32 - __builtin_clz(b);
+            return at > stop ? at : stop;
+        }
+        return stop;
+    }
+}
 
 #define HEUR(c, i, f, p) ((c)->heur[i][(f) * CELLS + (p)])
 #define AFTER(c, f, d) ((c)->after[(f) * 4 + (d)])
@@ -400,14 +462,13 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
                 }
                 int p = P[i], f = F[i];
                 occ[p] = 0;
+                put_robot(p, 0);
                 for (int d = 0; d < 4; d++) {
                     int step = STEP[d], bit = 1 << d;
                     if (!c->is_clear[i]) {
                         if (tight && !(c->closer[f * CELLS + p] & bit))
                             continue;
-                        int q = p;
-                        while (!(walls[q] & bit) && !occ[q + step])
-                            q += step;
+                        int q = slide(p, d);
                         if (q == p)
                             continue;
                         int nrem = rem - 1, g, hq;
@@ -415,6 +476,7 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
                             g = AFTER(c, f, d);
                             if (q == goal && g == 3) {
                                 occ[p] = 1;
+                                put_robot(p, 1);
                                 c->path[ply][0] = i;
                                 c->path[ply][1] = d;
                                 c->path[ply][2] = 0;
@@ -458,6 +520,7 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
                             int nrem = rem - 1 - k;
                             if (here == goal && c->elig[i] && g == 3) {
                                 occ[p] = 1;
+                                put_robot(p, 1);
                                 c->path[ply][0] = i;
                                 c->path[ply][1] = d;
                                 c->path[ply][2] = k;
@@ -479,6 +542,7 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
                     }
                 }
                 occ[p] = 1;
+                put_robot(p, 1);
             }
             st[ply][NC] = m;
             st[ply][CJ] = 0;
@@ -515,6 +579,8 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
             st[ply][FROMF] = F[i];
             occ[P[i]] = 0;
             occ[q] = 1;
+            put_robot(P[i], 0);
+            put_robot(q, 1);
             P[i] = q;
             F[i] = (int)e[CG];
             c->path[ply][0] = i;
@@ -532,9 +598,11 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
         ply--;
         int i = (int)st[ply][FROMI];
         occ[P[i]] = 0;
+        put_robot(P[i], 0);
         P[i] = (int)st[ply][FROMP];
         F[i] = (int)st[ply][FROMF];
         occ[P[i]] = 1;
+        put_robot(P[i], 1);
     }
 }
 
@@ -563,8 +631,13 @@ int rr_solve(Ctx *c) {
     entries = 0;
     uint8_t *occ = occbuf + 32;
     memset(occbuf, 0, sizeof occbuf);
-    for (int i = 0; i < c->n; i++)
+    memset(row_bits, 0, sizeof row_bits);
+    memset(col_bits, 0, sizeof col_bits);
+    for (int i = 0; i < c->n; i++) {
         occ[c->P[i]] = 1;
+        put_robot(c->P[i], 1);
+    }
+    find_wall_stops(c->walls);
     for (int bound = c->first_bound; bound <= c->max_bound; bound++) {
         int64_t before = c->nodes;
         int r = dfs(c, bound, c->h_root, generation);
@@ -588,4 +661,172 @@ void rr_table_info(int32_t *bits, int32_t *gen) {
 /* for the tests: the next solve starts a fresh table, as when the generations run out */
 void rr_table_expire(void) {
     generation = 255;
+}
+
+/* -- the board's tables, as solver.py's Tables builds them (bound, descents) -------------
+ * The same numbers, so that the C search needs no table built in Python: a fresh board
+ * costs microseconds instead of milliseconds. The names are solver.py's. */
+
+/* Tables._shortest: backwards over the relaxed moves in the directions dirs (a bit
+ * each), from the distances in dist; for the transparent robot (clear) past walls that
+ * are not solid, one move more each. Costs are whole moves: the cells of cost g are
+ * final when g is reached, so one pass over the cells per cost. */
+static void shortest(const int32_t *walls, int32_t *dist, int clear, int dirs) {
+    int top = -1;
+    for (int c = 0; c < CELLS; c++)
+        if (dist[c] < UNREACHABLE && dist[c] > top)
+            top = dist[c];
+    for (int g = 0; g <= top; g++)
+        for (int b = 0; b < CELLS; b++) {
+            if (dist[b] != g)
+                continue;
+            for (int d = 0; d < 4; d++) {
+                if (!(dirs >> d & 1))
+                    continue;
+                int step = STEP[d], bit = 1 << d, cost = g + 1;
+                for (int a = b - step; a >= 0 && a < CELLS; a -= step) {
+                    int w = walls[a];
+                    if (w & bit) {
+                        if (!clear || w & (bit << 4))
+                            break;
+                        cost++;
+                    }
+                    if (cost < dist[a]) {
+                        dist[a] = cost;
+                        if (cost > top)
+                            top = cost;
+                    }
+                }
+            }
+        }
+}
+
+/* Tables._ray_min */
+static void ray_min(const int32_t *walls, const int32_t *values, int clear, int d, int32_t *out) {
+    int step = STEP[d], bit = 1 << d, down = d == 1 || d == 2;
+    for (int j = 0; j < CELLS; j++) {
+        int a = down ? CELLS - 1 - j : j, w = walls[a];
+        out[a] = UNREACHABLE;
+        if (w & bit) {
+            if (!clear || w & (bit << 4))
+                continue;
+            int v = values[a + step] + 1, o = out[a + step];
+            out[a] = 1 + (v < o ? v : o);
+        } else {
+            int v = values[a + step] + 1, o = out[a + step];
+            out[a] = v < o ? v : o;
+        }
+    }
+}
+
+/* Tables._relaxed_distances: out[f][c] by ricochet state f (UNMOVED, ACROSS, ALONG,
+ * TURNED) */
+void rr_bounds(const int32_t *walls, int goal, int clear, int ricochet, int32_t *out) {
+    int32_t *unmoved = out, *across = out + CELLS, *along = out + 2 * CELLS,
+            *turned = out + 3 * CELLS;
+    int32_t r0[CELLS], r1[CELLS], best[CELLS];
+    for (int c = 0; c < CELLS; c++)
+        turned[c] = UNREACHABLE;
+    turned[goal] = 0;
+    shortest(walls, turned, clear, 15);
+    if (!ricochet) {
+        memcpy(unmoved, turned, sizeof r0);
+        memcpy(across, turned, sizeof r0);
+        memcpy(along, turned, sizeof r0);
+        return;
+    }
+    /* ACROSS: the other axis is N-S (0, 2), the same E-W (1, 3); ALONG the reverse */
+    for (int axis = 1; axis <= 2; axis++) {
+        int32_t *to = axis == 1 ? across : along;
+        int d0 = axis == 1 ? 0 : 1;
+        ray_min(walls, turned, clear, d0, r0);
+        ray_min(walls, turned, clear, d0 + 2, r1);
+        for (int c = 0; c < CELLS; c++)
+            to[c] = r0[c] < r1[c] ? r0[c] : r1[c];
+        shortest(walls, to, clear, axis == 1 ? 0xA : 0x5);
+    }
+    for (int c = 0; c < CELLS; c++)
+        best[c] = 0x7FFFFFFF;
+    for (int d = 0; d < 4; d++) {
+        ray_min(walls, d & 1 ? across : along, clear, d, r0);
+        for (int c = 0; c < CELLS; c++)
+            if (r0[c] < best[c])
+                best[c] = r0[c];
+    }
+    memcpy(unmoved, best, sizeof best);
+}
+
+typedef struct { uint64_t w[4]; } Cells;
+
+static const int32_t *order_h;
+static int by_bound(const void *x, const void *y) {
+    int a = *(const int *)x, b = *(const int *)y;
+    if (order_h[a] != order_h[b])
+        return order_h[a] < order_h[b] ? -1 : 1;
+    return a < b ? -1 : a > b;  /* (bound, state, cell), as solver.py sorts them */
+}
+
+/* Tables.descents for a single non-transparent target robot with the bounds h[f][c]
+ * (rr_bounds, clear 0): closer[f][p] bit d: the slide from p in direction d crosses a
+ * cell one move closer; reach[f][p]: 32 bytes, bit x of byte x / 8 for cell x. */
+void rr_descents(const int32_t *walls, const int32_t *h, const int32_t *after, uint8_t *closer,
+                 uint8_t *reach) {
+    static Cells ray[4][CELLS], acc_of[4 * CELLS];
+    static int order[4 * CELLS];
+    for (int d = 0; d < 4; d++) {
+        int step = STEP[d], bit = 1 << d, down = d == 1 || d == 2;
+        for (int j = 0; j < CELLS; j++) {
+            int p = down ? CELLS - 1 - j : j;
+            if (walls[p] & bit) {
+                memset(&ray[d][p], 0, sizeof(Cells));
+            } else {
+                ray[d][p] = ray[d][p + step];
+                ray[d][p].w[(p + step) >> 6] |= (uint64_t)1 << ((p + step) & 63);
+            }
+        }
+    }
+    for (int f = 0; f < 4; f++)
+        for (int p = 0; p < CELLS; p++) {
+            int want = h[f * CELLS + p] - 1, bits = 0;
+            for (int d = 0; d < 4; d++) {
+                if (walls[p] & (1 << d))
+                    continue;  /* no slide: walls stop it where it stands */
+                const int32_t *hg = h + after[f * 4 + d] * CELLS;
+                for (int x = p + STEP[d];; x += STEP[d]) {
+                    if (hg[x] == want) {
+                        bits |= 1 << d;
+                        break;
+                    }
+                    if (walls[x] & (1 << d))
+                        break;
+                }
+            }
+            closer[f * CELLS + p] = (uint8_t)bits;
+        }
+    for (int i = 0; i < 4 * CELLS; i++)
+        order[i] = i;
+    order_h = h;
+    qsort(order, 4 * CELLS, sizeof order[0], by_bound);
+    for (int k = 0; k < 4 * CELLS; k++) {
+        int idx = order[k], f = idx / CELLS, c = idx % CELLS, v = h[idx];
+        Cells acc = {{0, 0, 0, 0}};
+        for (int d = 0; d < 4; d++) {
+            if (!(closer[idx] >> d & 1))
+                continue;
+            const Cells *r = &ray[d][c];
+            int g = after[f * 4 + d];
+            for (int j = 0; j < 4; j++)
+                acc.w[j] |= r->w[j];
+            for (int x = c + STEP[d];; x += STEP[d]) {  /* the ray's cells one move closer */
+                if (h[g * CELLS + x] == v - 1)
+                    for (int j = 0; j < 4; j++)
+                        acc.w[j] |= acc_of[g * CELLS + x].w[j];
+                if (walls[x] & (1 << d))
+                    break;
+            }
+        }
+        acc_of[idx] = acc;
+        for (int j = 0; j < 32; j++)
+            reach[idx * 32 + j] = (uint8_t)(acc.w[j >> 3] >> (8 * (j & 7)));
+    }
 }

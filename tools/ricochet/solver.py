@@ -457,7 +457,17 @@ def load_kernel():
 def prepare(board, ricochet=True, compiled=True):
     """Build what a solve on ``board`` needs for every target ahead (the bounds, the slack
     tables, for the compiled search their arrays), so that a solve starts searching at
-    once: a server does it while the table places its robots (some 0.1-0.2 s of CPU)."""
+    once: a server does it while the table places its robots (some 0.1-0.2 s of CPU in
+    Python; the search in C builds its own in about a millisecond)."""
+    if compiled and ENGINE in ("auto", "c") and c_available():  # the search in C's own
+        for target in range(VORTEX + 1):
+            goal = board.targets[target]
+            _c_bound(board, goal, False, ricochet)
+            if target == VORTEX:
+                _c_bound(board, goal, True, ricochet)
+            else:
+                _c_descents(board, goal, ricochet)
+        return
     tab = tables(board)
     for target in range(VORTEX + 1):
         goal = board.targets[target]
@@ -766,10 +776,10 @@ def _solve_c(board, robots, target, max_moves, node_limit, ricochet, landing):
     per target, rule and set of robots, so that a warm solve of a short deal costs little
     more than its search."""
     started = time.perf_counter()
-    tab = tables(board)
+    cache = _c_tables(board)
     present = tuple(w for w in range(ROBOT_COUNT) if robots[w] != ABSENT)
     key = ("c deal", target, present, ricochet, landing)
-    entry = tab.kernel_cache.get(key)
+    entry = cache.get(key)
     if entry is None:
         from tools.ricochet import ckernel
         goal = board.targets[target]
@@ -777,13 +787,14 @@ def _solve_c(board, robots, target, max_moves, node_limit, ricochet, landing):
         order = sorted(present, key=lambda w: (w not in eligible, w))
         is_clear = [w == CLEAR for w in order]
         elig = [w in eligible for w in order]
-        heur = [tab.bound(goal, w == CLEAR, ricochet) if w in eligible else None for w in order]
+        heur = [_c_bound(board, goal, w == CLEAR, ricochet) if w in eligible else None
+                for w in order]
         single = sum(elig) == 1
         forbid = None if landing or not any(is_clear) else board.coloured
         prepared = ckernel.Prepared(
             board.walls, goal, order, is_clear, elig, heur, single,
-            tab.descents(goal, ricochet) if single else None, AFTER, forbid, tab.kernel_cache)
-        entry = tab.kernel_cache[key] = (order, prepared)
+            _c_descents(board, goal, ricochet) if single else None, AFTER, forbid, cache)
+        entry = cache[key] = (order, prepared)
     order, prepared = entry
     P = [robots[w] for w in order]
     F = [UNMOVED if ricochet else TURNED] * len(order)
@@ -799,6 +810,39 @@ def _solve_c(board, robots, target, max_moves, node_limit, ricochet, landing):
     result.engine = "c"
     result.out_of_budget = status < 0
     return result
+
+
+def _c_tables(board):
+    """What the search in C keeps with a board: its own bounds and slack tables (built in C,
+    not Tables': a fresh board costs it microseconds) and a prepared structure per deal."""
+    cache = getattr(board, "_c_tables", None)
+    if cache is None:
+        cache = board._c_tables = {}
+    return cache
+
+
+def _c_bound(board, goal, clear, ricochet):
+    """Tables.bound, built by the search in C: one array [state * 256 + cell]."""
+    cache = _c_tables(board)
+    key = ("bound", goal, clear, ricochet)
+    if key not in cache:
+        from tools.ricochet import ckernel
+        if "walls" not in cache:
+            cache["walls"] = ckernel.board_walls(board.walls)
+        cache[key] = ckernel.bounds(cache["walls"], goal, clear, ricochet)
+    return cache[key]
+
+
+def _c_descents(board, goal, ricochet):
+    """Tables.descents, built by the search in C, as it reads them: (closer, reach)."""
+    cache = _c_tables(board)
+    key = ("descents", goal, ricochet)
+    if key not in cache:
+        from tools.ricochet import ckernel
+        cache[key] = ckernel.descents(cache["walls"] if "walls" in cache else
+                                      ckernel.board_walls(board.walls),
+                                      _c_bound(board, goal, False, ricochet), AFTER)
+    return cache[key]
 
 
 COLUMN = [sum(1 << (y * 16 + x) for y in range(16)) for x in range(16)]
