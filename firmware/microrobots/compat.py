@@ -13,7 +13,8 @@ placeholders that make annotations evaluate.
 on a board or the unix port, not the WebAssembly port, not CircuitPython (no native
 emitter) nor CPython. A module with hot loops imports them from its ``NAME_viper.py``
 where it is True and from the plain twin ``NAME_plain.py`` elsewhere (the same file
-without the decorators), as hw.backend() picks a backend by the runtime.
+without the decorators; the display's does the same with bytes operations in C, where
+bytecode would pass over the frame), as hw.backend() picks a backend by the runtime.
 
 compat imports nothing of the project: every layer may import it.
 """

@@ -1,8 +1,9 @@
 """The whole-frame kernels (frame.py, display.py) against the per-cell Python they replace.
 
 The kernels are viper functions beside their owners (NAME_viper.py) with a plain twin
-(NAME_plain.py, the same file without the decorators) where there is no native emitter;
-these reference implementations are the code they replaced, cell by cell. Under CPython
+(NAME_plain.py, the same file without the decorators; the display's is checked against
+its viper kernel's code instead) where there is no native emitter; these reference
+implementations are the code they replaced, cell by cell. Under CPython
 the plain twins run; inside the micropython interpreter the viper machine code.
 """
 
@@ -106,7 +107,7 @@ def test_kernels_as_viper_inside_micropython_match_and_allocate_nothing():
     assert board_frames == kernels_mpy.frames(reference)
 
 
-TWINS = ("rules/solver", "device/display", "frame")  # each kernel's owner: NAME_viper.py
+TWINS = ("rules/solver", "frame")  # each kernel's owner: NAME_viper.py (display: below)
 
 
 def test_each_plain_twin_is_its_viper_module_without_the_decorators():
@@ -135,3 +136,29 @@ def test_the_owners_pick_the_plain_twins_under_cpython():
     assert solver._bfs.__module__ == "microrobots.rules.solver_plain"
     assert display._show.__module__ == "microrobots.device.display_plain"
     assert F._board.__module__ == anim._rings.__module__ == "microrobots.frame_plain"
+
+
+@given(frames, st.binary(min_size=256, max_size=256), st.binary(min_size=108, max_size=108),
+       st.integers(0, 108 * 255 + 1), st.booleans(), st.booleans())
+def test_the_displays_plain_kernel_does_what_its_viper_kernel_does(frame, lut, written, cap,
+                                                                     fresh, same):
+    """display_plain.py is not the viper file without its decorators: it leaves the sum,
+    the "nothing changed" test and the copy to bytes operations in C, and fills the LED
+    buffer in the lookup's pass. Under CPython the viper module's decorator is a no-op, so
+    its code runs as Python: from any state a Display can be in (the LED buffer holding
+    ``written`` in wiring order, the panel's other LEDs dark), the two must leave the same
+    bytes in every buffer and return the same."""
+    from microrobots.device import display_plain, display_viper
+
+    dest = bytearray(range(191, 83, -1))  # wired backwards, the first 84 LEDs dark
+    if same:  # the frame gives exactly what was last written
+        written = bytes(lut[v] for v in frame)
+    shown = bytearray(192)
+    for i in range(108):
+        shown[dest[i]] = written[i]
+    results = []
+    for kernel in (display_viper._show, display_plain._show):
+        nxt, done, buf = bytearray(108), bytearray(written), bytearray(shown)
+        ret = kernel(frame, lut, nxt, done, buf, dest, cap, 1 if fresh else 0)
+        results.append((ret, done, buf, nxt))
+    assert results[0] == results[1]

@@ -33,7 +33,7 @@ from ..compat import NATIVE, const
 # every channel times cap // sum (the power cap); then, unless nothing changed (-1), the
 # frame into ``written`` and, in wiring order, into the LED buffer. Returns the sum
 # written, plus 65536 when the cap scaled it. One kernel, not three: native code costs
-# heap, and this one runs every frame.
+# heap, and this one runs every frame. The plain one leaves to C what bytes operations do.
 if NATIVE:
     from .display_viper import _show
 else:
@@ -137,6 +137,7 @@ class Display:
         self.capped = False  # whether the cap scaled the last written frame down
         self.writes = 0
         self._next = bytearray(_FRAME_BYTES)
+        self._shown = bytearray(_FRAME_BYTES)  # the frame last given to _show
         self._gamma = gamma_table(gamma)
         self._lut = bytearray(256)
         order = "RGB" if grid else config["color_order"]
@@ -164,8 +165,13 @@ class Display:
 
     def show(self, frame):
         """Write ``frame`` if the LEDs would change; return True if written."""
+        # The frame last computed, through the same table, gave what the LEDs show now:
+        # one comparison in C instead of the kernel's passes (most frames repeat the last).
+        if not self._fresh and frame == self._shown:
+            return False
         done = _show(frame, self._lut, self._next, self.written, self.buf, self._dest,
                      self.cap, 1 if self._fresh else 0)
+        self._shown[:] = frame
         if done < 0:
             return False
         self._fresh = False

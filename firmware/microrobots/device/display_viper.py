@@ -1,10 +1,10 @@
 """The display's hot loop: a frame through the brightness-and-gamma table and the power
 cap into the LED buffer, unless nothing changed (device/display.py).
 
-Viper (native machine code) on MicroPython; device/display_plain.py is this file without
-its ``@micropython.viper`` lines, for runtimes with no native emitter (CircuitPython,
-the WebAssembly port) and CPython: display.py picks one at import (compat.NATIVE).
-host_tests/rules/test_kernels.py keeps the twins equal.
+Viper (native machine code) on MicroPython; device/display_plain.py does the same for
+runtimes with no native emitter (CircuitPython, the WebAssembly port) and CPython, not
+as this file's text but with bytes operations in C where they serve: display.py picks
+one at import (compat.NATIVE). host_tests/rules/test_kernels.py keeps the twins equal.
 """
 
 from ..compat import micropython, ptr8  # noqa: F401 - the viper decorator and its types
