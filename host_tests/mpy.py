@@ -18,10 +18,13 @@ import sys
 
 import pytest
 
+from tools.cli import SIM_HEAP
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
-# The heap the simulator's MicroPython runtime gets (tools/cli.py, SIM_HEAP): a Pico's.
-HEAP = "190k"
+# The heap the simulator's MicroPython runtime gets (tools/cli.py, SIM_HEAP: a Pico's,
+# on a port whose objects are bigger).
+HEAP = SIM_HEAP
 
 
 def micropython_binary():

@@ -132,9 +132,12 @@ class BoardSession:
     # -- time --------------------------------------------------------------------------
     @property
     def now(self):
-        """The board's ``now`` at its last recorded frame."""
+        """The board's ``now`` at its last recorded frame (before the first: where the
+        device's clock started, H_ORIGIN)."""
         self._collect()
-        return self.records[-1]["now"] if self._current() else 0
+        if self._current():
+            return self.records[-1]["now"]
+        return self.header[probe.H_ORIGIN] if self.header is not None else 0
 
     def _current(self):
         return self.records[self.boots[-1][0]:] if self.boots else []
