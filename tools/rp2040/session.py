@@ -87,6 +87,18 @@ class BoardSession:
         self.boots.append((len(self.records), self._leds_at_reset, self.header))
         return ok and self.header[probe.H_STAGE] == 2
 
+    def run_to_first_frame(self, limit_ms=4000):
+        """Run until this boot has recorded its first frame (the app's set-up, its modes
+        imported, comes after the device's clock started: on the stock image some 280
+        ms); False if it never did."""
+        pico = self.pico
+
+        def recorded():
+            self._collect()
+            return bool(self._current())
+
+        return pico.run_until(recorded, pico.ms + limit_ms)
+
     def reset(self):
         """The RUN pin: the board restarts from its flash (saved files kept). Pulsed
         between two frames, so that the boot ends on a whole frame: ``shown[boot]`` is
