@@ -18,11 +18,8 @@ decides which. Holding B always returns to the menu; whatever was being played i
 
 Long work goes in pieces, one a frame: ``work`` is a generator that ``update`` steps
 once a frame, while the picture fades and keys wait (then come, in order). A mode switch
-is such work (``go``, ``_switching``): one mode's state in the heap at a time. The menu's
-modes' modules are imported at boot and stay (the builder's self-test's when it is asked
-for): a first switch that imported one would hold its key's frame 10-12 ms on a Pico
-(emulated RP2040, our image: solo's and the referee's screens), over the 10 ms a frame
-may take, against some 20 ms more of boot and their few KB in a heap of about 240 KB.
+is such work (``go``, ``_switching``): one mode's state in the heap at a time; a mode's
+module is imported at its first switch and stays.
 
 Persistence: ``store`` is a store.Store (or anything with its ``load``/``save``/
 ``remove``). Settings (``settings.json``, preferences.py) are saved whenever one
@@ -113,8 +110,6 @@ class App:
         self._held = bytearray(16)  # keys pressed during a switch, handled after it
         self._held_n = 0
         self.held = 0  # the buttons held down (bit i: input.py's button i), from the events
-        for name in MODES:  # every mode of the menu's code, at boot: see the docstring
-            M.load(name)
         self.current = self.get("menu")
         last = None
         want = self.settings["mode"]  # the mode on show when the power went

@@ -11,11 +11,11 @@ progress (``game``, None when there is none) ``resume(saved, now)``, a generator
 that returns ``(ok, problem)``: at boot, or before ``enter`` when the mode comes back
 from the menu.
 
-A mode's module is imported by ``load``: the menu's modes at boot (app.App: a first
-switch that imported one would take its key's frame over 10 ms on a Pico), the builder's
-self-test when asked for; each stays imported. The app keeps one mode's state at a time
-(a mode left is put away, its game on flash); what the modes' code costs the heap is in
-docs/performance.md.
+A mode's module is imported when the mode is first built (``load``, in the switch's first
+frame: app.App._switching), not at boot; it stays imported. The app keeps one mode's
+state at a time (a mode left is put away, its game on flash); what every visited mode's
+code costs the heap is in docs/performance.md. (Imported at boot instead, every mode's
+code ran the CircuitPython source install and the simulator's MicroPython out of heap.)
 
 What to do now, in words, is for the simulators' help line (the terminal, the web page):
 the grid's picture says the same in light on the handheld, which never asks for it, so
