@@ -107,3 +107,60 @@ def test_an_image_without_this_builds_id_is_refused(tmp_path):
     picoimage.check_frozen(str(path), "0123456789abcdef")
     with pytest.raises(picoimage.BuildError, match="not rebuilt"):
         picoimage.check_frozen(str(path), "fedcba9876543210")
+
+
+def test_a_second_build_waits_for_the_first_and_takes_its_image(tmp_path, monkeypatch):
+    """Two checkouts sharing the cache (a worktree and a CI clone) must not run make in
+    one build folder at once: the second waits on the lock, then finds the image made."""
+    fcntl = pytest.importorskip("fcntl")
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("MICROROBOTS_CACHE", str(cache))
+    monkeypatch.setattr(picoimage, "OUT", str(tmp_path / "out"))
+    key = picoimage.tree_key("RPI_PICO")
+    cached = cache / "images" / key / "firmware.uf2"
+    cache.mkdir()
+    lines = []
+
+    def the_other_build_finishes(line):
+        # called while we wait: the other build (holding the lock) completes
+        lines.append(line)
+        if len(lines) > 1:
+            return
+        cached.parent.mkdir(parents=True)
+        cached.write_bytes(b"made by the other build")
+        fcntl.flock(holder, fcntl.LOCK_UN)
+
+    holder = open(cache / "build.lock", "w")
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    monkeypatch.setattr(picoimage, "missing_tools", lambda: pytest.fail("it would build"))
+    made = picoimage.build(["RPI_PICO"], log=the_other_build_finishes)
+    holder.close()
+    assert "waiting for another build" in lines[0]
+    assert "cached build " + key in lines[1]
+    with open(made[0], "rb") as f:
+        assert f.read() == b"made by the other build"
+
+
+def test_a_build_folder_cut_short_starts_over_and_a_finished_one_is_kept(
+        tmp_path, monkeypatch):
+    src = tmp_path / "src"
+    build = src / "build-RPI_PICO"
+    build.mkdir(parents=True)
+    (build / "stale_generated.c").write_text("from a build that was killed")
+    calls = []
+
+    def make(cmd, env=None, log=None, what=None):
+        calls.append(sorted(os.listdir(build)) if build.exists() else None)
+        build.mkdir(exist_ok=True)
+        (build / "firmware.uf2").write_bytes(b"UF2")
+        if len(calls) == 2:
+            raise picoimage.BuildError("make failed")
+
+    monkeypatch.setattr(picoimage, "run", make)
+    args = (str(src), "RPI_PICO", {"a.py": b"1"}, "key", "pt", "mc", 1, "log")
+    picoimage.build_board(*args)
+    assert calls[0] is None  # the unfinished folder was removed before make ran
+    with pytest.raises(picoimage.BuildError):
+        picoimage.build_board(*args)  # a make that fails has still run to its end:
+    picoimage.build_board(*args)
+    assert calls[1] == calls[2] == ["firmware.uf2"]  # ...its folder is kept

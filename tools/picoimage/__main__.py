@@ -28,6 +28,11 @@ import subprocess
 import sys
 import tarfile
 
+try:
+    import fcntl
+except ImportError:  # not on Windows: builds there are not serialised
+    fcntl = None
+
 from tools import cli
 from tools.cli import FIRMWARE, ROOT, cache_dir
 
@@ -229,13 +234,27 @@ def build_board(src, board, files, key, picotool, mpy_cross, jobs, log):
         "BUILD = %r\nBOARD = %r\n" % (key, board)).encode()
     stage(staging, files)
     build = os.path.join(src, "build-" + board)
+    # The folder is trusted only if the last make in it ran to its end (passed or failed):
+    # one killed midway, or raced by another build before the lock, can leave generated C
+    # that no longer matches the sources (the next build fails or links stale modules).
+    finished = build + ".finished"
+    if os.path.isdir(build) and not os.path.exists(finished):
+        print("%s: the last build in %s was cut short; building from a clean folder"
+              % (board, build))
+        shutil.rmtree(build)
+    if os.path.exists(finished):
+        os.remove(finished)
     env = dict(os.environ)
     # In the environment, not on make's command line: there it would replace the rp2
     # Makefile's own CMAKE_ARGS (board, frozen manifest) and quietly build the stock image.
     env["CMAKE_ARGS"] = "-Dpicotool_DIR=%s -DMICROPY_MPYCROSS=%s" % (picotool, mpy_cross)
-    run(["make", "-C", os.path.join(mpy, "ports", "rp2"), "BOARD=" + board, "BUILD=" + build,
-         "FROZEN_MANIFEST=" + os.path.join(staging, "manifest.py"), "-j%d" % jobs],
-        env=env, log=log, what="building MicroPython for " + board)
+    try:
+        run(["make", "-C", os.path.join(mpy, "ports", "rp2"), "BOARD=" + board,
+             "BUILD=" + build, "FROZEN_MANIFEST=" + os.path.join(staging, "manifest.py"),
+             "-j%d" % jobs], env=env, log=log, what="building MicroPython for " + board)
+    finally:
+        if sys.exc_info()[0] in (None, BuildError):
+            open(finished, "w").close()
     return os.path.join(build, "firmware.uf2")
 
 
@@ -275,6 +294,45 @@ def build(boards, jobs=2, log=print, offline_only=False):
             made.append(image_path(board))
         else:
             todo.append((board, key, cached))
+    if not todo:
+        return made
+    with build_lock(cache, log):
+        made += _build(todo, files, archive, why, cache, jobs, log, offline_only)
+    return made
+
+
+class build_lock:
+    """One build at a time in the cache: two checkouts (a worktree and a CI clone, say)
+    building different firmware trees share its staging and build folders, and two makes
+    in one folder interleave the frozen modules' generated C into a broken build."""
+
+    def __init__(self, cache, log):
+        self.path = os.path.join(cache, "build.lock")
+        self.log = log
+
+    def __enter__(self):
+        self.file = open(self.path, "w")
+        if fcntl is None:
+            return self
+        try:
+            fcntl.flock(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self.log("waiting for another build of the image (%s)" % self.path)
+            fcntl.flock(self.file, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc):
+        self.file.close()  # (the lock goes with it)
+
+
+def _build(todo, files, archive, why, cache, jobs, log, offline_only):
+    made = []
+    for board, key, cached in list(todo):  # another build may have made it meanwhile
+        if os.path.exists(cached):
+            shutil.copyfile(cached, image_path(board))
+            log("%s: %s (cached build %s)" % (board, os.path.relpath(image_path(board)), key))
+            made.append(image_path(board))
+            todo.remove((board, key, cached))
     if not todo:
         return made
     missing = missing_tools()
