@@ -32,8 +32,6 @@ import operator
 import os
 import time
 
-from tools import cli  # noqa: F401 - puts firmware/ on sys.path
-
 from tools.ricochet.rules import (
     ABSENT, ACROSS, ALONG, CELLS, CLEAR, ROBOT_COUNT, STEP, TURNED, UNMOVED, VORTEX, Board,
     after_move)
