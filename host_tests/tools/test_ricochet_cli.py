@@ -3,6 +3,7 @@
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -195,6 +196,50 @@ def test_a_fresh_solve_imports_no_shutil():
                               [ROOT, os.path.join(ROOT, "firmware")])))
     assert json.loads(proc.stdout)["moves"] == 3
     assert proc.stderr.split()[-1] == "False", proc.stderr
+
+
+def _fresh_solve(*argv):
+    """``python -m tools.ricochet ARGV`` in a fresh process: (status, stdout, stderr, the
+    modules of those named it had imported by its exit)."""
+    code = ("import atexit, runpy, sys\n"
+            "atexit.register(lambda: print(' '.join(m for m in ('argparse', 're', 'json')"
+            " if m in sys.modules), file=sys.stderr))\n"
+            "sys.argv = ['tools.ricochet'] + %r\n"
+            "runpy.run_module('tools.ricochet', run_name='__main__', alter_sys=True)\n"
+            % (list(argv),))
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(
+                              [ROOT, os.path.join(ROOT, "firmware")])))
+    lines = proc.stderr.splitlines()
+    return proc.returncode, proc.stdout, "\n".join(lines[:-1]), set(lines[-1].split())
+
+
+@pytest.mark.parametrize("game", ["0ZQ0NA4S0T61MC", "0F8JMYHTS10HC3", "0B7P6ZBDXVGFEG"],
+                         ids=["3 moves", "8 moves", "clear robot"])
+def test_the_quick_path_answers_as_the_full_command_without_argparse_or_json(game):
+    """``solve --game ID --json`` is answered by quick.py: cli.py's very output (checked
+    here against cli.main in this process), with neither argparse nor json nor re loaded."""
+    status, out, err, loaded = _fresh_solve("solve", "--game", game, "--json")
+    assert (status, err, loaded) == (0, "", set())
+    assert out == run("solve", "--game", game, "--json")[1]
+    from tools.ricochet import quick
+    faces, robots, target = rr.decode_game(game)
+    assert quick.solution_text(solve(rr.Board(faces), robots, target)) == out.strip()
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "--game", "0ZQ0NA4S0T61MX", "--json"],   # a mistyped game ID
+    ["solve", "--json", "--game", "0ZQ0NA4S0T61MC"],   # another order
+    ["solve", "--game", "0ZQ0NA4S0T61MC"],             # text output
+    ["solve", "--game", "0ZQ0NA4S0T61MC", "--json", "--no-ricochet-rule"],
+], ids=["bad id", "order", "text", "rule off"])
+def test_anything_else_is_the_full_commands(argv):
+    status, out, err, loaded = _fresh_solve(*argv)
+    assert "argparse" in loaded
+    code, full_out, full_err = run(*argv)
+    seconds = re.compile(r"in [0-9.]+ s\)")  # the text output's search time
+    assert (status, seconds.sub("", out), err) == (code, seconds.sub("", full_out),
+                                                   full_err.rstrip("\n"))
 
 
 def test_the_help_is_laid_out_as_argparse_lays_it_out(monkeypatch):

@@ -504,6 +504,27 @@ static inline int commutes(int p, int q, int d, int a1, int a2, int da) {
     return !(on(a1, p, q, d) || on(a2, p, q, d) || on(p, a1, a2, da) || on(q, a1, a2, da));
 }
 
+/* The children in the order they are searched: the lowest bound first (the closest to a
+ * solution: the last bound's search ends as soon as one is found), of equal bounds in the
+ * order listed (a stable insertion sort: solver.py sorts its list the same way). */
+static inline void order_children(int ply, int m) {
+    for (int a = 1; a < m; a++) {
+        int64_t moved[7];
+        uint64_t key = ckey[ply][a];
+        int b = a;
+        if (ch[ply][a - 1][CH] <= ch[ply][a][CH])
+            continue;
+        memcpy(moved, ch[ply][a], sizeof moved);
+        while (b > 0 && ch[ply][b - 1][CH] > moved[CH]) {
+            memcpy(ch[ply][b], ch[ply][b - 1], sizeof moved);
+            ckey[ply][b] = ckey[ply][b - 1];
+            b--;
+        }
+        memcpy(ch[ply][b], moved, sizeof moved);
+        ckey[ply][b] = key;
+    }
+}
+
 /* one bound: 1 found (path[0..found_len)), 0 none, -1 the budget spent */
 static int dfs(Ctx *c, int bound, int h_root, int gen) {
     uint64_t mask = ((uint64_t)1 << bits_now) - 1;
@@ -637,6 +658,7 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
                 occ[p] = 1;
                 put_robot(p, 1);
             }
+            order_children(ply, m);
             st[ply][NC] = m;
             st[ply][CJ] = 0;
         }

@@ -194,6 +194,26 @@ elif AVAILABLE:
         ckey[ply, m] = key
 
     @njit(cache=True)
+    def _order_children(ch, ckey, ply, m):
+        """The children in the order they are searched: the lowest bound first, of equal
+        bounds in the order listed (a stable insertion sort, as solver.py's)."""
+        for a in range(1, m):
+            if ch[ply, a - 1, CH] <= ch[ply, a, CH]:
+                continue
+            c0, c1, c2, c3 = ch[ply, a, 0], ch[ply, a, 1], ch[ply, a, 2], ch[ply, a, 3]
+            c4, c5, c6 = ch[ply, a, 4], ch[ply, a, 5], ch[ply, a, 6]
+            key = ckey[ply, a]
+            b = a
+            while b > 0 and ch[ply, b - 1, CH] > c5:
+                for col in range(7):
+                    ch[ply, b, col] = ch[ply, b - 1, col]
+                ckey[ply, b] = ckey[ply, b - 1]
+                b -= 1
+            ch[ply, b, 0], ch[ply, b, 1], ch[ply, b, 2], ch[ply, b, 3] = c0, c1, c2, c3
+            ch[ply, b, 4], ch[ply, b, 5], ch[ply, b, 6] = c4, c5, c6
+            ckey[ply, b] = key
+
+    @njit(cache=True)
     def _ray_min(heur0, walls, after, raymin):
         """raymin[f, c, d]: the least bound (state after[f, d]) over the cells a slide from
         c in direction d crosses (UNREACHABLE when it crosses none)."""
@@ -451,6 +471,7 @@ elif AVAILABLE:
                                 break
                             k += 1
                     occ[p] = 1
+                _order_children(ch, ckey, ply, m)
                 st[ply, NC] = m
                 st[ply, CJ] = 0
             j = st[ply, CJ]

@@ -28,16 +28,16 @@ and kept on the board, so that solving many deals on one board pays for it once.
 """
 
 import functools
+import operator
 import os
 import time
-
-from tools import cli  # noqa: F401 - puts firmware/ on sys.path
 
 from tools.ricochet.rules import (
     ABSENT, ACROSS, ALONG, CELLS, CLEAR, ROBOT_COUNT, STEP, TURNED, UNMOVED, VORTEX, Board,
     after_move)
 
 UNREACHABLE = 999
+_BOUND_OF = operator.itemgetter(5)  # a listed child's bound (see dfs)
 BIT = [1 << c for c in range(CELLS)]
 INC = (False, True, True, False)  # slides towards higher cell numbers: E, S
 # per direction, the shift of a bitboard of cells that takes each to the cell before it
@@ -696,6 +696,9 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
                                          occ_i | bit[q]))
                     if b:
                         break
+        # the lowest bound first (the closest to a solution: the last bound's search ends
+        # at the first found), of equal bounds in the order listed (a stable sort)
+        children.sort(key=_BOUND_OF)
         for nrem, nkey, i, q, g, hq, d, k, nocc in children:
             if table.get(nkey, -1) >= nrem:
                 continue
