@@ -123,6 +123,10 @@ def fake_time():
 
 
 def import_fresh(monkeypatch, name, fakes):
+    """``name`` imported anew on the ``fakes`` modules; without an "rp2" among them the rp2
+    backend finds none (no PIO: its pin-interrupt path; None in sys.modules makes the
+    import fail, as a namespace package of the same name in site-packages would not)."""
+    fakes = dict({"rp2": None}, **fakes)
     for mod, value in fakes.items():
         monkeypatch.setitem(sys.modules, mod, value)
     monkeypatch.delitem(sys.modules, name, raising=False)
