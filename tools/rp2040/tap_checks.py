@@ -20,7 +20,7 @@ import tempfile
 
 from . import probe
 
-TEST_TAPS = 24  # per timing: a few minutes of the emulator's CPU each (about 10 s emulated)
+TEST_TAPS = 40  # per timing: some 13 s emulated, a few minutes of the emulator's CPU each
 TIMINGS = ("typical", "worst")
 
 
