@@ -35,3 +35,4 @@ def test_nothing_saved_is_lost_before_or_after_a_reset(taps, times):
     assert t["saved_names"], "the session saved nothing"
     assert t["saved_differ"] == [], "the board's files differ from the host's"
     assert t["resumed"] and t["after_reset_differ"] == [], "after the reset"
+    assert t["after_reset_as_before"]

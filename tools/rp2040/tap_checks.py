@@ -70,8 +70,18 @@ def _ignore(line):
 
 
 def _differ(board, host):
-    """The names whose bytes differ (or that only one side has)."""
-    return sorted(n for n in set(board) | set(host) if board.get(n) != host.get(n))
+    """The names whose contents differ (or that only one side has): a JSON file by what
+    it says (MicroPython's dicts keep another order of keys than CPython's)."""
+    return sorted(n for n in set(board) | set(host) if not _same(board.get(n), host.get(n)))
+
+
+def _same(a, b):
+    if a is None or b is None or a == b:
+        return a == b
+    try:
+        return json.loads(a) == json.loads(b)
+    except ValueError:
+        return False
 
 
 def judged_session(firmware, frozen, flash_times, taps, seed=1, inside_erases=True):
@@ -91,7 +101,7 @@ def judged_session(firmware, frozen, flash_times, taps, seed=1, inside_erases=Tr
     t.update({
         "saved_names": sorted(board), "saved_bytes": sum(len(v) for v in board.values()),
         "saved_differ": _differ(board, host), "after_reset_differ": _differ(after, host),
-        "resumed": resumed,
+        "resumed": resumed, "after_reset_as_before": after == board,
         "board_files": {k: base64.b64encode(v).decode() for k, v in board.items()},
         "host_files": {k: base64.b64encode(v).decode() for k, v in host.items()},
     })
