@@ -67,6 +67,8 @@ def names_for(test_files):
         names += ["circuitpython-" + part for part in CIRCUITPYTHON_PARTS]
     if "test_power_cut_rp2040.py" in test_files:
         names += [POWER_CUT]
+    if "test_rp2040_taps.py" in test_files:
+        names += ["taps-ours"]  # tools/rp2040/tap_checks.py: a session per flash timing
     return names
 
 

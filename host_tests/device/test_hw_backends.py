@@ -123,6 +123,10 @@ def fake_time():
 
 
 def import_fresh(monkeypatch, name, fakes):
+    """``name`` imported anew on the ``fakes`` modules; without an "rp2" among them the rp2
+    backend finds none (no PIO: its pin-interrupt path; None in sys.modules makes the
+    import fail, as a namespace package of the same name in site-packages would not)."""
+    fakes = dict({"rp2": None}, **fakes)
     for mod, value in fakes.items():
         monkeypatch.setitem(sys.modules, mod, value)
     monkeypatch.delitem(sys.modules, name, raising=False)
@@ -738,3 +742,121 @@ def test_rp2_backend_loses_no_tap_of_a_random_session_over_long_frozen_frames(mo
             latched.clear()
         t, frame = next_poll, frame + 1
     assert lost_taps(script, start, presses(records)) == []
+
+
+# --- the PIO path (hw/rp2_pio.py): a fake state machine's FIFO -----------------------------
+class FakeStateMachine:
+    """rp2.StateMachine as rp2_pio uses it: its RX FIFO holds the words a test puts, after
+    ``first``, the record the program makes as it starts (nothing held, window of 6)."""
+    made = []
+    first = 1 << 6
+
+    def __init__(self, sm_id, prog, freq=None, in_base=None):
+        self.id, self.prog, self.freq, self.in_base = sm_id, prog, freq, in_base
+        self.fifo, self.on = [FakeStateMachine.first], False
+        FakeStateMachine.made.append(self)
+
+    def active(self, on):
+        self.on = bool(on)
+
+    def rx_fifo(self):
+        return len(self.fifo)
+
+    def get(self):
+        return self.fifo.pop(0)
+
+
+def fake_rp2():
+    rp2 = types.ModuleType("rp2")
+    rp2.PIO = types.SimpleNamespace(SHIFT_LEFT=0, SHIFT_RIGHT=1, JOIN_RX=2)
+    rp2.StateMachine = FakeStateMachine
+
+    def asm_pio(**kw):  # the program as a list, EXECCTRL fifth from the end (1.28's layout)
+        return lambda f: [kw, -1, -1, -1, 0, 0, None, None, None]
+
+    rp2.asm_pio = asm_pio
+    return rp2
+
+
+def words(records, group):
+    """``records`` (lists of held-window masks, one list per word) as the state machine
+    packs them: each under its marker bit, the oldest in the top bits."""
+    out = []
+    for word in records:
+        w = 0
+        for levels in word:
+            w = w << group | 1 << (group - 1) | levels
+        out.append(w)
+    return out
+
+
+@pytest.fixture
+def pio_board(monkeypatch):
+    machine = fake_machine([])
+    machine.freq = lambda: 125_000_000
+    FakeStateMachine.made.clear()
+    monkeypatch.setattr(FakeStateMachine, "first", 1 << 6)
+    rp2 = import_fresh(monkeypatch, "microrobots.device.hw.rp2",
+                       {"machine": machine, "time": fake_time(), "rp2": fake_rp2()})
+    monkeypatch.setattr(FakePin, "levels", {})
+    monkeypatch.delitem(sys.modules, "microrobots.device.hw.rp2_pio", raising=False)
+    return rp2, machine
+
+
+def test_rp2_backend_reads_the_buttons_from_a_state_machine_in_their_order(pio_board):
+    rp2, machine = pio_board
+    board = rp2.Hardware(cfg.load("{}"))  # GP10-15: a window of 6, records of 7 bits
+    (sm,) = FakeStateMachine.made
+    assert sm.on and sm.id == 4 and sm.freq == 2500 and sm.in_base.id == 10
+    assert sm.prog[4] == 1 << 4 | 2  # mov x, status: the RX FIFO's level under 2
+    assert sm.prog[0]["push_thresh"] == 28 and sm.prog[0]["autopush"]
+    assert not any(p.irq_handler for p in board._buttons)  # no IRQ while awake
+    clock = sys.modules["time"].clock
+    A, B, UP = 1 << 4, 1 << 5, 1
+    frames = []
+
+    def frame(ms=20):
+        frames.append(board.pressed_mask())
+        clock[0] += ms
+
+    frame()
+    sm.fifo += words([[A]], 7)  # pressed, read at once
+    frame()
+    # a freeze: let go, pressed and let go again, then B tapped; packed 4 and 1 to a word,
+    # the second pushed partly filled (its unused top: no record)
+    sm.fifo += words([[0, A, 0, B], [0]], 7)
+    for _ in range(5):
+        frame()
+    assert frames == [0, A, 0, A, 0 | B, 0, 0]  # A's release and B's press in one frame
+    frames.clear()
+    sm.fifo += [0] + words([[UP], [UP | A]], 7)  # an empty word; UP, then A
+    frame(5)  # two buttons: one frame
+    sm.fifo += words([[UP]], 7)  # A let go 5 ms after it was given
+    frame(15)  # within 20 ms of A's last change: its release waits
+    frame()
+    assert frames == [UP | A, UP | A, UP]
+
+
+def test_rp2_backend_pio_path_maps_a_window_of_scattered_pins_and_wakes_by_irq(pio_board):
+    rp2, machine = pio_board
+    FakePin.levels[24] = 0  # on the cell
+    FakeStateMachine.first = 1 << 12
+    board = rp2.Hardware(cfg.load('{"buttons": {"up": 20, "b": 9}}'))  # GP9-20: 12 pins
+    machine.armed = lambda: sorted([p.id for p in board._buttons if p.trigger] + (
+        [board._usb.id] if board._usb.trigger else []))
+    (sm,) = FakeStateMachine.made
+    assert sm.in_base.id == 9 and sm.prog[0]["push_thresh"] == 26  # 2 records of 13 bits
+    sm.fifo += words([[1 << (20 - 9) | 1 << 0]], 13)  # GP20 (up) and GP9 (b) held
+    assert board.pressed_mask() == 1 | 1 << 5
+
+    def press_during_the_second(n):
+        if n == 2:
+            board._buttons[4].irq_handler(board._buttons[4])
+
+    machine.during = press_during_the_second
+    sm.fifo += words([[0]], 13)
+    sys.modules["time"].clock[0] += 100
+    assert board.pressed_mask() == 0
+    assert board.sleep() is True and len(machine.lightsleeps) == 2
+    assert machine.lightsleeps[0][1] == [9, 11, 12, 13, 14, 20, 24]  # buttons' IRQs armed
+    assert machine.armed() == []  # and disarmed after, with USB's

@@ -226,6 +226,9 @@ def side_by_side(results):
     return lines
 
 
+TAP_SESSION_TAPS = 300  # random 40-80 ms taps per flash timing (about 55 s emulated each)
+
+
 def report():
     print("== Emulated RP2040: both images side by side (rp2040py cycle model, "
           "MicroPython v1.28.0) ==")
@@ -255,22 +258,28 @@ def report():
           " erases and programs take the W25Q16JV's typical times (45 ms a 4 KB sector).")
     kind = "ours" if "ours" in results else next(iter(results))
     print()
-    print("-- taps against saves (%s; tools/rp2040/taps.py) --" % NAMES[kind])
-    from tools.rp2040.taps import tap_session
+    print("-- taps against saves (%s; tools/rp2040/tap_checks.py) --" % NAMES[kind])
+    from tools.rp2040.tap_checks import judged_session, row
 
     firmware = image.find(kind)[0]
-    for times, count in (("typical", 300), ("worst", 100)):
-        t = tap_session(firmware, taps=count, seed=1, flash_times=times, frozen=kind == "ours")
-        print("%s flash times: %d random taps of 40-80 ms on every button over %.0f s,"
-              " %d erases (%.0f ms busy): %d lost; slowest frame writing a file %s ms;"
-              " frames late %d of %d; plain frames over 10 ms: %d" % (
-                  times, t["taps"], t["emulated_s"], t["erases"], t["busy_ms"],
-                  len(t["lost"]), _ms(t["slowest_saving_us"]), t["late"], t["frames"],
-                  t["plain_over_10ms"]))
+    print("| flash times | taps | lost | slowest frame with a save | frames late |"
+          " frames without a save over 10 ms |")
+    print("|---|---|---|---|---|---|")
+    notes = []
+    for times in ("typical", "worst"):
+        t = judged_session(firmware, kind == "ours", times, TAP_SESSION_TAPS)
+        print(row(times, t))
+        notes.append("%s: %.0f s emulated, %d erases (%.0f ms busy); saved files as the host's:"
+                     " %s, after a reset: %s; the emulator %.0f CPU-s per emulated s" % (
+                         times, t["emulated_s"], t["erases"], t["busy_ms"],
+                         not t["saved_differ"], not t["after_reset_differ"],
+                         t["cpu_per_emulated_s"]))
         if t["lost"]:
-            print("  lost: %s" % ", ".join("%s %d-%d ms (%s)" % (
+            notes.append("  lost: %s" % ", ".join("%s %d-%d ms (%s)" % (
                 ("up", "down", "left", "right", "a", "b")[b], d, u, why)
                 for (d, u, b), why in zip(t["lost"], t["lost_why"])))
+    for line in notes:
+        print(line)
     if "stock" in results:
         from tools.rp2040 import heapmap
 

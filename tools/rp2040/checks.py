@@ -211,8 +211,14 @@ def selftest_run(firmware, frozen):
             "console": s.pico.console, "config": s.config, "emulated_ms": s.pico.ms}
 
 
+def taps_run(firmware, frozen):
+    from .tap_checks import taps_run as run  # taps against saves (tap_checks.py)
+
+    return run(firmware, frozen)
+
+
 PARTS = {"tour": tour_run, "bad_config": bad_config_run, "selftest": selftest_run,
-         "boards": boards_run}
+         "boards": boards_run, "taps": taps_run}
 
 
 def main(argv=None):

@@ -94,9 +94,15 @@ def why_lost(tap, script, start, polls):
 
 
 def tap_session(firmware, taps=200, seed=1, flash_times="typical", frozen=False,
-                inside_erases=True):
+                inside_erases=True, keep=False):
+    """The session (see the module's docstring); ``keep``: the result's "session" is the
+    BoardSession, still running (to read its files, reset it), and "boot_records" every
+    record of its boot."""
+    import time
+
     from .session import SWITCH_MS, BoardSession
 
+    cpu0 = time.process_time()
     s = BoardSession(firmware, frozen=frozen, flash_times=flash_times)
     if not s.boot():
         raise RuntimeError("the firmware did not start: %s" % s.pico.console[-300:])
@@ -134,7 +140,9 @@ def tap_session(firmware, taps=200, seed=1, flash_times="typical", frozen=False,
 
         s.pico.flash.on_erase = tap_inside
     end = start + script[-1][1] + 2500  # and the last save done
+    cpu1, ms1 = time.process_time(), s.pico.ms
     s.run_to(end)
+    cpu_per_s = (time.process_time() - cpu1) / max(1e-9, (s.pico.ms - ms1) / 1000)
     records = [r for r in s.records if r["now"] >= start - 200]
     seen = presses(records)
     script = sorted(script + [(round(d), round(u), b) for d, u, b in injected])
@@ -143,7 +151,9 @@ def tap_session(firmware, taps=200, seed=1, flash_times="typical", frozen=False,
     erases = s.pico.flash.erases()[erases_before:] if s.pico.flash else []
     saving = [r["step_us"] for r in records if r["saves"]]
     plain = [r["step_us"] for r in records if not r["saves"] and not r["app"] & 2]
-    return {
+    out = {
+        "cpu_s": time.process_time() - cpu0, "cpu_per_emulated_s": cpu_per_s,
+        "pio": pio_facts(s.pico.mcu),
         "taps": len(script), "inside_erases": len(injected), "lost": lost,
         "lost_why": [why_lost(tap, script, start, polls) for tap in lost],
         "presses": len(seen),
@@ -159,3 +169,21 @@ def tap_session(firmware, taps=200, seed=1, flash_times="typical", frozen=False,
         "script": script, "start": start, "seen": seen,
         "erase_times": [e[0] for e in erases],
     }
+    if keep:
+        out["session"] = s
+        out["boot_records"] = s.boot_data(0)[0]
+    return out
+
+
+def pio_facts(mcu):
+    """The state machines running on the board: ``[(pio, sm, words in its RX FIFO)]``,
+    and how often an idle jump wrote a machine's backlog off (rp2040py steps a state
+    machine at most once per CPU instruction or idle jump: asleep between frames, the
+    board's PIO clock stands nearly still in the model; a freeze is the bootrom's busy
+    loop, instructions, where it runs at its rate)."""
+    running, drops = [], 0
+    for k, pio in enumerate(mcu.pio):
+        drops += pio.backlog_drops
+        running += [(k, i, m.rx_fifo.item_count) for i, m in enumerate(pio.machines)
+                    if m.enabled]
+    return {"running": running, "backlog_drops": drops}

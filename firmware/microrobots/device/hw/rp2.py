@@ -1,9 +1,13 @@
 """MicroPython on a Raspberry Pi Pico (RP2040, RP2350): machine.Pin, bitstream, PWM, ADC.
 
-Buttons: read as levels once a frame, and caught when they fall by a pin interrupt. A
-flash erase freezes the board for 45 ms (400 ms at the datasheet's worst) with
-interrupts off, and a tap can begin and end inside it: the pin's edge latch keeps it,
-the interrupt runs when the erase is done and marks the button, and the next
+Buttons: watched by a PIO state machine (rp2_pio.py), which keeps sampling while a flash
+erase freezes the CPU for 45 ms (400 ms at the datasheet's worst) with interrupts off:
+every change of the levels is kept, in order, and ``pressed_mask`` gives them to the
+frames one change of a button at a time (a tap inside a freeze held at one frame, let go
+at the next; two taps of one button two presses).
+
+Without a free state machine (another program took them all), the pin interrupts catch
+the edges instead: a fall is latched by the pin and handled when the erase is done, and
 ``pressed_mask`` reports it held once (device/input.py then sees a press, and a release
 the frame after). A fall within 20 ms of the button's last rise is the contacts
 bouncing on a release, no press; and a fall seen together with a rise by one interrupt
@@ -12,8 +16,8 @@ at one call of ``pressed_mask`` and caught again at the next, without staying he
 between (let go: a rise 20 ms or more after the call that first reported it, not the
 press's bounce; or reported by the latch alone, already up), was tapped again within one
 long frame (a save's): it is reported released once, then held, so that the second tap
-is a press of its own. (Two taps of one button inside one freeze read as one: the
-latch holds one fall.)
+is a press of its own. (Two taps of one button inside one freeze read as one on this
+path: the latch holds one fall.)
 
 The battery gauge reads VSYS through the board's divider (a third of it on GP29, ADC3)
 and USB power on GP24 (with the pad's pull-down, so a pin nothing drives reads "no
@@ -93,8 +97,18 @@ def _caught(pin):
             _LET_GO[0] |= bit
 
 
-def _usb_woken(pin):
+def _woken(pin):
+    """USB's or (PIO path) a button's IRQ handler while asleep."""
     _WOKEN[0] = 1
+
+
+def _watcher(ids):
+    """rp2_pio's state machine for the buttons on GPIOs ``ids``, or None."""
+    try:
+        from . import rp2_pio
+    except ImportError:  # no rp2 module (a port without PIO)
+        return None
+    return rp2_pio.watcher(ids)
 
 
 class Hardware:
@@ -109,7 +123,10 @@ class Hardware:
         _BUTTONS[:] = [Pin(buttons[name], Pin.IN, Pin.PULL_UP) for name in BUTTON_NAMES]
         self._buttons = _BUTTONS
         _FELL[0] = _HELD[0] = _LET_GO[0] = _SHOWN[0] = 0
-        for i in range(len(_BUTTONS)):
+        self._pio = _watcher([buttons[name] for name in BUTTON_NAMES])
+        if self._pio is not None:
+            self._pio.first(time.ticks_ms())
+        for i in range(len(_BUTTONS) if self._pio is None else 0):
             _ROSE[i] = time.ticks_add(time.ticks_ms(), -_BOUNCE_MS)
             _BUTTONS[i].irq(handler=_caught, trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING,
                             hard=True)
@@ -153,6 +170,11 @@ class Hardware:
     def pressed_mask(self):
         """The buttons held now, and those that fell since the last call (once a frame);
         feeds the watchdog."""
+        if self._pio is not None:
+            mask = self._pio.mask(time.ticks_ms())
+            if self._watchdog is not None:
+                self._watchdog.feed()
+            return mask
         state = disable_irq()  # the levels and the latches of one moment
         levels = 0
         bit = 1
@@ -223,7 +245,8 @@ class Hardware:
         Slices, not ``lightsleep()``: without a timeout MicroPython sends the crystal
         dormant, which no pin IRQ wakes on an RP2040 (micropython#7035); with one, a pin
         whose IRQ has a handler wakes it (the buttons' are armed from boot on). USB's
-        pin gets one for the sleep, disarmed after with ``trigger=0``."""
+        pin gets one for the sleep, disarmed after with ``trigger=0``; so do the buttons'
+        on the PIO path (the state machine's clock stops in lightsleep)."""
         if self.usb_power() == 1:
             return False
         if self._watchdog is None:
@@ -231,13 +254,19 @@ class Hardware:
         _WOKEN[0] = 0
         usb = self._usb
         if usb is not None:
-            usb.irq(handler=_usb_woken, trigger=Pin.IRQ_RISING)
+            usb.irq(handler=_woken, trigger=Pin.IRQ_RISING)
+        if self._pio is not None:
+            for pin in self._buttons:
+                pin.irq(handler=_woken, trigger=Pin.IRQ_FALLING)
         while not _FELL[0] and not _WOKEN[0] and not self._levels() and self.usb_power() != 1:
             self._watchdog.feed()
             lightsleep(_SLEEP_SLICE_MS)
         self._watchdog.feed()
         if usb is not None:
             usb.irq(handler=None, trigger=0)
+        if self._pio is not None:
+            for pin in self._buttons:
+                pin.irq(handler=None, trigger=0)
         return True
 
     def _levels(self):
