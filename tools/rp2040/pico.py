@@ -290,7 +290,9 @@ def _quick_systick(mcu):
 
     MicroPython's ``machine.bitstream`` (the LED line, every frame) times each bit on the
     SysTick: it clears it once a bit and reads it some twenty times, which made these two
-    registers about a tenth of the emulator's time in a frame. Other registers and any
+    registers some 7 % of the emulator's samples (py-spy, stock image, menu); measured,
+    this saves about 3 % of the CPU (dev machine, 2-core x86_64, load 12-15: a stock boot
+    27.3 -> 26.6 CPU-s, 2 s of menu 15.9 -> 15.3, run side by side). Other registers and any
     other set-up (the counter stopped, another mode or reload) go to rp2040py's own code.
     """
     from rp2040py.utils.timer32 import TimerMode
