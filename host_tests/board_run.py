@@ -1,6 +1,7 @@
 """One emulated-board run, for board_runs.py: ``python -m board_run IMPORTED MODULE ARGS...``
 runs ``python -m MODULE ARGS...`` and then writes to IMPORTED (JSON) the files of the
-checkout the run imported, so that board_runs can check that its cache key covered them."""
+checkout the run imported, so that board_runs can check that its cache key covered them.
+``BOARD_RUN_NICE`` (environment): how much lower than its parent's the run's priority is."""
 
 import json
 import os
@@ -22,6 +23,7 @@ def imported():
 
 def main():
     where, module = sys.argv[1], sys.argv[2]
+    os.nice(int(os.environ.get("BOARD_RUN_NICE") or 0))
     sys.argv = [module] + sys.argv[3:]
     try:
         runpy.run_module(module, run_name="__main__", alter_sys=True)

@@ -32,7 +32,7 @@ import time
 from tools import cli
 
 from . import image, probe
-from .session import BoardSession, tour
+from .session import TOUR_WAITS, BoardSession, tour
 
 BAD_CONFIG = b'{"led_pn": 3}'
 
@@ -57,7 +57,7 @@ def tour_run(firmware, frozen):
         return {"error": "the probed firmware did not start: " + s.pico.console[-400:]}
     boot_wall = time.time() - t0
     _say("booted", s.pico)
-    edges, length, quiet = tour(s.seed)
+    edges, length, quiet = tour(s.seed, waits=TOUR_WAITS["ours" if frozen else "stock"])
     s.run_to_first_frame()  # the tour's times count from the menu's first frame
     start = s.now + 100
     s.play(edges, start)
