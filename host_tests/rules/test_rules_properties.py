@@ -597,3 +597,16 @@ def test_a_game_loaded_with_the_solver_of_its_layout_uses_it():
     """Loading a save reuses the solver it is given (the device's one, already built)."""
     d = Game(LAYOUT, 2, False, 7, 0, SOLVER).to_dict()
     assert notation.from_dict(d, SOLVER).solver is SOLVER
+
+
+def test_a_base_of_round_0_is_refused_with_its_reason():
+    d = long_table().to_dict()
+    assert refusal(based(d, round=0)) == "saved game: base: round must be 1 or more"
+
+
+@pytest.mark.parametrize("rng", [[0x10000, 5], [5, 0x10000], [0, 0]])
+def test_a_base_generator_out_of_range_or_all_zero_is_refused(rng):
+    """Each half of the generator's state is 16 bits, and 0:0 would stay 0 for ever: either
+    half too large alone, or both zero, is a bad generator state."""
+    d = long_table().to_dict()
+    assert refusal(based(d, rng=rng)) == "saved game: base: bad generator state"
