@@ -703,3 +703,13 @@ def test_a_base_starting_on_a_cell_without_moves_is_refused():
     assert base_refusal(dict(TABLE_BASE, start=dead), lay) == "test: base: bad start cell %d" % dead
     for cell in single:
         assert base_refusal(dict(TABLE_BASE, start=cell), lay) is None
+
+
+def test_an_illegal_move_appended_without_its_move_names_the_first():
+    """decisions.append's move defaults to 0: the first move of the claim."""
+    from microrobots.rules import decisions
+    from microrobots.rules.solver import ILLEGAL_MOVE
+
+    log = bytearray()
+    decisions.append(log, 2 | ILLEGAL_MOVE << 3, 7)
+    assert decisions.entry(log, 0) == (2 | ILLEGAL_MOVE << 3, 7, 0, len(log))
