@@ -713,3 +713,15 @@ def test_an_illegal_move_appended_without_its_move_names_the_first():
     log = bytearray()
     decisions.append(log, 2 | ILLEGAL_MOVE << 3, 7)
     assert decisions.entry(log, 0) == (2 | ILLEGAL_MOVE << 3, 7, 0, len(log))
+
+
+@pytest.mark.parametrize("move", [0, 127, 128, 129, 255, 16383, 16384, 65535])
+def test_an_illegal_move_on_a_7_bit_boundary_reads_back(move):
+    """The moves where the 7-bit groups change length (127/128, 16383/16384)."""
+    from microrobots.rules import decisions
+    from microrobots.rules.solver import ILLEGAL_MOVE
+
+    log = bytearray()
+    decisions.append(log, 1 | ILLEGAL_MOVE << 3, 65535, move)
+    assert decisions.entry(log, 0) == (1 | ILLEGAL_MOVE << 3, 65535, move, len(log))
+    assert len(log) == 3 + (1 if move < 128 else 2 if move < 16384 else 3)
