@@ -725,3 +725,11 @@ def test_an_illegal_move_on_a_7_bit_boundary_reads_back(move):
     decisions.append(log, 1 | ILLEGAL_MOVE << 3, 65535, move)
     assert decisions.entry(log, 0) == (1 | ILLEGAL_MOVE << 3, 65535, move, len(log))
     assert len(log) == 3 + (1 if move < 128 else 2 if move < 16384 else 3)
+
+
+def test_decisions_applied_by_a_tool_are_refused_as_decisions():
+    """apply() without a ``where`` (replay tools) names what it read: the decisions."""
+    g = Game(LAYOUT, 2, False, 7, 0, SOLVER)
+    with pytest.raises(notation.GameStateError) as err:
+        notation.apply(g, 5)
+    assert str(err.value) == "decisions: decisions must be text, not 5"
