@@ -132,3 +132,16 @@ def test_bad_arrangement_codes(code):
 def test_short_layouts_say_what_they_hold(text, message):
     with pytest.raises(LayoutError, match="^%s$" % message):
         Layout.parse(text)
+
+
+@pytest.mark.parametrize("edit,message", [
+    (lambda t: t.replace("W6", "X6", 1),
+     "line 1, column 1: unknown colour in 'X6' (use B Y G R P W)"),
+    (lambda t: t.replace("Y4", "Y9", 1), "line 2, column 2: unknown number in 'Y9' (use 1-6)"),
+    (lambda t: t + "W6 B6 B2 P5 P2 P3\n", "line 7: more than 6 rows"),
+])
+def test_a_bad_cell_or_a_seventh_row_is_the_whole_line_shown(edit, message):
+    """The line the player reads, whole: where first, then what is wrong."""
+    with pytest.raises(LayoutError) as err:
+        Layout.parse(edit(DEFAULT_TEXT))
+    assert str(err.value) == message

@@ -6,12 +6,14 @@ Each property sets up exactly the situation it is about: a game started from a c
 base (notation.set_base: the tokens and pool a table has reached), then one claim.
 """
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from microrobots.rules import notation
-from microrobots.rules.board import Layout, LayoutError
+from microrobots.rules.board import CELLS, Layout, LayoutError
 from microrobots.rules.game import POOL, WIN_TOKENS, Game, penalty_recipient
 from microrobots.rules.solver import WAYPOINT_MISSED, Solver
 from test_game_play import bfs, named_layouts, reference_recipient
@@ -597,3 +599,137 @@ def test_a_game_loaded_with_the_solver_of_its_layout_uses_it():
     """Loading a save reuses the solver it is given (the device's one, already built)."""
     d = Game(LAYOUT, 2, False, 7, 0, SOLVER).to_dict()
     assert notation.from_dict(d, SOLVER).solver is SOLVER
+
+
+def test_a_base_of_round_0_is_refused_with_its_reason():
+    d = long_table().to_dict()
+    assert refusal(based(d, round=0)) == "saved game: base: round must be 1 or more"
+
+
+@pytest.mark.parametrize("rng", [[0x10000, 5], [5, 0x10000], [0, 0]])
+def test_a_base_generator_out_of_range_or_all_zero_is_refused(rng):
+    """Each half of the generator's state is 16 bits, and 0:0 would stay 0 for ever: either
+    half too large alone, or both zero, is a bad generator state."""
+    d = long_table().to_dict()
+    assert refusal(based(d, rng=rng)) == "saved game: base: bad generator state"
+
+
+# -- a base given to set_base, field by field: refused with its reason, or taken as given --
+TABLE_BASE = dict(folded=9, rng=[0x1234, 0x5678], start=5, pool=22, tokens=[1, 2, 0], score=7,
+                  streak=3, best=5, extra=4, last=2)
+SOLO_BASE = dict(TABLE_BASE, pool=POOL, tokens=[0])
+
+
+def base_refusal(base, layout=LAYOUT):
+    """set_base's one line for ``base`` on a fresh game of its players, or None once the
+    game stands on exactly that base."""
+    b = dict(base)
+    g = Game(layout, len(b["tokens"]), False, 7, 0)
+    try:
+        notation.set_base(g, b["folded"], b["rng"], b["start"], b["pool"], b["tokens"],
+                          b["score"], b["streak"], b["best"], b["extra"], b["last"], "test")
+    except notation.GameStateError as e:
+        return str(e)
+    assert g.base.fields() == (b["folded"], b["rng"][0], b["rng"][1], b["start"], b["pool"],
+                               tuple(b["tokens"]), b["score"], b["streak"], b["best"],
+                               b["extra"], b["last"])
+    assert (g.round, g.start, g.pool, list(g.tokens)) == (b["folded"] + 1, b["start"], b["pool"],
+                                                         b["tokens"])
+    return None
+
+
+ACCEPTED = [
+    dict(TABLE_BASE), dict(SOLO_BASE), dict(TABLE_BASE, folded=1, score=1, best=1, streak=1),
+    dict(TABLE_BASE, rng=[0xFFFF, 0xFFFF]), dict(TABLE_BASE, rng=[0, 1]),
+    dict(TABLE_BASE, rng=[1, 0]), dict(TABLE_BASE, rng=[1, 1]),
+    dict(TABLE_BASE, start=CELLS - 1), dict(TABLE_BASE, start=12),  # a cell with one move
+    dict(TABLE_BASE, tokens=[4, 0, 0], pool=21),
+    dict(TABLE_BASE, tokens=[4, 4, 4, 4, 4, 4, 0, 0], pool=1),
+    dict(TABLE_BASE, tokens=[0, 0], pool=POOL),
+    dict(TABLE_BASE, score=9, best=9, streak=9), dict(TABLE_BASE, last=4),
+    dict(SOLO_BASE, extra=0, last=0, score=0, best=0, streak=0),
+]
+
+
+@pytest.mark.parametrize("base", ACCEPTED)
+def test_a_base_at_the_edge_of_every_check_is_taken_as_given(base):
+    assert base_refusal(base) is None
+
+
+REFUSED = [
+    (dict(TABLE_BASE, folded=0, score=0, best=0, streak=0), "round must be 1 or more"),
+    (dict(TABLE_BASE, rng=[0x10000, 5]), "bad generator state"),
+    (dict(TABLE_BASE, rng=[5, 0x10000]), "bad generator state"),
+    (dict(TABLE_BASE, rng=[0, 0]), "bad generator state"),
+    (dict(TABLE_BASE, start=CELLS), "bad start cell 36"),
+    (dict(TABLE_BASE, tokens=[5, 0, 0], pool=20), "bad tokens [5, 0, 0]"),
+    (dict(TABLE_BASE, tokens=[0, 0, 5], pool=20), "bad tokens [0, 0, 5]"),
+    (dict(SOLO_BASE, pool=POOL - 1), "bad tokens [0]"),
+    (dict(SOLO_BASE, pool=POOL - 1, tokens=[1]), "bad tokens [1]"),
+    (dict(SOLO_BASE, tokens=[1]), "bad tokens [1]"),
+    (dict(TABLE_BASE, tokens=[1, 2], pool=21), "pool 21 and tokens [1, 2] do not add up to 25"),
+    (dict(TABLE_BASE, tokens=[1, 2, 0], pool=23), "pool 23 and tokens [1, 2, 0] do not add up "
+                                                  "to 25"),
+    (dict(TABLE_BASE, tokens=[4, 4, 4, 4, 4, 4, 1, 0], pool=0), "pool 0 and tokens "
+                                                  "[4, 4, 4, 4, 4, 4, 1, 0] do not add up to 25"),
+    (dict(TABLE_BASE, streak=6), "inconsistent statistics"),
+    (dict(TABLE_BASE, best=8), "inconsistent statistics"),
+    (dict(TABLE_BASE, score=10, best=5), "inconsistent statistics"),
+    (dict(TABLE_BASE, last=5), "inconsistent statistics"),
+]
+
+
+@pytest.mark.parametrize("base,why", REFUSED)
+def test_each_damage_to_a_base_is_refused_alone_with_its_reason(base, why):
+    assert base_refusal(base) == "test: base: " + why
+
+
+def dead_cell_layout():
+    """A layout with a cell no move leaves (two faces of a tile layout swapped)."""
+    base = Layout.named("black:ABCD0000")
+    pairs = [base.colours[i] * 6 + base.numbers[i] - 1 for i in range(36)]
+    for a, b in itertools.combinations(range(36), 2):
+        p = list(pairs)
+        p[a], p[b] = p[b], p[a]
+        lay = Layout([x // 6 for x in p], [x % 6 + 1 for x in p])
+        solver = Solver(lay)
+        dead = [c for c in range(36) if solver.degree(c) == 0]
+        if dead:
+            return lay, dead[0], [c for c in range(36) if solver.degree(c) == 1]
+
+
+def test_a_base_starting_on_a_cell_without_moves_is_refused():
+    lay, dead, single = dead_cell_layout()
+    assert base_refusal(dict(TABLE_BASE, start=dead), lay) == "test: base: bad start cell %d" % dead
+    for cell in single:
+        assert base_refusal(dict(TABLE_BASE, start=cell), lay) is None
+
+
+def test_an_illegal_move_appended_without_its_move_names_the_first():
+    """decisions.append's move defaults to 0: the first move of the claim."""
+    from microrobots.rules import decisions
+    from microrobots.rules.solver import ILLEGAL_MOVE
+
+    log = bytearray()
+    decisions.append(log, 2 | ILLEGAL_MOVE << 3, 7)
+    assert decisions.entry(log, 0) == (2 | ILLEGAL_MOVE << 3, 7, 0, len(log))
+
+
+@pytest.mark.parametrize("move", [0, 127, 128, 129, 255, 16383, 16384, 65535])
+def test_an_illegal_move_on_a_7_bit_boundary_reads_back(move):
+    """The moves where the 7-bit groups change length (127/128, 16383/16384)."""
+    from microrobots.rules import decisions
+    from microrobots.rules.solver import ILLEGAL_MOVE
+
+    log = bytearray()
+    decisions.append(log, 1 | ILLEGAL_MOVE << 3, 65535, move)
+    assert decisions.entry(log, 0) == (1 | ILLEGAL_MOVE << 3, 65535, move, len(log))
+    assert len(log) == 3 + (1 if move < 128 else 2 if move < 16384 else 3)
+
+
+def test_decisions_applied_by_a_tool_are_refused_as_decisions():
+    """apply() without a ``where`` (replay tools) names what it read: the decisions."""
+    g = Game(LAYOUT, 2, False, 7, 0, SOLVER)
+    with pytest.raises(notation.GameStateError) as err:
+        notation.apply(g, 5)
+    assert str(err.value) == "decisions: decisions must be text, not 5"
