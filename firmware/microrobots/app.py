@@ -341,16 +341,17 @@ class App:
 
     def _switching(self, name):
         """Work: a mode switch, a piece a frame, each under 10 ms on a Pico (emulated).
-        (1) In the key's frame (which keeps its click): the mode left put away, the new
-        mode's module imported (the first time). (2) The mode built; a game
-        mode's saved game read back, a few decisions a frame. (3) Anything else ``enter``
-        needs made ready (``prepare``: a new game rolled). (4) The mode entered, then the
-        garbage collected: the next collection is far off."""
+        (1) In the key's frame (which keeps its click): the mode left put away; at the
+        mode's first switch its parts imported (modes.PARTS: a module a piece). (2) The
+        mode's module imported (the first time), the mode built; a game mode's saved game
+        read back, a few decisions a frame. (3) Anything else ``enter`` needs made ready
+        (``prepare``: a new game rolled). (4) The mode entered, then the garbage
+        collected: the next collection is far off."""
         self.switches += 1
         if self.left != name:
             self._put_away(self.left)
         if name not in self.modes:
-            M.load(name)
+            yield from M.load_parts(name)
         yield
         mode = self.get(name)
         if name in GAMES and mode.game is None:
