@@ -13,7 +13,7 @@ from the menu.
 
 A mode's module is imported when the mode is first built (``load``, in the second frame
 of its first switch: app.App._switching), not at boot; it stays imported. A mode's module
-may import parts of its own (``PARTS``: the referee's screens), which the switch's first
+may import parts of its own (``PARTS``: solo's and the referee's screens), which the switch's first
 frame imports, one module a frame, as a module's classes are made at its import (on a
 Pico no frame may take 10 ms: emulated RP2040, our image, docs/performance.md). The app
 keeps one mode's state at a time (a mode left is put away, its game on flash); what every
@@ -57,7 +57,7 @@ _ANIMATIONS = const(("slide", "flash", "party", "replay"))  # frame.py objects w
 # The modules a mode's module imports that boot does not (preferences.MODES' names ->
 # modules of modes/), in the order to import them: each in a frame of its own at the
 # mode's first switch (``load_parts``).
-PARTS = {"referee": ("referee_screens",)}
+PARTS = {"solo": ("solo_screens",), "referee": ("referee_screens",)}
 
 
 def load_parts(name):
@@ -69,6 +69,11 @@ def load_parts(name):
             yield
         __import__(__name__ + "." + part)
         first = False
+
+
+def imported(name):
+    """True when mode ``name``'s module is imported."""
+    return __name__ + "." + name in sys.modules
 
 
 def load(name):
