@@ -117,8 +117,11 @@ class App:
         # players, expert, difficulty) become the settings when each resumes, until the
         # player changes a setting (_adopt_layout, _adopt_rules).
         self._adopt = []
+        self._absent = []  # games without a file at boot (a first switch reads none: _on_flash)
         for name in GAMES:
             saved, bad = self._load(name)
+            if saved is None and bad is None:
+                self._absent.append(name)
             problem = _join(problem, bad)
             seq = saved.get("seq") if isinstance(saved, dict) else None
             if saved is not None and not isinstance(seq, int):
@@ -171,6 +174,12 @@ class App:
             problem = "%s; kept as %s" % (problem, kept)
         return problem
 
+    def _on_flash(self, name):
+        """False when game ``name`` had no file at boot and none was written since: no
+        need to look (the file system's answer took some 3 ms of a switch's frame on a
+        Pico, emulated)."""
+        return name not in self._absent or self.saver.touched(name)
+
     def live_game(self):
         """The name of the saved game being played (its file), or None (the device sets
         it aside when the app stops while it is live)."""
@@ -188,6 +197,8 @@ class App:
         saved = saver.unwritten(name)
         problem = None
         if saved is None:
+            if not self._on_flash(name):
+                return False, None
             saved, problem = self._load(name)
         if saved is None:
             return False, problem
@@ -341,19 +352,23 @@ class App:
 
     def _switching(self, name):
         """Work: a mode switch, a piece a frame, each under 10 ms on a Pico (emulated).
-        (1) In the key's frame (which keeps its click): the mode left put away, the new
-        mode's module imported (the first time). (2) The mode built; a game
-        mode's saved game read back, a few decisions a frame. (3) Anything else ``enter``
-        needs made ready (``prepare``: a new game rolled). (4) The mode entered, then the
-        garbage collected: the next collection is far off."""
+        (1) In the key's frame (which keeps its click): the mode left put away; at the
+        mode's first switch its parts imported (modes.PARTS: a module a piece). (2) The
+        mode's module imported (the first time), the mode built; a game mode's saved game
+        read back, a few decisions a frame (its file in a piece after an import). (3) Anything else ``enter`` needs made ready
+        (``prepare``: a new game rolled). (4) The mode entered, then the garbage
+        collected: the next collection is far off."""
         self.switches += 1
         if self.left != name:
             self._put_away(self.left)
         if name not in self.modes:
-            M.load(name)
+            yield from M.load_parts(name)
         yield
+        new = not M.imported(name)
         mode = self.get(name)
         if name in GAMES and mode.game is None:
+            if new and self._on_flash(name):
+                yield  # the module's import was this frame's work: the saved game's file next
             ok, problem = yield from self._resume(name, self._now)
             if problem:
                 self.show_notice(problem, self._now)

@@ -71,6 +71,11 @@ class Saver:
         on flash, or held here until written)."""
         return self._stored.get(name, name not in GAMES)
 
+    def touched(self, name):
+        """True when game ``name`` was saved or read back since boot (its file may be on
+        flash now, whatever it was at boot)."""
+        return name in self._stored
+
     def mark_stored(self, name):
         """Game ``name`` was just read back from its file: flash holds it."""
         self._stored[name] = True

@@ -178,11 +178,11 @@ for item in range(13):  # the eleven settings, the battery and the self-test
     tap(1)
 tap(1)                                  # arrangement
 tap(3); tap(4)                          # shuffle
-assert app.current.state == 1
+assert app.current.screen is app.current.shuffle
 measure("settings shuffle", 80)
 tap(5)
 tap(3); tap(4)                          # match
-assert app.current.state == 2
+assert app.current.screen is app.current.match
 measure("settings match", 40)
 tap(5); hold(5)
 tap(2); tap(4)                          # the classroom with lesson 57

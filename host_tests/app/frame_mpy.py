@@ -9,7 +9,7 @@ from microrobots import animations as anim
 from microrobots import frame as F
 from microrobots import palette as P
 from microrobots.modes.classroom import Wave
-from microrobots.modes.referee import scores
+from microrobots.modes.referee_screens import scores
 from microrobots.rules.board import Layout
 from microrobots.rules.solver import Solver
 

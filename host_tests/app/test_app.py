@@ -254,7 +254,7 @@ def test_classroom_steps_the_wave_with_a_then_replays_the_route(session):
     enter(s, "classroom")
     s.tap("a")  # skip the dice
     room = s.app.current
-    assert room.state == 1 and room.wave.layer == 0
+    assert room.screen is room.layers and room.wave.layer == 0
     s.app.current.paused = True
     s.tap("a")
     assert room.wave.layer == 1
@@ -266,7 +266,7 @@ def test_classroom_steps_the_wave_with_a_then_replays_the_route(session):
     start = room.game.start
     target = room.game.target
     s.tap("a")
-    assert room.state == 2 and room.game.start == target  # given up: the next start
+    assert room.screen is room.route and room.game.start == target  # given up: the next start
     assert room.replay.route[0] == start
 
 
@@ -275,7 +275,8 @@ def test_classroom_advances_by_itself(session):
     enter(s, "classroom")
     room = s.app.current
     s.wait(2500 * 3 + 1500 * 8)
-    assert room.state in (1, 2) and (room.state == 2 or room.wave.layer > 0)
+    assert room.screen in (room.layers, room.route) and (
+        room.screen is room.route or room.wave.layer > 0)
 
 
 def test_settings_change_persist_and_survive_a_reboot(tmp_path):
@@ -327,7 +328,7 @@ def test_shuffle_guides_each_tile_then_keeps_the_arrangement(session):
     s.tap("right")  # shuffle
     s.tap("a")
     code = bytes(st.code).decode()
-    assert st.state == 1
+    assert st.screen is st.shuffle
     lay = Layout.named("black:" + code)
     for q in range(4):
         assert st.quadrant == q
@@ -351,7 +352,7 @@ def test_match_a_table_quadrant_by_quadrant(session):
     s.tap("down")
     s.tap("right", 2)  # match
     s.tap("a")
-    assert st.state == 2
+    assert st.screen is st.match
     # top-left: board B turned once; the rest as they are
     s.tap("down")  # A -> B
     s.tap("right")  # one turn
@@ -370,7 +371,7 @@ def test_match_refuses_a_board_used_twice(session):
     s.tap("a")
     s.tap("down")  # top-left: B, and top-right stays B
     s.tap("a", 4)
-    assert st.state == 2 and s.app.settings["tiles"] == "ABCD0000"
+    assert st.screen is st.match and s.app.settings["tiles"] == "ABCD0000"
 
 
 def test_a_solo_game_survives_a_reboot(tmp_path):

@@ -53,7 +53,7 @@ def shown(s):
     for _ in range(RANGES["puzzle"][1] // 4 + 1):
         if not room.behind:
             break
-        assert room.state == 0 and s.app.current.busy(s.t)
+        assert room.screen is room.catchup and s.app.current.busy(s.t)
         s.wait(20)
     assert room.behind == 0
     g = room.game
@@ -66,7 +66,7 @@ def next_puzzle(s):
     was = s.app.settings["puzzle"]
     for _ in range(40):
         s.tap("a")
-        if s.app.settings["puzzle"] != was and room.state == 0:
+        if s.app.settings["puzzle"] != was and room.screen is room.rolling:
             return
     raise AssertionError("no next puzzle after 40 presses of A")
 
@@ -181,7 +181,7 @@ def next_puzzle_without_lesson(s):
     target = room.game.target
     for _ in range(40):
         s.tap("a")
-        if room.state == 0 and room.game.start == target:
+        if room.screen is room.rolling and room.game.start == target:
             return
     raise AssertionError("no next puzzle after 40 presses of A")
 
@@ -214,7 +214,7 @@ def test_after_the_last_puzzle_the_lesson_starts_again(tmp_path):
     behind = room.behind  # four puzzles a frame: no long frame, keys wait
     assert 0 < behind < last - 1 and behind % 4 == (last - 1) % 4
     s.tap("a")
-    assert room.behind == behind - 4 * 7 and room.state == 0  # a tap: seven frames
+    assert room.behind == behind - 4 * 7 and room.screen is room.catchup  # a tap: seven frames
     assert shown(s) == ws.classroom_puzzle(LAYOUT, 5, last, SOLVER)[:2]
     s.tap("up")
     next_puzzle(s)

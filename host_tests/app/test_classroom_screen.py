@@ -68,7 +68,7 @@ def test_each_layer_of_the_wave_is_lit_in_its_colour_and_b_takes_one_back(tmp_pa
     for _ in range(reach + 2):  # back to the robot alone, and no further
         s.tap("b")
     got = shown(s)
-    assert room.state == 1 and all(got[i] == want for i, want in expected(s, 0).items())
+    assert room.screen is room.layers and all(got[i] == want for i, want in expected(s, 0).items())
 
 
 def test_the_wave_steps_by_itself_every_second_and_a_half_until_paused(tmp_path):

@@ -14,7 +14,7 @@ from microrobots import palette as P
 from microrobots.rules.board import Layout
 from microrobots.device.display import gamma_table
 from microrobots.modes.classroom import Wave
-from microrobots.modes.referee import score_pages, scores
+from microrobots.modes.referee_screens import score_pages, scores
 from microrobots.rules.solver import Solver
 
 from tools.draw.colour import led_difference

@@ -11,28 +11,34 @@ progress (``game``, None when there is none) ``resume(saved, now)``, a generator
 that returns ``(ok, problem)``: at boot, or before ``enter`` when the mode comes back
 from the menu.
 
-A mode's module is imported when the mode is first built (``load``, in the switch's first
-frame: app.App._switching), not at boot; it stays imported. The app keeps one mode's
-state at a time (a mode left is put away, its game on flash); what every visited mode's
-code costs the heap is in docs/performance.md. (Imported at boot instead, every mode's
-code ran the CircuitPython source install and the simulator's MicroPython out of heap.)
+A mode's module is imported when the mode is first built (``load``, in the second frame
+of its first switch: app.App._switching), not at boot; it stays imported. A mode's module
+may import parts of its own (``PARTS``: solo's and the referee's screens), which the switch's first
+frame imports, one module a frame, as a module's classes are made at its import (on a
+Pico no frame may take 10 ms: emulated RP2040, our image, docs/performance.md). The app
+keeps one mode's state at a time (a mode left is put away, its game on flash); what every
+visited mode's code costs the heap is in docs/performance.md. (Imported at boot instead,
+every mode's code ran the CircuitPython source install and the simulator's MicroPython
+out of heap.)
 
 What to do now, in words, is for the simulators' help line (the terminal, the web page):
 the grid's picture says the same in light on the handheld, which never asks for it, so
 the words live in modes/guide.py, which no firmware module imports: a simulator asks
 ``guide.words(mode)`` between frames (it may allocate).
 
-**Screens.** A game mode (solo, the referee) is made of screens: what the grid shows at
-one step of a round, with the keys that step takes. A ``Screen`` has the hooks
+**Screens.** Every mode of the menu but the menu itself (solo, the referee, the
+classroom, the settings, and the self-test) is made of screens: what the grid shows at
+one step, with the keys that step takes. A ``Screen`` has the hooks
 ``open(now)`` (run by ``change``), ``key(key, now)``, ``update(now)``, ``render(now,
 frame)`` (only reads) and ``busy(now)``; its class's name names its words in
 modes/guide.py (solo's ``Play``: ``solo_play(mode)``). A ``ScreenMode`` makes one
 instance of each of its screens in ``__init__`` (none per frame or key), in an attribute
 named as the class (``self.play = Play(self)``), passes every key and frame to the one
 on show, ``screen``, and ``change(screen, now)`` shows another and runs its ``open``, as
-micro-gui's ``Screen.change`` runs a screen's hooks. What a round's screens share (the
+micro-gui's ``Screen.change`` runs a screen's hooks. What a mode's screens share (the
 game, the walk, the claim, the timer ``t0``) is the mode's; so are the decisions several
-screens take.
+screens take, and what the mode does with every key (the classroom's pause, the
+settings' click).
 
 How a newcomer adds a screen to solo, in an example that runs: docs/architecture.md,
 "Adding a screen to solo".
@@ -46,6 +52,28 @@ from ..keys import A, B, LEFT, RIGHT, UP
 from ..compat import const
 
 _ANIMATIONS = const(("slide", "flash", "party", "replay"))  # frame.py objects with running(now)
+
+
+# The modules a mode's module imports that boot does not (preferences.MODES' names ->
+# modules of modes/), in the order to import them: each in a frame of its own at the
+# mode's first switch (``load_parts``).
+PARTS = {"solo": ("solo_screens",), "referee": ("referee_screens",)}
+
+
+def load_parts(name):
+    """Work: mode ``name``'s parts (``PARTS``) imported, one a piece (the caller's frame
+    goes on after the last)."""
+    first = True
+    for part in PARTS.get(name, ()):
+        if not first:
+            yield
+        __import__(__name__ + "." + part)
+        first = False
+
+
+def imported(name):
+    """True when mode ``name``'s module is imported."""
+    return __name__ + "." + name in sys.modules
 
 
 def load(name):
@@ -91,11 +119,8 @@ class Base:
         Any mode: its screen says so (the dice rolling), or one of its frame.py
         animations runs (``_ANIMATIONS``). A mode with more may say so itself."""
         screen = self.screen
-        if screen is not None:
-            if screen.busy(now):
-                return True
-        elif getattr(self, "state", -1) == 0 and getattr(self, "dice", None) is not None:
-            return True  # the classroom, of numbered states until it has screens: its dice
+        if screen is not None and screen.busy(now):
+            return True
         for name in _ANIMATIONS:
             animation = getattr(self, name, None)
             if animation is not None and animation.running(now):
@@ -106,6 +131,8 @@ class Base:
 class Screen:
     """One step of a game mode's round: what the grid shows and the keys it takes (see
     the module's docstring). Every hook does nothing until a screen says otherwise."""
+
+    placed = True  # the round's pieces are on the grid (modes/pieces.py names them)
 
     def __init__(self, mode):
         self.mode = mode
@@ -131,6 +158,8 @@ class Rolling(Screen):
     """The dice roll the round's pieces (``mode.dice``, started before the change); A or B
     skips them. When they end, or are skipped, ``mode.rolled(now, skipped)`` says what
     comes next."""
+
+    placed = False  # (the dice are placing them)
 
     def key(self, key, now):
         if key == A or key == B:

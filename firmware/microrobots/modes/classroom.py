@@ -23,6 +23,11 @@ show); after puzzle 99 the lesson starts again. Without a lesson, each puzzle is
 The board under the wave changes only when a layer is added or taken back (or the colour
 aid blinks): it is kept in a ``Backdrop``, and a frame copies it and draws the robot and
 the target over it.
+
+The mode's screens, in the order of a puzzle: ``CatchUp`` (coming back to a lesson's
+puzzle), ``Rolling`` (modes/__init__.py, the dice), ``Layers`` (the search's layers, one
+by one), ``Route`` (the shortest route). The Mode holds the puzzle and the wave they
+share, and what every screen does with UP (the pause) and a click.
 """
 
 from ..keys import A, B, SOUND_CLICK, UP
@@ -33,12 +38,8 @@ from ..compat import const
 from ..rules.game import Game
 from ..rules.rng import game_seed
 from ..preferences import RANGES
-from . import Base, draw_round
+from . import Rolling, Screen, ScreenMode, draw_round
 
-# The classroom's steps (public: modes/guide.py and the page read them by these names).
-ROLL = const(0)  # the dice roll the robot and the target
-WAVE = const(1)  # the search's layers, one by one
-ROUTE = const(2)  # the shortest route shown
 _AUTO_MS = const(1500)
 _CATCH_UP = const(4)  # a lesson's puzzles given up a frame when coming back to one
 
@@ -72,11 +73,6 @@ class Wave:
         self.t0 = now
         self.layer = 0
 
-    def update(self, now):
-        """A wave that spreads by itself (``step_ms`` > 0): the layer it has reached."""
-        if self.step_ms > 0:
-            self.layer = F.since(now, self.t0) // self.step_ms
-
     def render(self, now, frame):
         layer = self.layer
         for i in range(36):
@@ -98,7 +94,108 @@ def lesson_game(layout, solver, lesson, puzzle=1, expert=False):
     return game
 
 
-class Mode(Base):
+class CatchUp(Screen):
+    """Coming back to a lesson's puzzle: the puzzles before it given up, a few a frame
+    (``mode.behind``: about 1 ms each on the emulated Pico), the board dimmed; keys are
+    ignored meanwhile. Then the dice."""
+
+    placed = False
+
+    def update(self, now):
+        m = self.mode
+        g = m.game
+        for _ in range(min(m.behind, _CATCH_UP)):
+            g.give_up()
+        m.behind -= min(m.behind, _CATCH_UP)
+        if not m.behind:
+            m.roll(now, True)
+
+    def render(self, now, frame):
+        app = self.mode.app
+        F.board(frame, app.layout, app.pal, 40)
+
+    def busy(self, now):
+        return True
+
+
+class Layers(Screen):
+    """The search's layers, one by one: A the next (after the target's: the route), B one
+    back; the next by itself every 1.5 s, unless paused."""
+
+    def open(self, now):
+        self.draw(now)  # (in the frame it comes on show)
+
+    def key(self, key, now):
+        m = self.mode
+        if key == A:
+            self.forward(now)
+        elif key == B and m.wave.layer > 0:
+            m.wave.layer -= 1
+            m.t0 = now
+
+    def forward(self, now):
+        """The next layer; after the target's, the route."""
+        m = self.mode
+        m.t0 = now
+        if m.wave.layer < m.reach:
+            m.wave.layer += 1
+        else:
+            m.change(m.route, now)
+
+    def update(self, now):
+        m = self.mode
+        if not m.paused and F.since(now, m.t0) >= _AUTO_MS:
+            self.forward(now)
+        if m.screen is self:
+            self.draw(now)
+
+    def draw(self, now):
+        """The backdrop: as draw_round(frame, app, g.start, g.target, -1, now, 40) with
+        the wave over it, drawn once per layer (and colour aid blink); the robot and the
+        target are drawn over it each frame."""
+        m = self.mode
+        app = m.app
+        g = m.game
+        hidden = app.settings["aid"] & 2 and not F.blink(now, 900)
+        key = m.wave.layer * 2 + (1 if hidden else 0)
+        backdrop = m.backdrop
+        if backdrop.key != key:
+            draw_round(backdrop.frame, app, g.start, g.target, -1, now, 40)
+            m.wave.render(now, backdrop.frame)
+            backdrop.key = key
+
+    def render(self, now, frame):
+        m = self.mode
+        app = m.app
+        g = m.game
+        m.backdrop.copy_to(frame)
+        F.target(frame, g.target, app.pal, app.layout.colours[g.target], now)
+        F.robot(frame, g.start, app.pal, app.layout.colours[g.start], now)
+
+
+class Route(Screen):
+    """The shortest route replays (the puzzle given up: its target is the next start);
+    A, or by itself 1.5 s after the replay unless paused: the next puzzle."""
+
+    def open(self, now):
+        self.mode.replay.start(now, self.mode.game.give_up())
+
+    def key(self, key, now):
+        if key == A:
+            self.mode.next_puzzle(now)
+
+    def update(self, now):
+        m = self.mode
+        if not m.paused and not m.replay.running(now) and F.since(now, m.t0) >= _AUTO_MS:
+            m.next_puzzle(now)
+
+    def render(self, now, frame):
+        app = self.mode.app
+        F.board(frame, app.layout, app.pal, 60)
+        self.mode.replay.render(now, frame)
+
+
+class Mode(ScreenMode):
     name = "classroom"
 
     def __init__(self, app):
@@ -108,12 +205,16 @@ class Mode(Base):
         self.dice = anim.DiceRoll()
         self.wave = Wave()
         self.replay = anim.Replay()
-        self.state = ROLL
         self.t0 = 0  # when the last step was taken
         self.paused = False
         self.reach = 0  # the target's layer
         self.backdrop = F.Backdrop()  # the board and the wave up to the current layer
         self.behind = 0  # a lesson's puzzles still to give up before the one on show
+        self.catchup = CatchUp(self)  # the screens, made once
+        self.rolling = Rolling(self)
+        self.layers = Layers(self)
+        self.route = Route(self)
+        self.screen = self.rolling
 
     def reset(self):
         self.game = None
@@ -122,7 +223,7 @@ class Mode(Base):
 
     def prepare(self):
         """A new puzzle, rolled here; enter starts its dice. A lesson's: its first puzzle
-        (update catches up with the one on show, ``behind``)."""
+        (``CatchUp`` catches up with the one on show, ``behind``)."""
         if self.game is None:
             app = self.app
             lesson = app.settings["lesson"]
@@ -140,110 +241,56 @@ class Mode(Base):
 
     def enter(self, now):
         self.prepare()
-        if self.behind:  # update gives up the puzzles before, then rolls the dice
-            self.state = ROLL
+        if self.behind:  # the puzzles before given up, then the dice
+            self.change(self.catchup, now)
         else:
-            self._roll(now, self.fresh)  # a puzzle kept: the dice roll the next target only
+            self.roll(now, self.fresh)  # a puzzle kept: the dice roll the next target only
         self.fresh = False
 
-    def _roll(self, now, with_start):
+    def key(self, key, now):
+        """UP pauses or resumes the automatic steps on every screen; the other keys are
+        the screen's; each clicks (none while catching up)."""
+        if self.behind:
+            return
+        if key == UP:
+            self.paused = not self.paused
+            self.t0 = now
+        else:
+            self.screen.key(key, now)
+        self.app.beep(SOUND_CLICK)
+
+    # -- the steps of a puzzle, taken from several screens ----------------------------
+    def roll(self, now, with_start):
         g = self.game
         self.dice.start(now, self.app.layout, self.app.pal, g.start if with_start else -1,
                         g.target, -1)
-        self.state = ROLL
         self.t0 = now
+        self.change(self.rolling, now)
 
-    def _begin_wave(self, now):
+    def rolled(self, now, skipped):
+        """The dice ended or were skipped (A or B): the search from the robot."""
         g = self.game
+        self.t0 = now
         self.wave.start(now, self.app.solver.distances(g.start), 0)
         self.backdrop.key = -1
         self.reach = g.optimum()
-        self.state = WAVE
-        self.t0 = now
+        self.change(self.layers, now)
 
-    def _next(self, now):
-        """One step forward; allocation-free except when a new puzzle starts."""
-        st = self.state
+    def next_puzzle(self, now):
+        """After the route: the next puzzle (a lesson's next, after its last the first
+        again), its dice rolling the target (the route's end is its start)."""
         self.t0 = now
-        if st == ROLL:
-            self._begin_wave(now)
-        elif st == WAVE:
-            if self.wave.layer < self.reach:
-                self.wave.layer += 1
-            else:
-                self.state = ROUTE
-                self.replay.start(now, self.game.give_up())
-        else:
-            g = self.game
-            if g.over:  # cannot happen with one player; start afresh to be safe
+        g = self.game
+        if g.over:  # cannot happen with one player; start afresh to be safe
+            self.game = None
+            self.enter(now)
+            return
+        s = self.app.settings
+        if s["lesson"]:  # the class moves on; after the last, the lesson again
+            k = s["puzzle"] % RANGES["puzzle"][1] + 1
+            self.app.change("puzzle", k)
+            if k == 1:
                 self.game = None
                 self.enter(now)
-            else:
-                s = self.app.settings
-                if s["lesson"]:  # the class moves on; after the last, the lesson again
-                    k = s["puzzle"] % RANGES["puzzle"][1] + 1
-                    self.app.change("puzzle", k)
-                    if k == 1:
-                        self.game = None
-                        self.enter(now)
-                        return
-                self._roll(now, False)
-
-    def key(self, key, now):
-        if self.behind:
-            return  # (not yet at the lesson's puzzle: a few frames)
-        if key == A or (key == B and self.state == ROLL):
-            self._next(now)
-        elif key == B:
-            if self.state == WAVE and self.wave.layer > 0:
-                self.wave.layer -= 1
-                self.t0 = now
-        elif key == UP:
-            self.paused = not self.paused
-            self.t0 = now
-        self.app.beep(SOUND_CLICK)
-
-    def update(self, now):
-        g = self.game
-        app = self.app
-        if self.behind:  # a few puzzles a frame (each about 1 ms on the emulated Pico)
-            for _ in range(min(self.behind, _CATCH_UP)):
-                g.give_up()
-            self.behind -= min(self.behind, _CATCH_UP)
-            if not self.behind:
-                self._roll(now, True)
-            return
-        st = self.state
-        if st == ROLL and not self.dice.running(now):
-            self._begin_wave(now)
-        elif st == ROUTE and not self.paused and not self.replay.running(now) and F.since(
-                now, self.t0) >= _AUTO_MS:
-            self._next(now)
-        elif st == WAVE and not self.paused and F.since(now, self.t0) >= _AUTO_MS:
-            self._next(now)
-        g = self.game
-        if self.state == WAVE:
-            # As draw_round(frame, app, g.start, g.target, -1, now, 40) with the wave over
-            # it, drawn once per layer; the robot and the target are drawn last anyway.
-            hidden = app.settings["aid"] & 2 and not F.blink(now, 900)
-            key = self.wave.layer * 2 + (1 if hidden else 0)
-            backdrop = self.backdrop
-            if backdrop.key != key:
-                draw_round(backdrop.frame, app, g.start, g.target, -1, now, 40)
-                self.wave.render(now, backdrop.frame)
-                backdrop.key = key
-
-    def render(self, now, frame):
-        g = self.game
-        app = self.app
-        if self.behind:
-            F.board(frame, app.layout, app.pal, 40)
-        elif self.state == ROLL:
-            self.dice.render(now, frame)
-        elif self.state == WAVE:
-            self.backdrop.copy_to(frame)
-            F.target(frame, g.target, app.pal, app.layout.colours[g.target], now)
-            F.robot(frame, g.start, app.pal, app.layout.colours[g.start], now)
-        else:
-            F.board(frame, app.layout, app.pal, 60)
-            self.replay.render(now, frame)
+                return
+        self.roll(now, False)

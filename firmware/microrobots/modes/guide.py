@@ -3,16 +3,12 @@ the terminal of make play and the web page, through tools/sim/driver.py and page
 
 The handheld's picture says it in light; nothing on a Pico asks for these words, so no
 firmware module imports this one (a simulator asks ``words(mode)``), and its strings never
-take a Pico's RAM. A mode made of screens (solo, the referee, the self-test: modes.Screen)
-has a function per screen, named as the mode and the screen (``solo_play``); the others
-one function, named as the mode, reading its numbered step by the names the mode gives
-them. Each takes the mode.
+take a Pico's RAM. A mode made of screens (modes.Screen: every mode but the menu) has a
+function per screen, named as the mode and the screen (``solo_play``); the menu one
+function, named as the mode. Each takes the mode.
 """
 
 from ..i18n import _, ngettext
-# the steps of the modes not made of screens, by the names those modes give them
-from .classroom import ROLL, WAVE as ROOM_WAVE
-from .settings import MATCH as SET_MATCH, SHUFFLE as SET_SHUFFLE
 from ..preferences import MODES
 from ..saving import GAMES
 from ..rules.solver import BELOW_OPTIMUM, ILLEGAL_MOVE, TARGET_MISSED, WAYPOINT_MISSED, \
@@ -46,7 +42,8 @@ AIDS = (N_("off"), N_("high contrast"), N_("blink the robot's colour"), N_("both
 
 def words(mode):
     """What to do now in ``mode``, in words, or None: the function named as the mode and
-    its screen on show (``solo_play``), or, for a mode not made of screens, as the mode."""
+    its screen on show (``solo_play``), or, for a mode not made of screens (the menu), as
+    the mode."""
     screen = mode.screen
     if screen is None:
         found = globals().get(mode.name)
@@ -222,45 +219,66 @@ def lesson(s, text):
     return _("lesson %d, puzzle %d: %s") % (s["lesson"], s["puzzle"], text)
 
 
-def classroom(m):
-    """The lesson's puzzle, the wave's layer."""
-    st = m.state
-    if st == ROLL:
-        text = _("the dice roll a robot and a target · A: search")
-    elif st == ROOM_WAVE:
-        layer = m.wave.layer
-        if layer == 0:
-            text = _("layer 0: the robot · A: layer 1, every cell one move away")
-        elif layer < m.reach:
-            text = ngettext("layer %d: every cell %d move away · A: the next · B: back",
-                            "layer %d: every cell %d moves away · A: the next · B: back",
-                            layer) % (layer, layer)
-        else:
-            text = ngettext("layer %d reaches the target: the shortest route, %d move · A: "
-                            "show it",
-                            "layer %d reaches the target: the shortest route, %d moves · A: "
-                            "show it", m.reach) % (layer, m.reach)
-    elif m.app.settings["lesson"]:
+def classroom_rolling(m):
+    """The classroom's dice (and, coming back to a lesson's puzzle, the puzzles before it
+    given up: ``CatchUp``)."""
+    return _room(m, _("the dice roll a robot and a target · A: search"))
+
+
+classroom_catchup = classroom_rolling
+
+
+def classroom_layers(m):
+    """The wave's layer."""
+    layer = m.wave.layer
+    if layer == 0:
+        text = _("layer 0: the robot · A: layer 1, every cell one move away")
+    elif layer < m.reach:
+        text = ngettext("layer %d: every cell %d move away · A: the next · B: back",
+                        "layer %d: every cell %d moves away · A: the next · B: back",
+                        layer) % (layer, layer)
+    else:
+        text = ngettext("layer %d reaches the target: the shortest route, %d move · A: "
+                        "show it",
+                        "layer %d reaches the target: the shortest route, %d moves · A: "
+                        "show it", m.reach) % (layer, m.reach)
+    return _room(m, text)
+
+
+def classroom_route(m):
+    if m.app.settings["lesson"]:
         text = ngettext("the shortest route: %d move · A: the next puzzle",
                         "the shortest route: %d moves · A: the next puzzle", m.reach) % m.reach
     else:
         text = ngettext("the shortest route: %d move · A: a new puzzle",
                         "the shortest route: %d moves · A: a new puzzle", m.reach) % m.reach
+    return _room(m, text)
+
+
+def _room(m, text):
+    """A classroom screen's ``text``, with the lesson's puzzle before it and the pause
+    after it."""
     text = lesson(m.app.settings, text)
     if m.paused:
         return _("%s · up: go on (paused)") % text
     return _("%s · up: pause") % text
 
 
-def settings(m):
-    """The item's number, name and value; a shuffle's or a match's quadrant."""
-    if m.state == SET_SHUFFLE:
-        return _("shuffle: lay board %s turned as shown in quadrant %d of 4 (white: its "
-                 "top-left) · A: next · LEFT: back · B: cancel") % (
-                     chr(m.code[m.quadrant]), m.quadrant + 1)
-    if m.state == SET_MATCH:
-        return _("match the table, quadrant %d of 4: up/down the board (%s), left/right "
-                 "turn it · A: next · B: back") % (m.quadrant + 1, chr(m.code[m.quadrant]))
+def settings_shuffle(m):
+    """The quadrant to lay, and the board."""
+    return _("shuffle: lay board %s turned as shown in quadrant %d of 4 (white: its "
+             "top-left) · A: next · LEFT: back · B: cancel") % (
+                 chr(m.code[m.quadrant]), m.quadrant + 1)
+
+
+def settings_match(m):
+    """The quadrant to match, and the board chosen."""
+    return _("match the table, quadrant %d of 4: up/down the board (%s), left/right "
+             "turn it · A: next · B: back") % (m.quadrant + 1, chr(m.code[m.quadrant]))
+
+
+def settings_items(m):
+    """The item's number, name and value."""
     name = ITEMS[m.item]
     s = m.app.settings
     value = s[name] if name in s else None
@@ -337,8 +355,8 @@ def selftest_piezo(m):
 
 def reached(m):
     """Each cell's distance from the robot once the wave has reached it, else -1 (the
-    web page's projector view writes it on the cell); None before the wave."""
-    if m.state == ROLL or m.game is None:
+    web page's projector view writes it on the cell); None before the wave (the dice)."""
+    if m.game is None or not m.screen.placed:
         return None
     layer = m.wave.layer
     return [d if d <= layer else -1 for d in m.wave.dist]

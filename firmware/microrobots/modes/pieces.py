@@ -13,8 +13,6 @@ dice roll (the pieces are not placed yet).
 from ..i18n import _
 from ..rules.board import COLOUR_NAMES
 
-from .classroom import ROLL  # the classroom's dice (the others' is their screen ``rolling``)
-
 
 def die(layout, cell):
     """A die by its colour and number: "white 2" (in the reader's language: the colour
@@ -30,7 +28,7 @@ def line(app):
         return ""
     game = getattr(mode, "game", None)
     screen = mode.screen
-    if game is None or (mode.state == ROLL if screen is None else screen is mode.rolling):
+    if game is None or not screen.placed:  # (the dice, or a lesson's puzzles caught up)
         return ""
     layout = app.layout
     if app.mode == "referee" and screen is not mode.demo:

@@ -139,13 +139,11 @@ def classroom():
     """The classroom's puzzle as JSON: ``{"start", "target", "layer", "wave", "paused"}``
     (``wave``: the search is on show, not the dice or the route's replay), or "null" in
     any other mode and while the dice roll."""
-    from microrobots.modes import guide
-
     mode = _classroom_mode()
-    if mode is None or mode.game is None or mode.state == guide.ROLL:
+    if mode is None or mode.game is None or not mode.screen.placed:
         return "null"
     return json.dumps({"start": mode.game.start, "target": mode.game.target,
-                       "layer": mode.wave.layer, "wave": mode.state == guide.ROOM_WAVE,
+                       "layer": mode.wave.layer, "wave": mode.screen is mode.layers,
                        "paused": bool(mode.paused)})
 
 
