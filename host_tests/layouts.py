@@ -4,15 +4,34 @@ The references are deliberately naive re-readings of the rules, sharing no code 
 firmware/microrobots/rules/solver.py.
 """
 
+import itertools
+
 from hypothesis import strategies as st
 
 from microrobots.rules.board import Layout
+from microrobots.rules.solver import Solver
 
 PAIRS = [(c, n) for c in range(6) for n in range(1, 7)]
 
 
 def layout_from_pairs(pairs):
     return Layout(bytearray(p[0] for p in pairs), bytearray(p[1] for p in pairs))
+
+
+def layout_with_a_dead_cell():
+    """A custom layout with a cell no move leaves (two faces of a tile layout swapped):
+    ``(layout, its dead cells, the cells with one move)``."""
+    base = Layout.named("black:ABCD0000")
+    pairs = [base.colours[i] * 6 + base.numbers[i] - 1 for i in range(36)]
+    for a, b in itertools.combinations(range(36), 2):
+        p = list(pairs)
+        p[a], p[b] = p[b], p[a]
+        lay = Layout([x // 6 for x in p], [x % 6 + 1 for x in p])
+        solver = Solver(lay)
+        dead = [c for c in range(36) if solver.degree(c) == 0]
+        if dead:
+            return lay, dead, [c for c in range(36) if solver.degree(c) == 1]
+    raise AssertionError("no two swapped faces cut a cell off")
 
 
 @st.composite

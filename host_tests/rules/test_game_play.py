@@ -14,6 +14,7 @@ from microrobots.rules.game import (
 )
 from microrobots.rules.rolls import ROLLS  # rolls per target before a fallback
 from microrobots.rules.solver import Solver
+from layouts import layout_with_a_dead_cell
 
 PERMS = ["".join(p) for p in itertools.permutations("ABCD")]
 
@@ -330,16 +331,7 @@ def test_expert_waypoint_and_demonstration_order():
 
 
 def test_custom_layout_rerolls_unreachable_targets_and_says_so():
-    # Swap two faces of a tile layout until one cell is cut off: a custom layout.
-    base = Layout.named("black:ABCD0000")
-    pairs = [base.colours[i] * 6 + base.numbers[i] - 1 for i in range(36)]
-    for a, b in itertools.combinations(range(36), 2):
-        p = list(pairs)
-        p[a], p[b] = p[b], p[a]
-        lay = Layout([x // 6 for x in p], [x % 6 + 1 for x in p])
-        if any(Solver(lay).degree(c) == 0 for c in range(36)):
-            break
-    dead = [c for c in range(36) if Solver(lay).degree(c) == 0]
+    lay, dead, _ = layout_with_a_dead_cell()
     notices = 0
     for seed in range(40):
         game = Game(lay, players=2, seed=seed)

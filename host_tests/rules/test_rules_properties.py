@@ -6,7 +6,6 @@ Each property sets up exactly the situation it is about: a game started from a c
 base (notation.set_base: the tokens and pool a table has reached), then one claim.
 """
 
-import itertools
 
 import pytest
 from hypothesis import given, settings
@@ -16,6 +15,7 @@ from microrobots.rules import notation
 from microrobots.rules.board import CELLS, Layout, LayoutError
 from microrobots.rules.game import POOL, WIN_TOKENS, Game, penalty_recipient
 from microrobots.rules.solver import WAYPOINT_MISSED, Solver
+from layouts import layout_with_a_dead_cell
 from test_game_play import bfs, named_layouts, reference_recipient
 
 LAYOUT = Layout.named("black:CADB0312")
@@ -684,22 +684,9 @@ def test_each_damage_to_a_base_is_refused_alone_with_its_reason(base, why):
     assert base_refusal(base) == "test: base: " + why
 
 
-def dead_cell_layout():
-    """A layout with a cell no move leaves (two faces of a tile layout swapped)."""
-    base = Layout.named("black:ABCD0000")
-    pairs = [base.colours[i] * 6 + base.numbers[i] - 1 for i in range(36)]
-    for a, b in itertools.combinations(range(36), 2):
-        p = list(pairs)
-        p[a], p[b] = p[b], p[a]
-        lay = Layout([x // 6 for x in p], [x % 6 + 1 for x in p])
-        solver = Solver(lay)
-        dead = [c for c in range(36) if solver.degree(c) == 0]
-        if dead:
-            return lay, dead[0], [c for c in range(36) if solver.degree(c) == 1]
-
-
 def test_a_base_starting_on_a_cell_without_moves_is_refused():
-    lay, dead, single = dead_cell_layout()
+    lay, dead, single = layout_with_a_dead_cell()
+    dead = dead[0]
     assert base_refusal(dict(TABLE_BASE, start=dead), lay) == "test: base: bad start cell %d" % dead
     for cell in single:
         assert base_refusal(dict(TABLE_BASE, start=cell), lay) is None

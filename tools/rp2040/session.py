@@ -280,23 +280,9 @@ def lockstep(records, board, seed, config, state=None):
     agree, else a ``Mismatch``. ``state``: the host's flash, {name: bytes} as the board had
     it at that boot (default: nothing saved, a freshly flashed board).
     """
-    from microrobots import handheld
-
-    from tools.sim.driver import SimHardware
-
     root = tempfile.mkdtemp(prefix="mr-lockstep-") + "/"
     try:
-        for name, data in (state or {}).items():
-            if "/" not in name and not name.endswith((".py", ".mpy")):
-                with open(root + name, "wb") as f:
-                    f.write(data)
-        if "config.json" not in (state or {}) and config != board_config({}):
-            with open(root + "config.json", "w") as f:
-                json.dump(config, f)
-        SimHardware.sim_seed = seed
-        SimHardware.sim_out = _ignore
-        SimHardware.sim_tones = False
-        dev = handheld.Device(SimHardware, root + "config.json", root)
+        dev = host_device(root, seed, config, state)
         disp = dev.display
         written = disp.writes
 
@@ -328,6 +314,27 @@ def lockstep(records, board, seed, config, state=None):
         import shutil
 
         shutil.rmtree(root, ignore_errors=True)
+
+
+def host_device(root, seed, config, state=None):
+    """The host firmware (CPython, fake pins) booted as the board was: its flash in folder
+    ``root`` (ending in /) holding ``state`` ({name: bytes}, the firmware's own modules
+    left out) and ``config`` where the board's differs from a freshly flashed one's."""
+    from microrobots import handheld
+
+    from tools.sim.driver import SimHardware
+
+    for name, data in (state or {}).items():
+        if "/" not in name and not name.endswith((".py", ".mpy")):
+            with open(root + name, "wb") as f:
+                f.write(data)
+    if "config.json" not in (state or {}) and config != board_config({}):
+        with open(root + "config.json", "w") as f:
+            json.dump(config, f)
+    SimHardware.sim_seed = seed
+    SimHardware.sim_out = _ignore
+    SimHardware.sim_tones = False
+    return handheld.Device(SimHardware, root + "config.json", root)
 
 
 def _ignore(line):

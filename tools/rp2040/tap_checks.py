@@ -32,25 +32,11 @@ def saved(files):
 def reference_files(records, seed, config, state=None):
     """What the host firmware (CPython, fake pins) has saved after ``records`` (one boot's
     frames: its now and buttons), from ``state`` ({name: bytes} on flash at its start)."""
-    from microrobots import handheld
-
-    from tools.sim.driver import SimHardware
-
-    from .session import board_config
+    from .session import host_device
 
     root = tempfile.mkdtemp(prefix="mr-taps-") + "/"
     try:
-        for name, data in (state or {}).items():
-            if "/" not in name and not name.endswith((".py", ".mpy")):
-                with open(root + name, "wb") as f:
-                    f.write(data)
-        if "config.json" not in (state or {}) and config != board_config({}):
-            with open(root + "config.json", "w") as f:
-                json.dump(config, f)
-        SimHardware.sim_seed = seed
-        SimHardware.sim_out = _ignore
-        SimHardware.sim_tones = False
-        dev = handheld.Device(SimHardware, root + "config.json", root)
+        dev = host_device(root, seed, config, state)
         for rec in records:
             dev.hw.now = rec["now"]
             dev.hw.pressed = rec["mask"]
@@ -63,10 +49,6 @@ def reference_files(records, seed, config, state=None):
         return saved(out)
     finally:
         shutil.rmtree(root, ignore_errors=True)
-
-
-def _ignore(line):
-    pass
 
 
 def _differ(board, host):
