@@ -1,31 +1,56 @@
 """The drawing's whole-frame loops: a frame dimmed, the board in its die colours, the
 celebration's rings (frame.py, animations.py).
 
-Viper (native machine code) on MicroPython; frame_plain.py is this file without its
-``@micropython.viper`` lines, for runtimes with no native emitter (CircuitPython, the
-WebAssembly port) and CPython: frame.py picks one at import (compat.NATIVE).
+frame_viper.py is these loops as viper (native machine code) for MicroPython; this is
+the same behaviour for runtimes with no native emitter (CircuitPython, the WebAssembly
+port) and CPython: frame.py picks one at import (compat.NATIVE). Bytecode costs per
+operation (one pass over a frame's 36 cells or 108 channels is about 2 ms on the
+emulated RP2040 with CircuitPython), so here what repeats is kept instead of redone:
+``_board`` keeps the last board it drew and copies it (one copy in C) while its
+colours, palette and level hold, which most frames of a game do (modes.draw_round draws
+the board under the marks every frame); ``_dim`` keeps its table of ``v * level //
+255`` for the last level, one lookup a channel. Nothing is allocated.
 host_tests/rules/test_kernels.py keeps the twins equal.
 """
 
 from .compat import micropython, ptr8  # noqa: F401 - the viper decorator and its types
 
+_dim_table = bytearray(256)  # v * _dim_level // 255, for every v
+_dim_level = -1
+_board_frame = bytearray(108)  # the last board drawn, for these colours, palette, level:
+_board_colours = bytearray(36)
+_board_pal = None  # a palette.py palette: bytes, never changed (held by identity)
+_board_level = -1
+
 
 def _dim(frame: ptr8, level: int):
-    i = 0
-    while i < 108:
-        frame[i] = int(frame[i]) * level // 255
-        i += 1
+    global _dim_level
+    table = _dim_table
+    if level != _dim_level:
+        for v in range(256):
+            table[v] = v * level // 255
+        _dim_level = level
+    for i in range(108):
+        frame[i] = table[frame[i]]
 
 
 def _board(frame: ptr8, colours: ptr8, pal: ptr8, level: int):
-    i = 0
-    while i < 36:
-        c = int(colours[i]) * 3
-        j = i * 3
-        frame[j] = int(pal[c]) * level // 255
-        frame[j + 1] = int(pal[c + 1]) * level // 255
-        frame[j + 2] = int(pal[c + 2]) * level // 255
-        i += 1
+    global _board_pal, _board_level
+    if level == _board_level and pal is _board_pal and colours == _board_colours:
+        frame[:] = _board_frame
+        return
+    j = 0
+    for i in range(36):
+        c = colours[i] * 3
+        frame[j] = pal[c] * level // 255
+        frame[j + 1] = pal[c + 1] * level // 255
+        frame[j + 2] = pal[c + 2] * level // 255
+        j += 3
+    if isinstance(pal, bytes) and len(colours) == 36:  # else drawn afresh every time
+        _board_frame[:] = frame
+        _board_colours[:] = colours
+        _board_pal = pal
+        _board_level = level
 
 
 def _rings(frame: ptr8, cell: int, step: int, table: ptr8):
