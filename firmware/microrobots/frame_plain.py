@@ -9,7 +9,9 @@ emulated RP2040 with CircuitPython), so here what repeats is kept instead of red
 ``_board`` keeps the last board it drew and copies it (one copy in C) while its
 colours, palette and level hold, which most frames of a game do (modes.draw_round draws
 the board under the marks every frame); ``_dim`` keeps its table of ``v * level //
-255`` for the last level, one lookup a channel. Nothing is allocated.
+255`` for the last level, one lookup a channel; ``_rings`` keeps the cells the last
+step's rings light and their colours (a step lasts 110 ms, five or six frames). Nothing
+is allocated.
 host_tests/rules/test_kernels.py keeps the twins equal.
 """
 
@@ -21,6 +23,12 @@ _board_frame = bytearray(108)  # the last board drawn, for these colours, palett
 _board_colours = bytearray(36)
 _board_pal = None  # a palette.py palette: bytes, never changed (held by identity)
 _board_level = -1
+_rings_cell = -1  # the rings last drawn: from this cell, at this step, in this table
+_rings_step = 0
+_rings_table = None
+_rings_n = 0  # they light this many cells:
+_rings_at = bytearray(36)  # which, in order
+_rings_rgb = bytearray(108)  # in these colours
 
 
 def _dim(frame: ptr8, level: int):
@@ -54,23 +62,40 @@ def _board(frame: ptr8, colours: ptr8, pal: ptr8, level: int):
 
 
 def _rings(frame: ptr8, cell: int, step: int, table: ptr8):
-    r0 = cell // 6
-    c0 = cell % 6
-    i = 0
-    while i < 36:
-        dr = i // 6 - r0
-        dc = i % 6 - c0
-        if dr < 0:
-            dr = 0 - dr
-        if dc < 0:
-            dc = 0 - dc
-        d = dc if dc > dr else dr
-        phase = (step + 6 - d) % 6
-        if phase < 2:
-            level = 255 if phase == 0 else 60
-            k = (1 + (step + d) % 7) * 3
-            j = i * 3
-            frame[j] = int(table[k]) * level // 255
-            frame[j + 1] = int(table[k + 1]) * level // 255
-            frame[j + 2] = int(table[k + 2]) * level // 255
-        i += 1
+    global _rings_cell, _rings_step, _rings_table, _rings_n
+    at = _rings_at
+    rgb = _rings_rgb
+    if cell != _rings_cell or step != _rings_step or table is not _rings_table:
+        r0 = cell // 6
+        c0 = cell % 6
+        n = 0
+        for i in range(36):
+            dr = i // 6 - r0
+            dc = i % 6 - c0
+            if dr < 0:
+                dr = 0 - dr
+            if dc < 0:
+                dc = 0 - dc
+            d = dc if dc > dr else dr
+            phase = (step + 6 - d) % 6
+            if phase < 2:
+                level = 255 if phase == 0 else 60
+                k = (1 + (step + d) % 7) * 3
+                j = n * 3
+                at[n] = i
+                rgb[j] = table[k] * level // 255
+                rgb[j + 1] = table[k + 1] * level // 255
+                rgb[j + 2] = table[k + 2] * level // 255
+                n += 1
+        _rings_n = n
+        cacheable = isinstance(table, bytes)
+        _rings_cell = cell if cacheable else -1
+        _rings_step = step
+        _rings_table = table if cacheable else None
+    j = 0
+    for k in range(_rings_n):
+        i = at[k] * 3
+        frame[i] = rgb[j]
+        frame[i + 1] = rgb[j + 1]
+        frame[i + 2] = rgb[j + 2]
+        j += 3
