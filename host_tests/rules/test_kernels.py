@@ -1,8 +1,9 @@
 """The whole-frame kernels (frame.py, display.py) against the per-cell Python they replace.
 
 The kernels are viper functions beside their owners (NAME_viper.py) with a plain twin
-(NAME_plain.py, the same file without the decorators; the display's is checked against
-its viper kernel's code instead) where there is no native emitter; these reference
+(NAME_plain.py, the same file without the decorators; the display's and the drawing's,
+which keep work in C or between calls, are checked against their viper kernels' code
+instead) where there is no native emitter; these reference
 implementations are the code they replaced, cell by cell. Under CPython
 the plain twins run; inside the micropython interpreter the viper machine code.
 """
@@ -107,7 +108,7 @@ def test_kernels_as_viper_inside_micropython_match_and_allocate_nothing():
     assert board_frames == kernels_mpy.frames(reference)
 
 
-TWINS = ("rules/solver", "frame")  # each kernel's owner: NAME_viper.py (display: below)
+TWINS = ("rules/solver",)  # each kernel's owner: NAME_viper.py (display, frame: below)
 
 
 def test_each_plain_twin_is_its_viper_module_without_the_decorators():
@@ -162,3 +163,34 @@ def test_the_displays_plain_kernel_does_what_its_viper_kernel_does(frame, lut, w
         ret = kernel(frame, lut, nxt, done, buf, dest, cap, 1 if fresh else 0)
         results.append((ret, done, buf, nxt))
     assert results[0] == results[1]
+
+
+_PALETTES = (P.palette(False), P.palette(True))
+
+
+@given(st.lists(st.tuples(st.sampled_from(("board", "dim", "rings")), frames,
+                          st.sampled_from((0, 1, 2)), st.sampled_from((0, 40, 70, 255)),
+                          st.sampled_from(_PALETTES), st.integers(0, 35), st.integers(-8, 40)),
+                min_size=1, max_size=8))
+def test_the_drawings_plain_kernels_do_what_their_viper_kernels_do_call_after_call(calls):
+    """frame_plain.py keeps the last board drawn (copied while its colours, palette and
+    level hold) and the last dimming table: call after call, with the layout's colours
+    changed in place between calls, each kernel leaves what the viper code (a no-op
+    decorator under CPython: its code runs as Python) leaves."""
+    from microrobots import frame_plain, frame_viper
+
+    colours = bytearray(36)  # one layout's colours, as Layout.colours: changed in place
+    for kind, frame, change, level, pal, cell, step in calls:
+        if change:
+            colours[(cell * 7) % 36] = (colours[(cell * 7) % 36] + change) % 6
+        want, got = bytearray(frame), bytearray(frame)
+        if kind == "board":
+            frame_viper._board(want, colours, pal, level)
+            frame_plain._board(got, colours, pal, level)
+        elif kind == "dim":
+            frame_viper._dim(want, level)
+            frame_plain._dim(got, level)
+        else:
+            frame_viper._rings(want, cell, step, P.WAVE)
+            frame_plain._rings(got, cell, step, P.WAVE)
+        assert got == want, kind
