@@ -38,8 +38,11 @@ KB = 1024
 # Issue 30 (every mode but the menu made of screens; solo's and the referee's screens in
 # modules of their own): 23.65 KB after boot on the image, 24.4-32.7 KB with a mode (menu
 # 24.4, solo 27.7, referee 30.9, classroom 31.9, settings 32.7; from 24.2-31.0 KB).
+# With the buttons' PIO reader too (issue 31), stop 40's clean run: the image 24.25 KB
+# after boot, menu 24.98, solo 28.31, referee 31.45, classroom 32.64, settings 33.06 KB;
+# the stock image 87.1 KB after boot, then 87.8, 94.1, 103.8, 106.8, 110.25 KB.
 HEAP_AFTER_BOOT_MAX = {"stock": 90 * KB, "ours": 25 * KB}
-HEAP_WITH_A_MODE_MAX = {"stock": 110 * KB, "ours": 34 * KB}
+HEAP_WITH_A_MODE_MAX = {"stock": 114 * KB, "ours": 34 * KB}
 # Issue 23's goal: every frame that writes no file under 10 ms on the image; a switch's
 # pieces are such frames. Stop 39: a first switch into solo or the referee imports its
 # module (the screens' classes made) in the key's frame: 10.3 and 12.1 ms. Importing every
