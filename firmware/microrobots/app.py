@@ -355,9 +355,9 @@ class App:
         (1) In the key's frame (which keeps its click): the mode left put away; at the
         mode's first switch its parts imported (modes.PARTS: a module a piece). (2) The
         mode's module imported (the first time), the mode built; a game mode's saved game
-        read back, a few decisions a frame (its file in a piece after an import). (3) Anything else ``enter`` needs made ready
-        (``prepare``: a new game rolled). (4) The mode entered, then the garbage
-        collected: the next collection is far off."""
+        read back, a few decisions a frame (its file in a piece after an import). (3)
+        Anything else ``enter`` needs made ready (``prepare``: a new game rolled). (4) The
+        mode entered, then the garbage collected: the next collection is far off."""
         self.switches += 1
         if self.left != name:
             self._put_away(self.left)

@@ -13,9 +13,10 @@ from the menu.
 
 A mode's module is imported when the mode is first built (``load``, in the second frame
 of its first switch: app.App._switching), not at boot; it stays imported. A mode's module
-may import parts of its own (``PARTS``: solo's and the referee's screens), which the switch's first
-frame imports, one module a frame, as a module's classes are made at its import (on a
-Pico no frame may take 10 ms: emulated RP2040, our image, docs/performance.md). The app
+may import parts of its own (``PARTS``: solo's and the referee's screens), which the
+switch's first frame imports, one module a frame, as a module's classes are made at its
+import (on a Pico no frame may take 10 ms: emulated RP2040, our image,
+docs/performance.md). The app
 keeps one mode's state at a time (a mode left is put away, its game on flash); what every
 visited mode's code costs the heap is in docs/performance.md. (Imported at boot instead,
 every mode's code ran the CircuitPython source install and the simulator's MicroPython
@@ -63,12 +64,10 @@ PARTS = {"solo": ("solo_screens",), "referee": ("referee_screens",)}
 def load_parts(name):
     """Work: mode ``name``'s parts (``PARTS``) imported, one a piece (the caller's frame
     goes on after the last)."""
-    first = True
-    for part in PARTS.get(name, ()):
-        if not first:
+    for k, part in enumerate(PARTS.get(name, ())):
+        if k:
             yield
         __import__(__name__ + "." + part)
-        first = False
 
 
 def imported(name):
