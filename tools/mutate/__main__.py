@@ -62,6 +62,9 @@ SCOPES = {
         "host_tests/app/test_classroom_lesson.py",
         "host_tests/app/test_step_cursor.py",
         "host_tests/app/test_work.py",
+        "host_tests/app/test_selftest.py",
+        "host_tests/app/test_table_fixes.py",
+        "host_tests/app/test_screens_guarded.py",
     ]),
 }
 # Tests left out of every selection: they start MicroPython or another interpreter, or
