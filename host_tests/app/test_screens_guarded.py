@@ -2,10 +2,14 @@
 (``make mutate SCOPE=modes``, docs/testing.md) found nothing guarding it: each test
 plays the mode as a player meets it and reads the grid, the guide or the saved game."""
 
+import json
+
 import pytest
 
 from microrobots import frame as F
 from microrobots import palette as P
+from microrobots.keys import SOUND_CLICK, SOUND_GOOD, SOUND_REFUSE
+from microrobots.rules.board import TURNED, Layout
 from test_guarded_behaviours import console, enter, game_on_flash, next_round, set_players
 from tools.sim.script import Session
 
@@ -114,3 +118,164 @@ def test_after_the_win_b_undoes_the_winning_claim_and_a_starts_a_new_game(tmp_pa
     s.settle()
     g = game_on_flash(s, state, "referee")
     assert (g.round, g.tokens, g.pool, g.over) == (1, [0, 0], 25, False)
+
+
+# -- the settings: an arrangement shuffled or matched, quadrant by quadrant ----------------
+CORNERS = (0, 3, 18, 21)
+
+
+def quadrant_cells(q):
+    return [CORNERS[q] + r * 6 + c for r in range(3) for c in range(3)]
+
+
+def arranging(tmp_path, how):
+    """Into the settings' arrangement item, then shuffle (1) or match (2) with A; every
+    sound the app asks for recorded."""
+    s = Session(seed=21, state=str(tmp_path))
+    enter(s, "settings")
+    st = s.app.current
+    sounds = []
+    app = s.app
+    beep = app.beep
+    app.beep = lambda sound: (sounds.append(sound), beep(sound))
+    s.tap("down")  # the arrangement
+    s.tap("right", how)
+    s.tap("a")
+    assert st.screen is (st.shuffle, st.match)[how - 1]
+    return s, st, sounds
+
+
+def tile_picture(s, code, q, level=255):
+    """Quadrant ``q`` as arrangement ``code`` lays it (its dice at ``level``), read from a
+    whole layout with that board and turn there (``code`` itself may use a board twice)."""
+    rest = [b for b in "ABCD" if b != code[q]]
+    letters = rest[:q] + [code[q]] + rest[q:]
+    whole = "".join(letters) + "0" * q + code[4 + q] + "0" * (3 - q)
+    lay = Layout.named(s.app.settings["side"] + ":" + whole)
+    pal = s.app.pal
+    return [tuple(v * level // 255 for v in pal[3 * lay.colours[i]:3 * lay.colours[i] + 3])
+            for i in quadrant_cells(q)]
+
+
+def printed_corner(code, q):
+    """The cell where quadrant ``q``'s printed top-left die lies after its turns."""
+    return CORNERS[q] + TURNED[(ord(code[4 + q]) - 48) * 9]
+
+
+def test_shuffle_shows_each_boards_letter_then_its_dice_with_the_corner_blinking(tmp_path):
+    s, st, _ = arranging(tmp_path, 1)
+    code = bytes(st.code).decode()
+    for q in range(4):
+        opened = st.t0  # the key's time: the letter shows for 800 ms from it
+        for now, grid in samples(s, 1600):
+            others = [grid[i] for i in range(36) if i not in quadrant_cells(q)]
+            assert others == [(0, 0, 0)] * 27  # only the quadrant to fill is lit
+            mine = [grid[i] for i in quadrant_cells(q)]
+            if now - opened < 800:  # the letter: 1..4 gold cells for A..D
+                n = ord(code[q]) - 64
+                assert mine == [P.ONE] * n + [P.DIM] * (9 - n), (q, now)
+            else:  # then the tile's dice as they must lie
+                want = tile_picture(s, code, q)
+                corner = quadrant_cells(q).index(printed_corner(code, q))
+                if now % 500 < 250:
+                    want[corner] = P.ROBOT_WHITE
+                assert mine == want, (q, now)
+        s.tap("right" if q % 2 else "a")  # RIGHT or A: the next quadrant
+    assert st.screen is st.shuffle and st.quadrant == 3
+    s.tap("right")  # RIGHT does not keep the arrangement; A does
+    assert st.screen is st.shuffle and s.app.settings["tiles"] == "ABCD0000"
+
+
+def test_shuffle_goes_back_with_left_and_b_cancels(tmp_path):
+    s, st, _ = arranging(tmp_path, 1)
+    code = bytes(st.code).decode()
+    s.tap("a", 2)
+    assert st.quadrant == 2
+    s.tap("left")
+    assert st.quadrant == 1
+    s.wait(100)  # the letter again, for the quadrant gone back to
+    n = ord(code[1]) - 64
+    assert [cell(s, i) for i in quadrant_cells(1)] == [P.ONE] * n + [P.DIM] * (9 - n)
+    s.tap("left", 3)  # stops at the first
+    assert st.quadrant == 0 and st.screen is st.shuffle
+    s.tap("b")
+    assert st.screen is st.items and s.app.settings["tiles"] == "ABCD0000"
+    s.tap("a")  # a new deal starts at the first quadrant again
+    assert st.screen is st.shuffle and st.quadrant == 0
+
+
+def test_shuffle_deals_every_order_of_the_boards_and_every_turn(tmp_path):
+    s, st, _ = arranging(tmp_path, 1)
+    orders, turns = set(), set()
+    for _ in range(150):
+        s.tap("b")
+        s.tap("a")
+        code = bytes(st.code).decode()
+        assert sorted(code[:4]) == list("ABCD"), code
+        orders.add(code[:4])
+        turns.update((q, code[4 + q]) for q in range(4))
+    assert len(orders) == 24
+    assert turns == {(q, t) for q in range(4) for t in "0123"}
+
+
+def test_shuffle_keeps_what_it_dealt_with_a_after_the_fourth(tmp_path):
+    s, st, sounds = arranging(tmp_path, 1)
+    code = bytes(st.code).decode()
+    s.tap("a", 4)
+    assert st.screen is st.items and st.arrange == 1
+    assert s.app.settings["tiles"] == code and sounds[-1] == SOUND_GOOD
+    s.until_saved()
+    assert json.loads((tmp_path / "settings.json").read_text())["data"]["tiles"] == code
+
+
+def test_match_shows_every_board_the_chosen_one_bright_and_turns_it(tmp_path):
+    s, st, _ = arranging(tmp_path, 2)
+    s.tap("up")  # A -> D, going round
+    s.tap("left")  # turned three times, going round
+    code = "DBCD3000"
+    assert bytes(st.code).decode() == code
+    for now, grid in samples(s, 600):
+        for q in range(4):
+            want = tile_picture(s, code, q, 255 if q == 0 else 40)
+            if q == 0 and now % 500 < 250:
+                want[quadrant_cells(0).index(printed_corner(code, 0))] = P.ROBOT_WHITE
+            assert [grid[i] for i in quadrant_cells(q)] == want, (q, now)
+    s.tap("down", 2)  # D -> A -> B
+    s.tap("right", 2)  # 3 -> 0 -> 1
+    assert bytes(st.code).decode() == "BBCD1000"
+    s.tap("a")
+    s.tap("left")  # the second quadrant turned back once: 0 -> 3
+    assert bytes(st.code).decode() == "BBCD1300" and st.quadrant == 1
+
+
+def test_match_b_goes_back_a_quadrant_then_cancels(tmp_path):
+    s, st, _ = arranging(tmp_path, 2)
+    s.tap("a", 2)
+    assert st.quadrant == 2
+    s.tap("b")
+    assert st.quadrant == 1 and st.screen is st.match
+    s.tap("b")
+    assert st.quadrant == 0 and st.screen is st.match
+    s.tap("down")  # changed, then cancelled: nothing kept
+    s.tap("b")
+    assert st.screen is st.items and s.app.settings["tiles"] == "ABCD0000"
+
+
+def test_match_refuses_a_board_twice_with_a_red_flash_and_the_refusal_sound(tmp_path):
+    s, st, sounds = arranging(tmp_path, 2)
+    s.tap("down")  # B in the first quadrant: two B's
+    s.tap("a", 3)
+    del sounds[:]
+    s.tap("a")
+    assert sounds == [SOUND_CLICK, SOUND_REFUSE]
+    assert st.screen is st.match and st.quadrant == 3
+    assert s.app.settings["tiles"] == "ABCD0000"
+    border = [i for i in range(36) if i // 6 in (0, 5) or i % 6 in (0, 5)]
+    flashed = [all(grid[i] == P.REFUSE for i in border) for _, grid in samples(s, 400)]
+    assert any(flashed) and not all(flashed)  # the grid's border flashes red
+    s.tap("b", 3)  # back to the first quadrant, B -> A: kept
+    s.tap("up")
+    del sounds[:]
+    s.tap("a", 4)
+    assert sounds[-1] == SOUND_GOOD and s.app.settings["tiles"] == "ABCD0000"
+    assert st.screen is st.items
