@@ -279,3 +279,205 @@ def test_match_refuses_a_board_twice_with_a_red_flash_and_the_refusal_sound(tmp_
     s.tap("a", 4)
     assert sounds[-1] == SOUND_GOOD and s.app.settings["tiles"] == "ABCD0000"
     assert st.screen is st.items
+
+
+# -- the referee's screens, drawn as a table reads them ---------------------------------
+def as_cells(buf):
+    return [tuple(buf[3 * i:3 * i + 3]) for i in range(36)]
+
+
+def score_picture(tokens, players, page, pool):
+    """The score screen as the rules of the picture say (referee_screens.scores): a row
+    per player of the page (six a page; one page up to four players, else two), the
+    colour then five token cells, and the pool's count (>= 0) after an empty row if two
+    rows are left for it."""
+    buf = bytearray(108)
+    shown = range(6 * page, min(players, 6 * page + 6))
+    for row, p in enumerate(shown):
+        buf[18 * row:18 * row + 3] = bytes(player(p))
+        for c in range(1, 6):
+            F.put_rgb(buf, 6 * row + c, P.TOKEN if c <= tokens[p] else P.DIM)
+    rows = len(shown)
+    if pool >= 0 and rows <= 4:
+        F.count(buf, pool, rows + 1 if rows <= 3 else rows, P.POOL)
+    return as_cells(buf)
+
+
+def pages_of(players):
+    return 1 if players <= 4 else 2
+
+
+def round_picture(s, robot, target, waypoint, now):
+    """A round's board as frame.py draws its pieces: the board dimmed, the waypoint, the
+    target, the robot."""
+    app = s.app
+    colours = app.layout.colours
+    buf = bytearray(108)
+    F.board(buf, app.layout, app.pal, P.BACKGROUND)
+    if waypoint >= 0:
+        F.waypoint(buf, waypoint, app.pal, colours[waypoint], now)
+    F.target(buf, target, app.pal, colours[target], now)
+    F.robot(buf, robot, app.pal, colours[robot], now)
+    return as_cells(buf)
+
+
+def referee(tmp_path, players=2, expert=False, seed=8):
+    """The referee with ``players``, its dice skipped; every sound asked for recorded."""
+    s = Session(seed=seed, state=str(tmp_path))
+    if players != 2:
+        set_players(s, players)
+    if expert:
+        enter(s, "settings")
+        s.tap("down", 4)  # expert
+        s.tap("right")
+        s.hold("b")
+    enter(s, "referee")
+    s.settle()
+    sounds = []
+    app = s.app
+    beep = app.beep
+    app.beep = lambda sound: (sounds.append(sound), beep(sound))
+    return s, s.app.current, sounds
+
+
+def take_a_token(s, ref, p):
+    route = ref.game.route()
+    s.claim(p, len(route) - 1, route[1:])
+    next_round(s)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7, 8])
+def test_the_scores_show_every_player_and_the_pool_page_by_page(tmp_path, players):
+    s, ref, sounds = referee(tmp_path, players)
+    take_a_token(s, ref, 0)
+    take_a_token(s, ref, players - 1)
+    g = ref.game
+    assert g.tokens[0] == g.tokens[-1] == 1 and g.pool == 23
+    s.tap("up")
+    assert ref.screen is ref.scores and sounds[-1] == SOUND_CLICK
+    seen = set()
+    for now, grid in samples(s, 3200, 40):
+        page = F.since(now, ref.t0) // 1500 % 2 if pages_of(players) > 1 else 0
+        seen.add(page)
+        assert grid == score_picture(g.tokens, players, page, g.pool), (page, now)
+    assert seen == set(range(pages_of(players)))
+    s.tap("down")  # any key: back to the board
+    assert ref.screen is ref.board
+
+
+def test_the_board_shows_the_waypoint_to_experts(tmp_path):
+    s, ref, _ = referee(tmp_path, expert=True)
+    g = ref.game
+    assert g.waypoint is not None
+    for now, grid in samples(s, 1200, 40):
+        assert grid == round_picture(s, g.start, g.target, g.waypoint, now), now
+
+
+@pytest.mark.parametrize("players", [3, 8])
+def test_the_claimant_is_picked_with_the_d_pad_going_round(tmp_path, players):
+    s, ref, sounds = referee(tmp_path, players)
+    g = ref.game
+    s.tap("a")  # a claim: who?
+    assert ref.screen is ref.claimant and ref.player == -1
+    for now, grid in samples(s, 900, 60):  # nobody chosen: the colours pulse
+        want = score_picture(g.tokens, players, 0, -1)
+        level = F.pulse(now, 900, 150, 255)
+        for row in range(min(players, 6)):
+            want[6 * row] = tuple(v * level // 255 for v in player(row))
+        assert grid == want, now
+    del sounds[:]
+    s.tap("a")  # nobody chosen: refused
+    assert ref.screen is ref.claimant and sounds == [SOUND_REFUSE]
+    s.tap("up")  # from nobody, up: the last player
+    assert ref.player == players - 1
+    s.tap("right")  # and on: round to the first
+    assert ref.player == 0
+    s.tap("left")
+    assert ref.player == players - 1
+    s.tap("left")
+    assert ref.player == players - 2
+    s.tap("down")
+    assert ref.player == players - 1
+    chosen = players - 1
+    for now, grid in samples(s, 800, 40):  # the chosen row blinks white, its tokens dark
+        want = score_picture(g.tokens, players, chosen // 6, -1)
+        if now % 400 < 200:
+            row = chosen % 6
+            want[6 * row:6 * row + 6] = [P.ROBOT_WHITE] + [(0, 0, 0)] * 5
+        assert grid == want, now
+    s.tap("b")
+    assert ref.screen is ref.board
+    s.tap("a")
+    s.tap("down")  # from nobody, down: the first player
+    assert ref.player == 0
+    s.tap("a")
+    assert ref.screen is ref.claim and ref.count == 1
+
+
+def test_the_claim_shows_the_count_over_the_claimants_colour_and_b_goes_back(tmp_path):
+    s, ref, sounds = referee(tmp_path, 3)
+    s.tap("a")
+    s.tap("down", 2)  # player 2
+    s.tap("a")
+    s.tap("up", 2)  # a claim of 3
+    want = bytearray(108)
+    F.count(want, 3, 0, P.DIM)
+    F.put_rgb(want, 0, player(1))
+    for i in range(24, 36):
+        F.put_rgb(want, i, tuple(v * 120 // 255 for v in player(1)))
+    for now, grid in samples(s, 200):
+        assert grid == as_cells(want), now
+    del sounds[:]
+    s.tap("b")
+    assert ref.screen is ref.claimant and ref.player == 1 and sounds == [SOUND_CLICK]
+
+
+def test_a_demonstration_shows_the_trail_the_start_and_the_cursor(tmp_path):
+    s, ref, sounds = referee(tmp_path)
+    g = ref.game
+    route = g.route()
+    assert len(route) >= 4
+    s.tap("a")
+    s.tap("down")
+    s.tap("a")
+    s.tap("up", len(route) - 2)  # the optimum claimed
+    s.tap("a")
+    assert ref.screen is ref.demo
+    robot = route[0]
+    for cell in route[1:3]:
+        s.move(robot, cell)
+        robot = cell
+    for now, grid in samples(s, 600, 40):
+        want = round_picture(s, robot, g.target, -1, now)
+        want[route[1]] = P.TRAIL  # the moves before the last leave a trail
+        c = s.app.layout.colours[route[0]]
+        want[route[0]] = tuple(s.app.pal[3 * c:3 * c + 3])  # the start, at full level
+        assert grid == want, now
+    s.tap("b", 2)  # both moves taken back, then B: back to the count
+    assert ref.screen is ref.demo and ref.robot == route[0]
+    del sounds[:]
+    s.tap("b")
+    assert ref.screen is ref.claim and sounds == [SOUND_CLICK]
+
+
+@pytest.mark.parametrize("players", [2, 8])
+def test_the_verdict_flashes_then_the_scores_blink_the_claimant(tmp_path, players):
+    s, ref, _ = referee(tmp_path, players)
+    g = ref.game
+    route = g.route()
+    p = players - 1
+    s.claim(p, len(route) - 1, route[1:])
+    assert ref.screen is ref.result and ref.ok
+    judged = ref.t0
+    for now, grid in samples(s, 2000, 20):
+        t = now - judged
+        if t < 800:
+            lit = tuple(v * 110 // 255 for v in P.GOOD)
+            assert grid == [lit if t % 400 < 250 else (0, 0, 0)] * 36, t
+        else:
+            page = p // 6
+            want = score_picture(g.tokens, players, page,
+                                 g.pool if page + 1 == pages_of(players) else -1)
+            if now % 400 < 200:
+                want[(p % 6) * 6] = P.GOOD
+            assert grid == want, t
