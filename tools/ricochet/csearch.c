@@ -601,29 +601,32 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
                         continue;
                 }
                 int p = P[i], f = F[i];
-                occ[p] = 0;
-                put_robot(p, 0);
-                for (int d = 0; d < 4; d++) {
-                    int step = STEP[d], bit = 1 << d;
-                    if (!c->is_clear[i]) {
-                        if (tight && !(c->closer[f * CELLS + p] & bit))
+                if (!c->is_clear[i]) {
+                    /* A robot's own slides never meet its own bit in row_bits/col_bits
+                     * (slide() looks past p only), nor occ[p]: it is left in place. The
+                     * four directions unrolled, each slide() with its direction known. */
+                    const int eligible = c->elig[i], check_reach = i && touch;
+                    const unsigned closer = tight ? c->closer[f * CELLS + p] : 0xF;
+                    const int reach_p = check_reach && REACH(c, f0, p0, p);
+                    const int nrem = rem - 1;
+#pragma GCC unroll 4
+                    for (int d = 0; d < 4; d++) {
+                        if (!(closer & (1u << d)))
                             continue;
                         int q = slide(p, d);
                         if (q == p)
                             continue;
-                        int nrem = rem - 1, g, hq;
-                        if (c->elig[i]) {
+                        int g, hq;
+                        if (eligible) {
                             g = AFTER(c, f, d);
                             if (q == goal && g == 3) {
-                                occ[p] = 1;
-                                put_robot(p, 1);
                                 c->path[ply][0] = i;
                                 c->path[ply][1] = d;
                                 c->path[ply][2] = 0;
                                 c->found_len = ply + 1;
                                 return 1;
                             }
-                            if (i && touch && !(REACH(c, f0, p0, p) || REACH(c, f0, p0, q)))
+                            if (check_reach && !reach_p && !REACH(c, f0, p0, q))
                                 continue;
                             hq = HEUR(c, i, g, q);
                             if (hq > other_h)
@@ -632,7 +635,7 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
                                 continue;
                         } else {
                             g = f;
-                            if (i && touch && !(REACH(c, f0, p0, p) || REACH(c, f0, p0, q)))
+                            if (check_reach && !reach_p && !REACH(c, f0, p0, q))
                                 continue;
                             if (other_h > nrem)
                                 continue;
@@ -642,8 +645,13 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
                             continue;
                         child(c, ply, m, i, d, 0, q, g, hq, mask);
                         m++;
-                        continue;
                     }
+                    continue;
+                }
+                occ[p] = 0;
+                put_robot(p, 0);
+                for (int d = 0; d < 4; d++) {
+                    int step = STEP[d], bit = 1 << d;
                     /* the transparent robot: a stop after each wall it may pass */
                     int g = c->elig[i] ? AFTER(c, f, d) : f;
                     int here = p;
