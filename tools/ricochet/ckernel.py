@@ -7,7 +7,7 @@ with one structure as its argument instead of 33 arrays a bound. The board's bou
 slack tables (solver.Tables.bound and .descents) are built in C as well (``bounds``,
 ``descents``), the same numbers, so that a fresh board costs no table built in Python.
 
-The library is built by ``cc -O2 -shared`` (some 0.5-1 s, once) into
+The library is built by ``cc -O3 -shared`` (some 0.5-1 s, once) into
 ``tools/ricochet/__pycache__/`` (never committed), named by a CRC-32 of csearch.c, so an
 edit rebuilds it; it is written through a temporary file and a rename, so two processes
 building at once never load half a file. No compiler, or a build that fails: ``load()``
@@ -49,9 +49,13 @@ class Ctx(ctypes.Structure):
     ]
 
 
+# The compiler's options, in the cached build's name too (a change of them builds anew).
+CFLAGS = ("-O3", "-shared", "-fPIC")
+
+
 def path():
     with open(SOURCE, "rb") as f:
-        crc = zlib.crc32(f.read())
+        crc = zlib.crc32(" ".join(CFLAGS).encode(), zlib.crc32(f.read()))
     machine = os.uname().machine if hasattr(os, "uname") else "unknown"
     return os.path.join(CACHE, "_csearch_%08x_%s.so" % (crc, machine))
 
@@ -69,7 +73,7 @@ def build(target):
         raise RuntimeError("no C compiler (cc or gcc) to build the compiled search")
     os.makedirs(CACHE, exist_ok=True)
     tmp = "%s.%d.tmp" % (target, os.getpid())
-    proc = subprocess.run([compiler, "-O2", "-shared", "-fPIC", "-o", tmp, SOURCE],
+    proc = subprocess.run([compiler, *CFLAGS, "-o", tmp, SOURCE],
                           capture_output=True, text=True)
     if proc.returncode:
         if os.path.exists(tmp):

@@ -79,7 +79,7 @@ static uint64_t *map_table(int bits) {
 
 /* the search's stacks: one solve at a time per process (ckernel.py holds a lock) */
 static int64_t st[MAX_PLIES][7];
-static int64_t ch[MAX_PLIES][MAX_CHILDREN][7];
+static int32_t ch[MAX_PLIES][MAX_CHILDREN][8];  /* CI..CB, 32 bytes a child */
 static uint64_t ckey[MAX_PLIES][MAX_CHILDREN];
 static int32_t stk[MAX_PLIES + 1][5];
 static uint64_t keys[MAX_PLIES + 1];
@@ -307,7 +307,7 @@ static inline void child(const Ctx *c, int ply, int m, int i, int d, int k, int 
                              c->P[i] * 4 + c->F[i], q * 4 + g);
     int64_t base = bucket(key, mask);
     __builtin_prefetch(&table[base], 0, 3);
-    int64_t *e = ch[ply][m];
+    int32_t *e = ch[ply][m];
     e[CI] = i;
     e[CD] = d;
     e[CK] = k;
@@ -535,7 +535,7 @@ static inline int commutes(int p, int q, int d, int a1, int a2, int da) {
  * order listed (a stable insertion sort: solver.py sorts its list the same way). */
 static inline void order_children(int ply, int m) {
     for (int a = 1; a < m; a++) {
-        int64_t moved[7];
+        int32_t moved[8];
         uint64_t key = ckey[ply][a];
         int b = a;
         if (ch[ply][a - 1][CH] <= ch[ply][a][CH])
@@ -572,6 +572,8 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
             int rem = (int)st[ply][REM], h = (int)st[ply][H];
             int tight = single && h == rem, touch = single && h == rem - 1;
             int f0 = F[0], p0 = P[0];
+            /* the target robot's reach bitboard, looked up once a position */
+            const uint8_t *reach0 = c->reach + (f0 * CELLS + p0) * 32;
             int last = -1, a1 = 0, a2 = 0, da = 0;
             if (ply) {
                 last = (int)st[ply - 1][FROMI];
@@ -601,29 +603,32 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
                         continue;
                 }
                 int p = P[i], f = F[i];
-                occ[p] = 0;
-                put_robot(p, 0);
-                for (int d = 0; d < 4; d++) {
-                    int step = STEP[d], bit = 1 << d;
-                    if (!c->is_clear[i]) {
-                        if (tight && !(c->closer[f * CELLS + p] & bit))
+                if (!c->is_clear[i]) {
+                    /* A robot's own slides never meet its own bit in row_bits/col_bits
+                     * (slide() looks past p only), nor occ[p]: it is left in place. The
+                     * four directions unrolled, each slide() with its direction known. */
+                    const int eligible = c->elig[i], check_reach = i && touch;
+                    const unsigned closer = tight ? c->closer[f * CELLS + p] : 0xF;
+                    const int reach_p = check_reach && ((reach0[p >> 3] >> (p & 7)) & 1);
+                    const int nrem = rem - 1;
+#pragma GCC unroll 4
+                    for (int d = 0; d < 4; d++) {
+                        if (!(closer & (1u << d)))
                             continue;
                         int q = slide(p, d);
                         if (q == p)
                             continue;
-                        int nrem = rem - 1, g, hq;
-                        if (c->elig[i]) {
+                        int g, hq;
+                        if (eligible) {
                             g = AFTER(c, f, d);
                             if (q == goal && g == 3) {
-                                occ[p] = 1;
-                                put_robot(p, 1);
                                 c->path[ply][0] = i;
                                 c->path[ply][1] = d;
                                 c->path[ply][2] = 0;
                                 c->found_len = ply + 1;
                                 return 1;
                             }
-                            if (i && touch && !(REACH(c, f0, p0, p) || REACH(c, f0, p0, q)))
+                            if (check_reach && !reach_p && !((reach0[q >> 3] >> (q & 7)) & 1))
                                 continue;
                             hq = HEUR(c, i, g, q);
                             if (hq > other_h)
@@ -632,7 +637,7 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
                                 continue;
                         } else {
                             g = f;
-                            if (i && touch && !(REACH(c, f0, p0, p) || REACH(c, f0, p0, q)))
+                            if (check_reach && !reach_p && !((reach0[q >> 3] >> (q & 7)) & 1))
                                 continue;
                             if (other_h > nrem)
                                 continue;
@@ -642,8 +647,13 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
                             continue;
                         child(c, ply, m, i, d, 0, q, g, hq, mask);
                         m++;
-                        continue;
                     }
+                    continue;
+                }
+                occ[p] = 0;
+                put_robot(p, 0);
+                for (int d = 0; d < 4; d++) {
+                    int step = STEP[d], bit = 1 << d;
                     /* the transparent robot: a stop after each wall it may pass */
                     int g = c->elig[i] ? AFTER(c, f, d) : f;
                     int here = p;
@@ -691,7 +701,7 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
         int64_t j = st[ply][CJ];
         if (j < st[ply][NC]) {
             st[ply][CJ] = j + 1;
-            int64_t *e = ch[ply][j];
+            int32_t *e = ch[ply][j];
             int k = (int)e[CK];
             int nrem = (int)st[ply][REM] - 1 - k;
             if (entries > ((int64_t)1 << bits_now) && bits_now < bits_max && grow())
