@@ -420,3 +420,26 @@ def test_solo_review_b_hurries_the_replay_but_after_it_only_a_rolls_on(tmp_path)
     assert solo.screen is solo.review
     s.tap("a")
     assert solo.screen is solo.rolling
+
+
+def test_solo_b_hurries_the_celebration_and_the_score_and_a_solved_target_blinks_green(tmp_path):
+    state = str(tmp_path)
+    s = Session(seed=5, state=state)
+    enter(s, "solo")
+    route = s.solo_round()
+    solo = s.app.current
+    assert solo.screen is solo.solved
+    s.tap("up")  # not A or B: the celebration goes on
+    assert solo.screen is solo.solved
+    s.tap("b")
+    assert solo.screen is solo.score
+    s.tap("up")
+    assert solo.screen is solo.score
+    s.tap("b")
+    assert solo.screen is solo.review and not solo.gave_up
+    s.wait(8000)  # the replay over
+    seen = set()
+    for _ in range(8):
+        s.wait(250)
+        seen.add(cell_rgb(s, route[-1]))
+    assert seen == {P.GOOD, P.ROBOT_WHITE}
