@@ -377,3 +377,69 @@ def test_the_count_keys_step_by_one_and_five_within_0_to_99(tmp_path):
     s.hold("a")
     said = console(s)[-1]
     assert said.startswith("round 3: player 1 claims 12: "), said
+
+
+# -- solo: the route a give-up replays, and the keys that leave it (issue 37) ----------------
+def solo_give_up(s):
+    """Solo: hold A (the hint), hold A again (give up): the review's replay starts."""
+    s.hold("a")
+    s.hold("a")
+    solo = s.app.current
+    assert solo.screen is solo.review and solo.gave_up
+    return solo
+
+
+def cell_rgb(s, i):
+    f = s.driver.device.frame
+    return tuple(f[3 * i:3 * i + 3])
+
+
+def test_solo_review_b_hurries_the_replay_but_after_it_only_a_rolls_on(tmp_path):
+    state = str(tmp_path)
+    s = Session(seed=5, state=state)
+    enter(s, "solo")
+    s.settle()
+    solo = solo_give_up(s)
+    s.tap("up")  # not A or B: the replay goes on
+    assert solo.screen is solo.review
+    s.tap("b")  # B while it replays: the next roll at once
+    assert solo.screen is solo.rolling
+    s.settle()
+    solo = solo_give_up(s)
+    route, at = solo.route, solo.solved_at
+    s.wait(8000)  # the replay over
+    assert not solo.replay.running(s.driver.device.now)
+    seen = set()
+    for _ in range(8):  # given up: the target blinks the trail's colour and white
+        s.wait(250)
+        seen.add(cell_rgb(s, at))
+        assert cell_rgb(s, route[0]) == P.TRAIL
+    assert seen == {P.TRAIL, P.ROBOT_WHITE}
+    s.tap("b")  # after the replay only A rolls on
+    s.tap("up")
+    assert solo.screen is solo.review
+    s.tap("a")
+    assert solo.screen is solo.rolling
+
+
+def test_solo_b_hurries_the_celebration_and_the_score_and_a_solved_target_blinks_green(tmp_path):
+    state = str(tmp_path)
+    s = Session(seed=5, state=state)
+    enter(s, "solo")
+    route = s.solo_round()
+    solo = s.app.current
+    assert solo.screen is solo.solved
+    s.tap("up")  # not A or B: the celebration goes on
+    assert solo.screen is solo.solved
+    s.tap("b")
+    assert solo.screen is solo.score
+    s.tap("up")
+    assert solo.screen is solo.score
+    s.tap("b")
+    assert solo.screen is solo.review and not solo.gave_up
+    s.wait(8000)  # the replay over
+    seen = set()
+    for _ in range(8):
+        s.wait(250)
+        seen.add(cell_rgb(s, route[-1]))
+    assert seen == {P.GOOD, P.ROBOT_WHITE}

@@ -253,3 +253,123 @@ def test_the_guide_says_each_screen_in_words(tmp_path):
     assert "the supply: no gauge (on USB)" in guide.words(mode)  # (the Board: -1 mV, USB)
     mode.change(mode.piezo, dev.now)
     assert "the piezo plays a scale" in guide.words(mode)
+
+
+# -- each screen's picture, cell by cell (issue 37: the mutation run's survivors) -------
+
+def _scaled(rgb, level):
+    return tuple(v * level // 255 for v in rgb)
+
+
+def test_the_piezo_lights_each_note_s_column_exactly_while_it_sounds(tmp_path):
+    dev = boot(tmp_path)
+    to_supply(dev)
+    run(dev, 60, pressed=1 << A)
+    run(dev, 60, pressed=0)
+    mode = dev.app.current
+    piezo = mode.piezo
+    steps = (0, 120, 240, 360, 760)  # keys.SOUND_WIN's notes
+    for t in (0, 1, 119, 120, 239, 240, 359, 360, 759, 760, 1000):
+        frame = bytearray(108)
+        piezo.render(piezo.t0 + t, frame)
+        for i in range(36):
+            r, c = divmod(i, 6)
+            k = c - 1  # column k + 1: note k, k + 2 cells high from the bottom
+            if 0 <= k < 4 and r >= 5 - (k + 1):
+                want = _STEP_GOLD if steps[k] <= t < steps[k + 1] else P.DIM
+            else:
+                want = DARK
+            assert cell(frame, i) == want, (t, i)
+    t0 = piezo.t0
+    piezo.update(t0 + 1499)
+    assert piezo.t0 == t0
+    tones = len(dev.hw.tones)
+    piezo.update(t0 + 1500)  # again at 1.5 s exactly
+    assert piezo.t0 == t0 + 1500
+    run(dev, 40)
+    assert len(dev.hw.tones) > tones
+
+
+_STEP_GOLD = (255, 170, 0)
+
+
+def test_the_buttons_screen_is_white_held_green_seen_dim_unseen_and_dark_between(tmp_path):
+    dev = boot(tmp_path)
+    run(dev, 200)
+    run(dev, 4200, pressed=0)
+    mode = dev.app.current
+    run(dev, 60, pressed=1 << UP)
+    run(dev, 60, pressed=0)
+    run(dev, 60, pressed=1 << A)  # A held now, UP seen before
+    frame = grid(dev)
+    parts = {b: bytes(p) for b, p in enumerate(selftest._PARTS)}
+    for i in range(36):
+        if i in parts[A]:
+            want = (255, 255, 255)
+        elif i in parts[UP]:
+            want = _scaled(P.GOOD, 60)
+        elif any(i in p for p in parts.values()):
+            want = _scaled(P.DIM, 60)
+        else:
+            want = DARK
+        assert cell(frame, i) == want, i
+    assert mode.screen is mode.buttons
+
+
+def test_a_key_other_than_a_leaves_the_colour_as_it_is(tmp_path):
+    dev = boot(tmp_path)
+    run(dev, 200)
+    run(dev, 100, pressed=0)
+    mode = dev.app.current
+    assert mode.screen is mode.colours and mode.colours.colour == 0
+    mode.key(UP, dev.now)
+    assert mode.colours.colour == 0
+    mode.key(A, dev.now)
+    assert mode.colours.colour == 1
+
+
+def _supply_frame(dev, mv, on_usb, percent=-1, low=False, power=True):
+    mode = dev.app.current
+    p = dev.app.power
+    p.mv, p.on_usb, p.percent, p.low = mv, on_usb, percent, low
+    frame = bytearray(108)
+    if not power:
+        dev.app.power = None
+    try:
+        mode.supply.render(dev.now, frame)
+    finally:
+        dev.app.power = p
+    return frame
+
+
+def test_the_supply_rounds_its_volts_and_draws_the_gauge_as_power_reads_it(tmp_path):
+    class OnCell(Board):
+        vsys_at_boot = 3900
+        usb_at_boot = 0
+
+    dev = boot(tmp_path, OnCell)
+    to_supply(dev)
+    assert read_count(_supply_frame(dev, 3749, False, 50), 2)[1] == 37
+    assert read_count(_supply_frame(dev, 3750, False, 50), 2)[1] == 38
+    assert read_count(_supply_frame(dev, 5050, True), 2)[1] == 51
+    # a charge of 25 %: a bar of 2 (1.5 rounds up), green; low: red
+    frame = _supply_frame(dev, 3600, False, 25)
+    assert [cell(frame, 30 + c) for c in range(6)] == [P.GOOD] * 2 + [P.DIM] * 4
+    frame = _supply_frame(dev, 3500, False, 25, low=True)
+    assert [cell(frame, 30 + c) for c in range(6)] == [P.REFUSE] * 2 + [P.DIM] * 4
+    # empty: the row all dim, not dark
+    frame = _supply_frame(dev, 3300, False, 0, low=True)
+    assert [cell(frame, 30 + c) for c in range(6)] == [P.DIM] * 6
+    # no gauge on USB: a blue top row, zero volts, the bottom row dark
+    frame = _supply_frame(dev, -1, True)
+    assert [cell(frame, c) for c in range(6)] == [P.VALUE] * 6
+    assert read_count(frame, 2)[1] == 0
+    assert lit(frame) & set(range(30, 36)) == set()
+    # a gauge reading 0 mV on USB is still a gauge: the full blue bar
+    frame = _supply_frame(dev, 0, True)
+    assert [cell(frame, 30 + c) for c in range(6)] == [P.VALUE] * 6
+    # no power module at all: as USB without a gauge
+    frame = _supply_frame(dev, 4000, False, power=False)
+    assert [cell(frame, c) for c in range(6)] == [P.VALUE] * 6
+    assert read_count(frame, 2)[1] == 0
+    assert lit(frame) & set(range(30, 36)) == set()
