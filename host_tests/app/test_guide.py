@@ -200,3 +200,21 @@ def test_the_projector_view_writes_the_distances_the_wave_has_reached():
         -1, 0, -1]
     assert guide.reached(_NS(game=None, screen=_NS(placed=True), wave=wave)) is None
     assert guide.reached(_NS(game=object(), screen=_NS(placed=False), wave=wave)) is None
+
+
+@pytest.mark.parametrize("count, optimum, solved, score", [
+    (1, 1, "solved in 1 move · A: on", "you 1, optimum 1: perfect · A: an optimal route"),
+    (4, 4, "solved in 4 moves · A: on", "you 4, optimum 4: perfect · A: an optimal route"),
+    (5, 3, "solved in 5 moves · A: on", "you 5, optimum 3 · A: an optimal route"),
+])
+def test_solos_solved_and_score_lines(count, optimum, solved, score):
+    m = _NS(count=count, optimum=optimum)
+    assert guide.solo_solved(m) == solved
+    assert guide.solo_score(m) == score
+
+
+def test_solos_stats_and_the_referees_board_lines():
+    assert guide.solo_stats(_NS(game=_NS(score=3, streak=2, extra=5))) == (
+        "solved 3, in a row 2, moves beyond the optimum 5")
+    assert guide.referee_board(_NS(game=_NS(round=4))) == (
+        "round 4: find a route · A: who claims? · hold A: nobody found one · up: the scores")
