@@ -389,7 +389,8 @@ def solo_give_up(s):
     return solo
 
 
-def cell_rgb(s, i):
+def cell(s, i):
+    """Cell ``i`` of the frame the app drew last, as (r, g, b) before the LEDs' gamma."""
     f = s.driver.device.frame
     return tuple(f[3 * i:3 * i + 3])
 
@@ -412,8 +413,8 @@ def test_solo_review_b_hurries_the_replay_but_after_it_only_a_rolls_on(tmp_path)
     seen = set()
     for _ in range(8):  # given up: the target blinks the trail's colour and white
         s.wait(250)
-        seen.add(cell_rgb(s, at))
-        assert cell_rgb(s, route[0]) == P.TRAIL
+        seen.add(cell(s, at))
+        assert cell(s, route[0]) == P.TRAIL
     assert seen == {P.TRAIL, P.ROBOT_WHITE}
     s.tap("b")  # after the replay only A rolls on
     s.tap("up")
@@ -441,5 +442,5 @@ def test_solo_b_hurries_the_celebration_and_the_score_and_a_solved_target_blinks
     seen = set()
     for _ in range(8):
         s.wait(250)
-        seen.add(cell_rgb(s, route[-1]))
+        seen.add(cell(s, route[-1]))
     assert seen == {P.GOOD, P.ROBOT_WHITE}

@@ -10,13 +10,21 @@ from microrobots import frame as F
 from microrobots import palette as P
 from microrobots.keys import SOUND_CLICK, SOUND_GOOD, SOUND_REFUSE
 from microrobots.rules.board import TURNED, Layout
-from test_guarded_behaviours import console, enter, game_on_flash, next_round, set_players
+from test_guarded_behaviours import cell, console, enter, game_on_flash, next_round, set_players
 from tools.sim.script import Session
 
 
-def cell(s, c):
-    f = s.driver.device.frame
-    return tuple(f[3 * c:3 * c + 3])
+def scaled(rgb, level):
+    """``rgb`` at ``level`` / 255, as frame.put_scaled draws it."""
+    return tuple(v * level // 255 for v in rgb)
+
+
+def record_sounds(app):
+    """The sounds ``app`` asks for from now on, in a list (they still play)."""
+    sounds = []
+    beep = app.beep
+    app.beep = lambda sound: (sounds.append(sound), beep(sound))
+    return sounds
 
 
 def samples(s, ms, step=20):
@@ -31,13 +39,7 @@ def samples(s, ms, step=20):
 # -- the referee: the end of a game -------------------------------------------------------
 def won_game(tmp_path, players, winner):
     """A referee game in which ``winner`` (0-based) claims every round right until five."""
-    state = str(tmp_path)
-    s = Session(seed=8, state=state)
-    if players != 2:
-        set_players(s, players)
-    enter(s, "referee")
-    s.settle()
-    ref = s.app.current
+    s, ref, _ = referee(tmp_path, players)
     for k in range(5):
         route = ref.game.route()
         s.claim(winner, len(route) - 1, route[1:])
@@ -45,7 +47,7 @@ def won_game(tmp_path, players, winner):
             next_round(s)
     s.wait(2800)  # the verdict, then the celebration begins
     assert ref.screen is ref.over
-    return s, ref, state
+    return s, ref, str(tmp_path)
 
 
 def player(p):
@@ -53,32 +55,28 @@ def player(p):
     return tuple(P.PLAYERS[3 * p:3 * p + 3])
 
 
-def scores_rows(grid, players_on_page):
-    """Tokens per row of a score picture (gold cells in columns 1-5)."""
-    return [sum(1 for c in range(1, 6) if grid[6 * r + c] == P.TOKEN)
-            for r in range(players_on_page)]
+def winners_picture(g, page, now, winner):
+    """The winners' screen: the scores without the pool, the winner's colour blinking."""
+    want = score_picture(g.tokens, g.players, page, -1)
+    if winner // 6 == page and now % 500 < 250:
+        want[(winner % 6) * 6] = P.ROBOT_WHITE
+    return want
 
 
 def test_the_winner_blinks_on_the_scores_after_the_celebration(tmp_path):
     s, ref, state = won_game(tmp_path, 2, 0)
-    board50 = bytearray(108)
-    F.board(board50, s.app.layout, s.app.pal, 50)
+    buf = bytearray(108)
+    F.board(buf, s.app.layout, s.app.pal, 50)
+    board50 = as_cells(buf)
     party = samples(s, 3000)  # (the celebration takes some 2.5 s)
     # the celebration first: rings over the board dimmed to 50, no scores yet
     assert any(grid[24:] != [(0, 0, 0)] * 12 for _, grid in party[:50])
-    assert any(sum(1 for c in range(36) if grid[c] == tuple(board50[3 * c:3 * c + 3])) >= 6
+    assert any(sum(1 for c in range(36) if grid[c] == board50[c]) >= 6
                for _, grid in party[:50])
-    shown = samples(s, 2000)
     white = 0
-    for now, grid in shown:
-        assert scores_rows(grid, 2) == [5, 0]
-        assert grid[6] == player(1)  # the loser's colour, never blinking
-        assert grid[12:] == [(0, 0, 0)] * 24  # no pool's count on the winners' screen
-        if now % 500 < 250:
-            assert grid[0] == P.ROBOT_WHITE, now
-            white += 1
-        else:
-            assert grid[0] == player(0), now
+    for now, grid in samples(s, 2000):
+        assert grid == winners_picture(ref.game, 0, now, 0), now
+        white += grid[0] == P.ROBOT_WHITE
     assert 20 < white < 80
 
 
@@ -92,12 +90,7 @@ def test_the_winner_blinks_on_its_page_only(tmp_path, players):
     for now, grid in samples(s, 3200, 40):
         page = F.since(now, ref.t0) // 1500 % 2 if players > 6 else 0
         seen.add(page)
-        shown = range(6 * page, min(players, 6 * page + 6))
-        blink = P.ROBOT_WHITE if now % 500 < 250 else player(winner)
-        assert scores_rows(grid, len(shown)) == [5 if p == winner else 0 for p in shown]
-        assert [grid[6 * r] for r in range(len(shown))] == [
-            blink if p == winner else player(p) for p in shown], now
-        assert grid[6 * len(shown):] == [(0, 0, 0)] * (36 - 6 * len(shown))
+        assert grid == winners_picture(ref.game, page, now, winner), (page, now)
     assert seen == ({0, 1} if players > 6 else {0})
 
 
@@ -134,10 +127,7 @@ def arranging(tmp_path, how):
     s = Session(seed=21, state=str(tmp_path))
     enter(s, "settings")
     st = s.app.current
-    sounds = []
-    app = s.app
-    beep = app.beep
-    app.beep = lambda sound: (sounds.append(sound), beep(sound))
+    sounds = record_sounds(s.app)
     s.tap("down")  # the arrangement
     s.tap("right", how)
     s.tap("a")
@@ -153,7 +143,7 @@ def tile_picture(s, code, q, level=255):
     whole = "".join(letters) + "0" * q + code[4 + q] + "0" * (3 - q)
     lay = Layout.named(s.app.settings["side"] + ":" + whole)
     pal = s.app.pal
-    return [tuple(v * level // 255 for v in pal[3 * lay.colours[i]:3 * lay.colours[i] + 3])
+    return [scaled(pal[3 * lay.colours[i]:3 * lay.colours[i] + 3], level)
             for i in quadrant_cells(q)]
 
 
@@ -333,11 +323,7 @@ def referee(tmp_path, players=2, expert=False, seed=8):
         s.hold("b")
     enter(s, "referee")
     s.settle()
-    sounds = []
-    app = s.app
-    beep = app.beep
-    app.beep = lambda sound: (sounds.append(sound), beep(sound))
-    return s, s.app.current, sounds
+    return s, s.app.current, record_sounds(s.app)
 
 
 def take_a_token(s, ref, p):
@@ -383,7 +369,7 @@ def test_the_claimant_is_picked_with_the_d_pad_going_round(tmp_path, players):
         want = score_picture(g.tokens, players, 0, -1)
         level = F.pulse(now, 900, 150, 255)
         for row in range(min(players, 6)):
-            want[6 * row] = tuple(v * level // 255 for v in player(row))
+            want[6 * row] = scaled(player(row), level)
         assert grid == want, now
     del sounds[:]
     s.tap("a")  # nobody chosen: refused
@@ -424,7 +410,7 @@ def test_the_claim_shows_the_count_over_the_claimants_colour_and_b_goes_back(tmp
     F.count(want, 3, 0, P.DIM)
     F.put_rgb(want, 0, player(1))
     for i in range(24, 36):
-        F.put_rgb(want, i, tuple(v * 120 // 255 for v in player(1)))
+        F.put_rgb(want, i, scaled(player(1), 120))
     for now, grid in samples(s, 200):
         assert grid == as_cells(want), now
     del sounds[:]
@@ -444,9 +430,9 @@ def test_a_demonstration_shows_the_trail_the_start_and_the_cursor(tmp_path):
     s.tap("a")
     assert ref.screen is ref.demo
     robot = route[0]
-    for cell in route[1:3]:
-        s.move(robot, cell)
-        robot = cell
+    for step in route[1:3]:
+        s.move(robot, step)
+        robot = step
     for now, grid in samples(s, 600, 40):
         want = round_picture(s, robot, g.target, -1, now)
         want[route[1]] = P.TRAIL  # the moves before the last leave a trail
@@ -472,7 +458,7 @@ def test_the_verdict_flashes_then_the_scores_blink_the_claimant(tmp_path, player
     for now, grid in samples(s, 2000, 20):
         t = now - judged
         if t < 800:
-            lit = tuple(v * 110 // 255 for v in P.GOOD)
+            lit = scaled(P.GOOD, 110)
             assert grid == [lit if t % 400 < 250 else (0, 0, 0)] * 36, t
         else:
             page = p // 6
