@@ -150,7 +150,9 @@ static inline int slide(int p, int d) {
 
 #define HEUR(c, i, f, p) ((c)->heur[i][(f) * CELLS + (p)])
 #define AFTER(c, f, d) ((c)->after[(f) * 4 + (d)])
-#define REACH(c, f, p, x) (((c)->reach[((f) * CELLS + (p)) * 32 + ((x) >> 3)] >> ((x) & 7)) & 1)
+/* cell x's bit in a 32-byte board of bits (a row of the reach table) */
+#define HAS_CELL(bits, x) (((bits)[(x) >> 3] >> ((x) & 7)) & 1)
+#define REACH(c, f, p, x) HAS_CELL((c)->reach + ((f) * CELLS + (p)) * 32, x)
 
 static uint64_t key_of(const Ctx *c) {
     uint64_t key = 0;
@@ -609,7 +611,7 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
                      * four directions unrolled, each slide() with its direction known. */
                     const int eligible = c->elig[i], check_reach = i && touch;
                     const unsigned closer = tight ? c->closer[f * CELLS + p] : 0xF;
-                    const int reach_p = check_reach && ((reach0[p >> 3] >> (p & 7)) & 1);
+                    const int reach_p = check_reach && HAS_CELL(reach0, p);
                     const int nrem = rem - 1;
 #pragma GCC unroll 4
                     for (int d = 0; d < 4; d++) {
@@ -628,7 +630,7 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
                                 c->found_len = ply + 1;
                                 return 1;
                             }
-                            if (check_reach && !reach_p && !((reach0[q >> 3] >> (q & 7)) & 1))
+                            if (check_reach && !reach_p && !HAS_CELL(reach0, q))
                                 continue;
                             hq = HEUR(c, i, g, q);
                             if (hq > other_h)
@@ -637,7 +639,7 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
                                 continue;
                         } else {
                             g = f;
-                            if (check_reach && !reach_p && !((reach0[q >> 3] >> (q & 7)) & 1))
+                            if (check_reach && !reach_p && !HAS_CELL(reach0, q))
                                 continue;
                             if (other_h > nrem)
                                 continue;
