@@ -52,6 +52,12 @@ def run(dev, ms, pressed=None):
         dev.hw.sleep_ms(FRAME_MS)
 
 
+def to_buttons(dev):
+    """From power-on past the colours (four of a second each) to the buttons' screen."""
+    run(dev, 200)
+    run(dev, 4200, pressed=0)
+
+
 def grid(dev):
     """The frame the app drew last (design values, before brightness and gamma)."""
     return bytes(dev.frame)
@@ -96,8 +102,7 @@ def test_without_a_held_the_device_boots_as_ever(tmp_path):
 
 def test_each_button_lights_its_part_of_the_grid_while_held(tmp_path):
     dev = boot(tmp_path)
-    run(dev, 200)
-    run(dev, 4200, pressed=0)  # the colours
+    to_buttons(dev)
     mode = dev.app.current
     assert mode.screen is mode.buttons
     parts = {}
@@ -122,8 +127,7 @@ def test_each_button_lights_its_part_of_the_grid_while_held(tmp_path):
 
 def test_a_tap_held_for_one_frame_counts_as_seen(tmp_path):
     dev = boot(tmp_path)
-    run(dev, 200)
-    run(dev, 4200, pressed=0)
+    to_buttons(dev)
     mode = dev.app.current
     for b in range(6):  # each press seen by one frame only (the IRQ latch's report)
         run(dev, FRAME_MS, pressed=1 << b)
@@ -132,8 +136,7 @@ def test_a_tap_held_for_one_frame_counts_as_seen(tmp_path):
 
 
 def to_supply(dev):
-    run(dev, 200)
-    run(dev, 4200, pressed=0)
+    to_buttons(dev)
     for b in range(6):
         run(dev, 60, pressed=1 << b)
         run(dev, 60, pressed=0)
@@ -295,8 +298,7 @@ _STEP_GOLD = (255, 170, 0)
 
 def test_the_buttons_screen_is_white_held_green_seen_dim_unseen_and_dark_between(tmp_path):
     dev = boot(tmp_path)
-    run(dev, 200)
-    run(dev, 4200, pressed=0)
+    to_buttons(dev)
     mode = dev.app.current
     run(dev, 60, pressed=1 << UP)
     run(dev, 60, pressed=0)
