@@ -531,6 +531,10 @@ static int blockers_allow(const Ctx *c, int i, int q, int g, int nrem, int hq, u
 static uint8_t union_buf[32 + CELLS + 32];
 
 static int helpers_all_fail(const Ctx *c, int slack, int h) {
+    const int most = h + slack - 1, start = c->P[0], state = c->F[0];
+    /* a route that walls alone stop is a yes of either search */
+    if (c->wall_dist[state * CELLS + start] <= most)
+        return 0;
     uint8_t *stops = union_buf + 32;
     int cells[8 * 5], nc = 0;
     for (int j = 1; j < c->n; j++) {
@@ -544,23 +548,37 @@ static int helpers_all_fail(const Ctx *c, int slack, int h) {
                 cells[nc++] = q;
         }
     }
+    /* each search only when the lookups of segments_bound or helpers_bound over those
+     * cells leave room for it */
     int ok = 0;
     if (slack == 2) {
-        for (int k = 0; k < nc; k++) {
-            hmark[c->hseg[cells[k]]] = 1;
-            vmark[c->vseg[cells[k]]] = 1;
-        }
-        ok = relaxed(c, c->P[0], c->F[0], h, 1, stops);
-        for (int k = 0; k < nc; k++) {
-            hmark[c->hseg[cells[k]]] = 0;
-            vmark[c->vseg[cells[k]]] = 0;
+        const int32_t *by_hseg = c->wall_dist + 8 * CELLS, *by_vseg = by_hseg + CELLS;
+        int k = 0;
+        while (k < nc && by_hseg[c->hseg[cells[k]]] >= h && by_vseg[c->vseg[cells[k]]] >= h)
+            k++;
+        if (k < nc) {
+            for (k = 0; k < nc; k++) {
+                hmark[c->hseg[cells[k]]] = 1;
+                vmark[c->vseg[cells[k]]] = 1;
+            }
+            ok = relaxed(c, start, state, h, 1, stops);
+            for (k = 0; k < nc; k++) {
+                hmark[c->hseg[cells[k]]] = 0;
+                vmark[c->vseg[cells[k]]] = 0;
+            }
+            if (ok)
+                return 0;
         }
     }
-    if (!ok) {
-        for (int k = 0; k < nc; k++)
+    const int32_t *beside = c->wall_dist + 10 * CELLS;
+    int k = 0;
+    while (k < nc && beside[cells[k]] >= most)
+        k++;
+    if (k < nc) {
+        for (k = 0; k < nc; k++)
             stops[cells[k]] = 1;
-        ok = relaxed(c, c->P[0], c->F[0], h + slack - 1, 0, stops);
-        for (int k = 0; k < nc; k++)
+        ok = relaxed(c, start, state, most, 0, stops);
+        for (k = 0; k < nc; k++)
             stops[cells[k]] = 0;
     }
     return !ok;
