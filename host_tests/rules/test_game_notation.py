@@ -542,6 +542,12 @@ SHARE_REFUSALS = [
     ("MR2.2.1.black:ABCD0000.z3o", "share string: decision 1: 'z' is not one of the 2 players"),
     ("MR2.2.1.black:ABCD0000.-z", "share string: decision 2: 'z' is not one of the 2 players"),
     ("MR2.3.5.black:CADB0312.b010o", "share string: decision 1: '010' should be written '10'"),
+    ("MR2.1.5.black:CADB0312.b3o", "share string: decision 1: 'b' is not the one player, a"),
+    ("MR2.2.5.black:CADB0312.c3o", "share string: decision 1: 'c' is not one of the 2 players"),
+    ("MR2.3.5.black:CADB0312.a123456o", "share string: decision 1: bad move count"),
+    ("MR2.3.5.black:CADB0312.a3", "share string: decision 1: bad move count or outcome"),
+    ("MR2.3.5.black:CADB0312.a65536c", "share string: decision 1: bad move count or outcome"),
+    ("MR2.3.5.black:CADB0312.b3iA", "share string: decision 2: 'A' is not one of the 3 players"),
 ]
 
 
@@ -715,3 +721,37 @@ def test_each_bad_field_of_a_folded_save_is_refused_with_its_own_line():
     ]
     for bad, line in cases:
         assert refused(notation.from_dict, bad) == line, line
+
+
+def test_the_largest_count_a_decision_can_hold_is_read():
+    game = notation.replay("MR2.3.5.black:CADB0312.a65535c")
+    assert game.decision_text() == "a65535c" and game.decisions()[0][1] == MAX_CLAIM
+
+
+def test_a_decision_after_the_end_is_refused_with_its_number():
+    ended = Game(Layout.named("black:ABCD0000"), players=2, seed=1)
+    while not ended.over:
+        r = ended.route()
+        ended.claim(0, len(r) - 1, r[1:])
+    late = dict(ended.to_dict(), decisions=ended.decision_text() + "-")
+    k = len(ended.decisions()) + 1
+    assert refused(notation.from_dict, late) == \
+        "saved game: decision %d comes after the end of the game" % k
+
+
+@pytest.mark.parametrize("n", [0, 1, 3, 4, 5, 8, 13])
+def test_a_save_is_read_in_pieces_of_a_few_decisions(n):
+    """loading() hands the frame loop back once after the configuration, then once every
+    _REPLAYED_A_FRAME decisions: a long save never holds a frame for all of its replay."""
+    game = Game(Layout.named("black:ABCD0000"), players=1, seed=1)
+    for _ in range(n):
+        game.give_up()
+    pieces = 0
+    work = notation.loading(game.to_dict())
+    try:
+        while True:
+            next(work)
+            pieces += 1
+    except StopIteration as done:
+        assert done.value.to_dict() == game.to_dict()
+    assert pieces == 1 + n // notation._REPLAYED_A_FRAME
