@@ -755,3 +755,31 @@ def test_a_save_is_read_in_pieces_of_a_few_decisions(n):
     except StopIteration as done:
         assert done.value.to_dict() == game.to_dict()
     assert pieces == 1 + n // notation._REPLAYED_A_FRAME
+
+
+BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def test_a_custom_layout_in_a_share_string_is_read_cell_by_cell():
+    """Character v of 36 (base 36) is the die of colour v // 6 (B Y G R P W), number
+    v % 6 + 1: here each cell holds the face of the next one of the ordered board."""
+    text = BASE36[7:] + BASE36[:7]
+    game = notation.replay("MR2.2.1." + text)
+    for i in range(36):
+        v = BASE36.index(text[i])
+        assert game.layout.token(i) == "BYGRPW"[v // 6] + str(v % 6 + 1)
+    assert notation.share(game) == "MR2.2.1." + text
+
+
+@pytest.mark.parametrize("layout, line", [
+    (BASE36[:35] + "A", "share string: bad custom layout at cell 35"),
+    (BASE36[:35] + "0", "share string: bad custom layout at cell 35"),  # twice
+    (BASE36[:5] + "!" + BASE36[6:], "share string: bad custom layout at cell 5"),
+    ("BLACK:CADB0312", "share string: layout 'BLACK:CADB0312' should be written 'black:CADB0312'"),
+    ("wood:ABCD0000", "share string: layout: unknown side 'wood' (use black or copper)"),
+    ("black", "share string: layout 'black' should be written 'black:ABCD0000'"),
+    ("black:AACD0000", "share string: layout: bad arrangement 'AACD0000': 4 boards (a "
+                       "permutation of ABCD) then 4 turns 0-3, e.g. CADB0312"),
+])
+def test_each_bad_layout_of_a_share_string_is_refused_with_its_own_line(layout, line):
+    assert refused(notation.replay, "MR2.2.1." + layout) == line
