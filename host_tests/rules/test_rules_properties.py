@@ -7,6 +7,8 @@ base (notation.set_base: the tokens and pool a table has reached), then one clai
 """
 
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,7 +19,7 @@ from microrobots.rules.game import (
     MAX_CLAIM, POOL, WIN_TOKENS, Game, GameError, penalty_recipient,
 )
 from microrobots.rules.solver import WAYPOINT_MISSED, Solver
-from layouts import layout_with_a_dead_cell, legal, reference_distances
+from layouts import layout_from_pairs, layout_with_a_dead_cell, legal, reference_distances
 from test_game_play import bfs, named_layouts, reference_recipient
 
 LAYOUT = Layout.named("black:CADB0312")
@@ -827,3 +829,36 @@ def test_a_demonstration_that_leaves_the_grid_is_illegal_at_that_move():
     route = g.route()
     v = g.claim(0, len(route) - 1, route[1:-1] + [CELLS])
     assert (v.code, v.move) == (1, len(route) - 1)
+
+
+# six islands of six cells (colour = column, number = row + column): most rolls miss
+ISLANDS = layout_from_pairs([(c, (r + c) % 6 + 1) for r in range(6) for c in range(6)])
+NOTICE = re.compile(r"custom layout: (\d+) rolled cells? cannot be reached from ([BYGRPW][1-6]); "
+                    r"rerolled$")
+
+
+def test_the_notice_of_unreachable_rolls_counts_them_and_names_the_start():
+    """The sentence a custom layout's players read when rolls missed: how many, with the
+    plural only for more than one, and the start's face (pinned for two rounds)."""
+    assert Game(ISLANDS, 2, False, 0).notice == \
+        "custom layout: 2 rolled cells cannot be reached from G1; rerolled"
+    assert Game(ISLANDS, 2, True, 1).notice == \
+        "custom layout: 9 rolled cells cannot be reached from B3; rerolled"
+    lay, _dead, _single = layout_with_a_dead_cell()
+    assert Game(lay, 2, False, 6).notice == \
+        "custom layout: 1 rolled cell cannot be reached from R1; rerolled"
+    assert Game(lay, 2, False, 370).notice == (
+        "custom layout: the rolled start had no move; rerolled; "
+        "custom layout: 1 rolled cell cannot be reached from B3; rerolled")
+    told = 0
+    for seed in range(40):
+        g = Game(ISLANDS, 2, seed % 2 == 1, seed)
+        if g.notice is None:  # (every roll hit the start's island)
+            continue
+        told += 1
+        m = NOTICE.match(g.notice)
+        assert m, g.notice
+        n = int(m.group(1))
+        assert n >= 1 and m.group(0).count("cells ") == (n > 1)
+        assert m.group(2) == ISLANDS.token(g.start)
+    assert told >= 30
