@@ -548,6 +548,14 @@ SHARE_REFUSALS = [
     ("MR2.3.5.black:CADB0312.a3", "share string: decision 1: bad move count or outcome"),
     ("MR2.3.5.black:CADB0312.a65536c", "share string: decision 1: bad move count or outcome"),
     ("MR2.3.5.black:CADB0312.b3iA", "share string: decision 2: 'A' is not one of the 3 players"),
+    ("MR2.3.5.black:CADB0312.b3i5",
+     "share string: decision 1: the illegal move must be 1 to 4, not 5"),
+    ("MR2.3.5.black:CADB0312.b10i01", "share string: decision 1: '01' should be written '1'"),
+    ("MR2.2.11.black:ABCD0000.a2o",
+     "share string: decision 1: outcome 'o' cannot follow a claim of 2 (optimum 1)"),
+    ("MR2.2.1.black:" + "A" * 30,  # 36 characters, but a name: read as one
+     "share string: layout: bad arrangement '%s': 4 boards (a permutation of ABCD) then 4 "
+     "turns 0-3, e.g. CADB0312" % ("A" * 30)),
 ]
 
 
