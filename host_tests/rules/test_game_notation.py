@@ -519,6 +519,7 @@ def refused(read, *args):
 
 SHARE_REFUSALS = [
     (None, "share string: expected text, not None"),
+    (5, "share string: expected text, not 5"),
     ("X" * 13200, "share string: expected MR2.<players>.<seed>.<layout>[.<decisions>], got '%s'"
      % ("X" * 40)),  # the longest text read: refused for what it says, cut to 40
     ("X" * 13201, "share string: over 1000 decisions"),  # one more: refused for its length
