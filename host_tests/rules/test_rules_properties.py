@@ -862,3 +862,22 @@ def test_the_notice_of_unreachable_rolls_counts_them_and_names_the_start():
         assert n >= 1 and m.group(0).count("cells ") == (n > 1)
         assert m.group(2) == ISLANDS.token(g.start)
     assert told >= 30
+
+
+def test_a_request_the_game_cannot_take_is_refused_with_its_own_line():
+    g = Game(LAYOUT, 2, False, 7, 0, SOLVER)
+    for player, line in ((2, "player must be 0 to 1, not 2"), (-1, "player must be 0 to 1, not -1"),
+                         (True, "player must be 0 to 1, not True")):
+        with pytest.raises(GameError) as err:
+            g.claim(player, 3)
+        assert str(err.value) == line
+    with pytest.raises(GameError) as err:
+        g.claim(0, -1)
+    assert str(err.value) == "a claim is 0 to 65535 moves, not -1"
+    while not g.over:
+        r = g.route()
+        g.claim(0, len(r) - 1, r[1:])
+    for request in (lambda: g.claim(1, 3), g.give_up, lambda: g.solved(3)):
+        with pytest.raises(GameError) as err:
+            request()
+        assert str(err.value) == "the game is over; undo or start a new game"
