@@ -145,3 +145,16 @@ def test_a_bad_cell_or_a_seventh_row_is_the_whole_line_shown(edit, message):
     with pytest.raises(LayoutError) as err:
         Layout.parse(edit(DEFAULT_TEXT))
     assert str(err.value) == message
+
+
+@pytest.mark.parametrize("token, line", [
+    ("teal-3", "unknown colour 'teal' in 'teal-3'"),
+    ("3-Teal", "unknown colour 'teal' in '3-Teal'"),
+    ("green-3-1", "unknown number in 'green-3-1' (use 1-6)"),  # split at the first dash
+    ("X3", "unknown colour in 'X3' (use B Y G R P W)"),
+    ("G7", "unknown number in 'G7' (use 1-6)"),
+])
+def test_a_bad_token_is_refused_with_its_own_line(token, line):
+    with pytest.raises(LayoutError) as err:
+        parse_cell(token)
+    assert str(err.value) == line

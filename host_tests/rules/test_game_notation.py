@@ -504,3 +504,291 @@ def test_numbers_in_decisions_are_written_one_way():
         with pytest.raises(GameStateError, match="should be written"):
             notation.replay("MR2.3.5.black:CADB0312." + bad)
     assert notation.replay("MR2.3.5.black:CADB0312.b10i1").decisions()[0][2].move == 1
+
+
+# -- the one line each refusal gives, word for word (issue 37: mutants that lived) ------------
+
+def refused(read, *args):
+    """The line ``read(*args)`` refuses with (a GameStateError), or None if it reads."""
+    try:
+        read(*args)
+    except GameStateError as e:
+        return str(e)
+    return None
+
+
+SHARE_REFUSALS = [
+    (None, "share string: expected text, not None"),
+    (5, "share string: expected text, not 5"),
+    ("X" * 13200, "share string: expected MR2.<players>.<seed>.<layout>[.<decisions>], got '%s'"
+     % ("X" * 40)),  # the longest text read: refused for what it says, cut to 40
+    ("X" * 13201, "share string: over 1000 decisions"),  # one more: refused for its length
+    ("MR9.this share string is far too long to show whole",
+     "share string: expected MR2.<players>.<seed>.<layout>[.<decisions>], got "
+     "'MR9.this share string is far too long to'"),
+    ("MR2.1.1.black:ABCD0000.-.-", "share string: expected MR2.<players>.<seed>.<layout>"
+     "[.<decisions>], got 'MR2.1.1.black:ABCD0000.-.-'"),
+    ("MR2.3..black:ABCD0000", "share string: bad seed ''"),
+    ("MR2.3.1A.black:ABCD0000", "share string: bad seed '1A'"),
+    ("MR2.3.12345678901.black:ABCD0000", "share string: bad seed '12345678901'"),
+    ("MR2.3.4294967296.black:ABCD0000",
+     "share string: seed must be an int from 0 to 4294967295, not 4294967296"),
+    ("MR2.y.1.black:ABCD0000", "share string: bad options 'y' (players, then x, then d<difficulty>)"),
+    ("MR2.A.1.black:ABCD0000", "share string: bad options 'A' (players, then x, then d<difficulty>)"),
+    ("MR2.12.1.black:ABCD0000", "share string: bad options '12' (players, then x, then d<difficulty>)"),
+    ("MR2.3y5.1.black:ABCD0000",
+     "share string: bad options '3y5' (players, then x, then d<difficulty>)"),
+    ("MR2.0.1.black:ABCD0000", "share string: players must be 1 to 8, not 0"),
+    ("MR2.9.1.black:ABCD0000", "share string: players must be 1 to 8, not 9"),
+    ("MR2.2.1.black:ABCD0000.z3o", "share string: decision 1: 'z' is not one of the 2 players"),
+    ("MR2.2.1.black:ABCD0000.-z", "share string: decision 2: 'z' is not one of the 2 players"),
+    ("MR2.3.5.black:CADB0312.b010o", "share string: decision 1: '010' should be written '10'"),
+    ("MR2.1.5.black:CADB0312.b3o", "share string: decision 1: 'b' is not the one player, a"),
+    ("MR2.2.5.black:CADB0312.c3o", "share string: decision 1: 'c' is not one of the 2 players"),
+    ("MR2.3.5.black:CADB0312.a123456o", "share string: decision 1: bad move count"),
+    ("MR2.3.5.black:CADB0312.a3", "share string: decision 1: bad move count or outcome"),
+    ("MR2.3.5.black:CADB0312.a65536c", "share string: decision 1: bad move count or outcome"),
+    ("MR2.3.5.black:CADB0312.b3iA", "share string: decision 2: 'A' is not one of the 3 players"),
+    ("MR2.3.5.black:CADB0312.b3i5",
+     "share string: decision 1: the illegal move must be 1 to 4, not 5"),
+    ("MR2.3.5.black:CADB0312.b10i01", "share string: decision 1: '01' should be written '1'"),
+    ("MR2.2.11.black:ABCD0000.a2o",
+     "share string: decision 1: outcome 'o' cannot follow a claim of 2 (optimum 1)"),
+    ("MR2.2.1.black:" + "A" * 30,  # 36 characters, but a name: read as one
+     "share string: layout: bad arrangement '%s': 4 boards (a permutation of ABCD) then 4 "
+     "turns 0-3, e.g. CADB0312" % ("A" * 30)),
+]
+
+
+@pytest.mark.parametrize("text, line", SHARE_REFUSALS)
+def test_each_bad_share_string_is_refused_with_its_own_line(text, line):
+    assert refused(notation.replay, text) == line
+
+
+def test_the_players_and_seeds_at_the_edges_of_a_share_string_are_read():
+    for players in (1, 8):
+        assert notation.replay("MR2.%d.1.black:ABCD0000" % players).players == players
+    assert notation.replay("MR2.2.4294967295.black:ABCD0000").seed == 4294967295
+
+
+def test_a_share_string_without_a_difficulty_writes_none():
+    game = Game(Layout.named("copper:DCBA0123"), players=3, seed=77)
+    assert notation.share(game) == "MR2.3.77.copper:DCBA0123"
+    assert notation.share(Game(Layout.named("copper:DCBA0123"), 1, True, 77)) == \
+        "MR2.1x.77.copper:DCBA0123"
+
+
+def test_decisions_a_tool_applies_are_counted_and_named_as_decisions():
+    game = Game(Layout.named("black:ABCD0000"), players=2, seed=1)
+    assert refused(notation.apply, game, "z3o") == \
+        "decisions: decision 1: 'z' is not one of the 2 players"
+    assert refused(notation.apply, game, "--z") == \
+        "decisions: decision 3: 'z' is not one of the 2 players"
+    assert refused(notation.finish, notation.applying(game, "z")) == \
+        "decisions: decision 1: 'z' is not one of the 2 players", "in pieces: the same line"
+    game.undo()
+    game.undo()
+    # 13,000 characters (1,000 of the longest decisions) are read, one more is not
+    assert refused(notation.apply, game, "z" + "-" * 12999) == \
+        "decisions: decision 1: 'z' is not one of the 2 players"
+    assert refused(notation.apply, game, "-" * 13000 + "z") == "decisions: over 1000 decisions"
+    assert game.decisions() == [], "refused before any decision is made"
+
+
+def test_a_thousand_decisions_are_read_and_one_more_is_refused():
+    solo = Game(Layout.named("black:ABCD0000"), players=1, seed=1)
+    notation.apply(solo, "-" * 1000)
+    assert solo.round == 1001
+    solo = Game(Layout.named("black:ABCD0000"), players=1, seed=1)
+    assert refused(notation.apply, solo, "-" * 1001) == "decisions: over 1000 decisions"
+
+
+def folded_game():
+    """A 3-player game that folded its oldest decisions into a base (keep = 2)."""
+    rnd = random.Random(1)
+    game = Game(Layout.named("black:CADB0312"), players=3, seed=5)
+    game.keep = 2
+    while game.folded == 0 or game.over:
+        if game.over:
+            game = Game(Layout.named("black:CADB0312"), players=3, seed=rnd.randrange(99))
+            game.keep = 2
+        decide(game, rnd)
+    return game
+
+
+def test_a_folded_game_shares_its_base_and_replays_exactly():
+    game = folded_game()
+    text = notation.share(game)
+    b = game.base
+    assert ".@%d:%04x%04x:" % (b.folded, b.rng_hi, b.rng_lo) in text
+    assert any(ch in "abcdef" for ch in "%04x%04x" % (b.rng_hi, b.rng_lo)), "hex, not decimal"
+    again = notation.replay(text)
+    assert again.base == game.base and again.to_dict() == game.to_dict()
+    # the base alone, before any kept decision (a rewound game): five parts, still a base
+    rewound = game.rewound()
+    alone = notation.share(rewound)
+    assert alone.count(".") == 4 and ".@" in alone
+    assert notation.replay(alone).to_dict() == rewound.to_dict()
+    assert refused(notation.replay, text + ".-") == (
+        "share string: expected MR2.<players>.<seed>.<layout>[.<decisions>], got %r"
+        % text[:40])
+
+
+def test_each_bad_base_of_a_share_string_is_refused_with_its_own_line():
+    text = notation.share(folded_game())
+    at = text.index(".@") + 1
+    end = text.index(".", at)
+    fields = text[at + 1:end].split(":")
+
+    def with_field(k, value):
+        f = list(fields)
+        f[k] = value
+        base = "@" + ":".join(f)
+        return text[:at] + base + text[end:], base
+
+    for k, value in ((1, "0000000g"), (1, "1234abc"), (4, "00"), (4, "0000"), (0, "x")):
+        damaged, base = with_field(k, value)
+        assert refused(notation.replay, damaged) == "share string: bad base %r" % base[:40]
+    damaged, base = with_field(4, "0" * 40)
+    assert len(base) > 41
+    assert refused(notation.replay, damaged) == "share string: bad base %r" % base[:40]
+    damaged, _ = with_field(2, "36")
+    assert refused(notation.replay, damaged) == "share string: base: bad start cell 36"
+    damaged, _ = with_field(4, "500")
+    assert refused(notation.replay, damaged) == "share string: base: bad tokens [5, 0, 0]"
+    later = text[:end] + ".z"
+    assert refused(notation.replay, later) == \
+        "share string: decision 1: 'z' is not one of the 3 players"
+
+
+def saved():
+    """A 3-player save of two decisions (one of them a correct claim)."""
+    game = Game(Layout.named("black:CADB0312"), players=3, seed=5)
+    route = game.route()
+    game.claim(1, len(route) - 1, route[1:])
+    game.give_up()
+    return game.to_dict()
+
+
+def custom_saved():
+    faces = ["BYGRPW"[i // 6] + str(i % 6 + 1) for i in range(36)]
+    layout = Layout.parse("\n".join(" ".join(faces[r * 6:r * 6 + 6]) for r in range(6)))
+    return Game(layout, players=3, seed=5).to_dict()
+
+
+def test_each_bad_saved_game_is_refused_with_its_own_line():
+    d = saved()
+    c = custom_saved()
+    cases = [
+        ([d], "saved game: expected a JSON object, not list"),
+        (dict(d, format="chess"), "saved game: not a Micro Robots game (format 'chess')"),
+        (dict(d, version=0), "saved game: bad format version 0"),
+        (dict(d, version="2"), "saved game: bad format version '2'"),
+        (dict(d, version=VERSION + 1),
+         "saved game: format version 3 is newer than this firmware reads (2)"),
+        (dict(d, players=3.0), "saved game: players must be an integer, not 3.0"),
+        (dict(d, players=9), "saved game: players must be 1 to 8, not 9"),
+        (dict(d, tokens=d["tokens"] + [0]),
+         "saved game: tokens is [0, 1, 0, 0] but its decisions give [0, 1, 0]"),
+        (dict(d, tokens=d["tokens"][:2]),
+         "saved game: tokens is [0, 1] but its decisions give [0, 1, 0]"),
+        (dict(d, winners=[1]), "saved game: winners is [1] but its decisions give []"),
+        (dict(d, version=1, base={}), "saved game: unknown field 'base'"),
+        (dict(d, layout="wood"), "saved game: layout 'wood' is not a name like black:CADB0312"),
+        (dict(d, layout="0123456789abcdefghijklmnopqrstuvwxyz"),
+         "saved game: layout '0123456789abcdefghijklmnopqrstuvwxyz' is not a name like "
+         "black:CADB0312"),  # a share string's custom layout is not a save's
+        (dict(d, layout="wood:ABCD0000"),
+         "saved game: layout: unknown side 'wood' (use black or copper)"),
+        (dict(d, layout=5), "saved game: layout must be a name or a list of 36 cells"),
+        (dict(c, layout=c["layout"][:35]), "saved game: layout must be a name or a list of 36 cells"),
+        (dict(c, layout=c["layout"] + ["B1"]),
+         "saved game: layout must be a name or a list of 36 cells"),
+        (dict(c, layout=c["layout"][:7] + [7] + c["layout"][8:]),
+         "saved game: layout cell 7 is not text"),
+        (dict(c, layout=["G2"] + c["layout"][1:]),
+         "saved game: layout: line 3, column 2: G2 appears twice (first at line 1, column 1); "
+         "missing: B1"),
+        (dict(c, layout=["b1"] + c["layout"][1:]), "saved game: layout cell 0 should be written 'B1'"),
+    ]
+    for bad, line in cases:
+        assert refused(notation.from_dict, bad) == line, line
+    assert refused(notation.from_dict, c) is None
+
+
+def test_each_bad_field_of_a_folded_save_is_refused_with_its_own_line():
+    d = json.loads(json.dumps(folded_game().to_dict()))
+    assert list(d)[-1] == "base" and refused(notation.from_dict, d) is None
+    base = d["base"]
+    no_pool = {k: v for k, v in base.items() if k != "pool"}
+    cases = [
+        (dict(d, x=1), "saved game: unknown field 'x'"),  # after the base: the base is known
+        (dict(d, base=[1]), "saved game: base must be an object of 10 fields"),
+        (dict(d, base=no_pool), "saved game: base must be an object of 10 fields"),
+        (dict(d, base=dict(no_pool, x=1)), "saved game: base: 'pool' is missing"),
+        (dict(d, base=dict(base, start=36)), "saved game: base: bad start cell 36"),
+    ]
+    for bad, line in cases:
+        assert refused(notation.from_dict, bad) == line, line
+
+
+def test_the_largest_count_a_decision_can_hold_is_read():
+    game = notation.replay("MR2.3.5.black:CADB0312.a65535c")
+    assert game.decision_text() == "a65535c" and game.decisions()[0][1] == MAX_CLAIM
+
+
+def test_a_decision_after_the_end_is_refused_with_its_number():
+    ended = Game(Layout.named("black:ABCD0000"), players=2, seed=1)
+    while not ended.over:
+        r = ended.route()
+        ended.claim(0, len(r) - 1, r[1:])
+    late = dict(ended.to_dict(), decisions=ended.decision_text() + "-")
+    k = len(ended.decisions()) + 1
+    assert refused(notation.from_dict, late) == \
+        "saved game: decision %d comes after the end of the game" % k
+
+
+@pytest.mark.parametrize("n", [0, 1, 3, 4, 5, 8, 13])
+def test_a_save_is_read_in_pieces_of_a_few_decisions(n):
+    """loading() hands the frame loop back once after the configuration, then once every
+    _REPLAYED_A_FRAME decisions: a long save never holds a frame for all of its replay."""
+    game = Game(Layout.named("black:ABCD0000"), players=1, seed=1)
+    for _ in range(n):
+        game.give_up()
+    pieces = 0
+    work = notation.loading(game.to_dict())
+    try:
+        while True:
+            next(work)
+            pieces += 1
+    except StopIteration as done:
+        assert done.value.to_dict() == game.to_dict()
+    assert pieces == 1 + n // notation._REPLAYED_A_FRAME
+
+
+BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def test_a_custom_layout_in_a_share_string_is_read_cell_by_cell():
+    """Character v of 36 (base 36) is the die of colour v // 6 (B Y G R P W), number
+    v % 6 + 1: here each cell holds the face of the next one of the ordered board."""
+    text = BASE36[7:] + BASE36[:7]
+    game = notation.replay("MR2.2.1." + text)
+    for i in range(36):
+        v = BASE36.index(text[i])
+        assert game.layout.token(i) == "BYGRPW"[v // 6] + str(v % 6 + 1)
+    assert notation.share(game) == "MR2.2.1." + text
+
+
+@pytest.mark.parametrize("layout, line", [
+    (BASE36[:35] + "A", "share string: bad custom layout at cell 35"),
+    (BASE36[:35] + "0", "share string: bad custom layout at cell 35"),  # twice
+    (BASE36[:5] + "!" + BASE36[6:], "share string: bad custom layout at cell 5"),
+    ("BLACK:CADB0312", "share string: layout 'BLACK:CADB0312' should be written 'black:CADB0312'"),
+    ("wood:ABCD0000", "share string: layout: unknown side 'wood' (use black or copper)"),
+    ("black", "share string: layout 'black' should be written 'black:ABCD0000'"),
+    ("black:AACD0000", "share string: layout: bad arrangement 'AACD0000': 4 boards (a "
+                       "permutation of ABCD) then 4 turns 0-3, e.g. CADB0312"),
+])
+def test_each_bad_layout_of_a_share_string_is_refused_with_its_own_line(layout, line):
+    assert refused(notation.replay, "MR2.2.1." + layout) == line

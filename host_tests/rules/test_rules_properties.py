@@ -7,15 +7,19 @@ base (notation.set_base: the tokens and pool a table has reached), then one clai
 """
 
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from microrobots.rules import notation
 from microrobots.rules.board import CELLS, Layout, LayoutError
-from microrobots.rules.game import POOL, WIN_TOKENS, Game, penalty_recipient
+from microrobots.rules.game import (
+    MAX_CLAIM, POOL, WIN_TOKENS, Game, GameError, penalty_recipient,
+)
 from microrobots.rules.solver import WAYPOINT_MISSED, Solver
-from layouts import layout_with_a_dead_cell
+from layouts import layout_from_pairs, layout_with_a_dead_cell, legal, reference_distances
 from test_game_play import bfs, named_layouts, reference_recipient
 
 LAYOUT = Layout.named("black:CADB0312")
@@ -720,3 +724,160 @@ def test_decisions_applied_by_a_tool_are_refused_as_decisions():
     with pytest.raises(notation.GameStateError) as err:
         notation.apply(g, 5)
     assert str(err.value) == "decisions: decisions must be text, not 5"
+
+
+# -- claims, give-ups and moves against the rule read literally (issue 37: mutants that lived) --
+def exact_walk_ends(game, count):
+    """Reference: the (cell, waypoint seen) states a walk of exactly ``count`` moves from
+    the round's start can end in, layer by layer over the move rule (layouts.legal)."""
+    via = game.waypoint
+    states = {(game.start, via is None or game.start == via)}
+    for _ in range(count):
+        states = {(b, seen or b == via) for a, seen in states for b in range(CELLS)
+                  if legal(game.layout, a, b)}
+    return states
+
+
+@FAST
+@given(named_layouts(), st.integers(0, 2**32 - 1), st.integers(0, 3))
+def test_a_claim_is_possible_exactly_when_a_walk_through_the_waypoint_has_its_length(
+        layout, seed, over):
+    game = Game(layout, 2, True, seed)
+    count = game.optimum() + over
+    assert game.claim_possible(count) == ((game.target, True) in exact_walk_ends(game, count))
+
+
+def test_a_count_only_a_walk_missing_the_waypoint_has_is_not_possible():
+    """The waypoint is part of the question: a walk of the claimed length that skips it
+    does not make the claim possible (a round where only such walks exist)."""
+    for seed in range(200):
+        game = Game(LAYOUT, 2, True, seed, 0, SOLVER)
+        for count in range(game.optimum(), game.optimum() + 3):
+            if not game.claim_possible(count) and (game.target, False) in exact_walk_ends(
+                    game, count):
+                return
+    raise AssertionError("no round found where the waypoint decides")
+
+
+def test_a_count_that_is_not_a_whole_number_is_never_possible():
+    game = Game(LAYOUT, 2, False, 7, 0, SOLVER)
+    assert game.claim_possible(game.optimum())
+    assert not game.claim_possible(float(game.optimum()))
+    assert not game.claim_possible(str(game.optimum()))
+
+
+@FAST
+@given(named_layouts(), st.integers(0, 2**32 - 1), st.booleans())
+def test_giving_up_shows_an_optimal_route_through_the_waypoint(layout, seed, expert):
+    game = Game(layout, 3, expert, seed)
+    start, target, via, optimum = game.start, game.target, game.waypoint, game.optimum()
+    route = game.give_up()
+    assert route[0] == start and route[-1] == target and len(route) - 1 == optimum
+    assert all(legal(layout, a, b) for a, b in zip(route, route[1:]))
+    if via is not None:
+        assert via in route
+        d = reference_distances(layout, via)
+        assert optimum == d[start] + d[target]  # (moves are symmetric)
+    else:
+        assert optimum == reference_distances(layout, start)[target]
+
+
+def test_a_rewound_expert_game_is_expert_and_replays_to_the_same_save():
+    g = Game(LAYOUT, 3, True, 9, 0, SOLVER)
+    g.keep = 2
+    while g.folded == 0:
+        g.give_up()
+    rewound = g.rewound()
+    assert rewound.expert is True and rewound.waypoint is not None
+    notation.apply(rewound, g.decision_text())
+    assert rewound.to_dict() == g.to_dict()
+
+
+def test_a_demonstration_is_judged_to_the_move_past_the_claim_and_no_further():
+    """Moves past one beyond the claim are not looked at; up to it, an illegal one is
+    named (here the robot stays on the target at move count + 1)."""
+    g = Game(LAYOUT, 2, False, 7, 0, SOLVER)
+    route = g.route()
+    count = len(route) - 1
+    v = g.claim(0, count, route[1:] + [route[-1], route[-2]])
+    assert (v.code, v.move) == (1, count + 1)
+    g.undo()
+    v = g.claim(0, count, route[1:] + [route[-2], route[-2]])  # legal past, illegal after
+    assert (v.code, v.move) == (2, 0)
+
+
+def test_the_largest_claim_is_taken_and_one_more_is_refused_by_name():
+    g = Game(LAYOUT, 2, False, 7, 0, SOLVER)
+    assert g.claim(1, MAX_CLAIM).code == 2  # no demonstration: the count differs
+    with pytest.raises(GameError) as err:
+        g.claim(1, MAX_CLAIM + 1)
+    assert str(err.value) == "a claim is 0 to 65535 moves, not 65536"
+
+
+@pytest.mark.parametrize("off", [-1, CELLS, CELLS + 1])
+def test_a_cell_off_the_grid_is_never_a_move(off):
+    for cell in range(CELLS):
+        assert not SOLVER.is_move(cell, off) and not SOLVER.is_move(off, cell)
+    assert not SOLVER.is_move(off, off)
+    for a in range(CELLS):
+        for b in range(CELLS):
+            assert SOLVER.is_move(a, b) == legal(LAYOUT, a, b)
+
+
+def test_a_demonstration_that_leaves_the_grid_is_illegal_at_that_move():
+    g = Game(LAYOUT, 2, False, 7, 0, SOLVER)
+    route = g.route()
+    v = g.claim(0, len(route) - 1, route[1:-1] + [CELLS])
+    assert (v.code, v.move) == (1, len(route) - 1)
+
+
+# six islands of six cells (colour = column, number = row + column): most rolls miss
+ISLANDS = layout_from_pairs([(c, (r + c) % 6 + 1) for r in range(6) for c in range(6)])
+NOTICE = re.compile(r"custom layout: (\d+) rolled cells? cannot be reached from ([BYGRPW][1-6]); "
+                    r"rerolled$")
+
+
+def test_the_notice_of_unreachable_rolls_counts_them_and_names_the_start():
+    """The sentence a custom layout's players read when rolls missed: how many, with the
+    plural only for more than one, and the start's face (pinned for two rounds)."""
+    assert Game(ISLANDS, 2, False, 0).notice == \
+        "custom layout: 2 rolled cells cannot be reached from G1; rerolled"
+    assert Game(ISLANDS, 2, True, 1).notice == \
+        "custom layout: 9 rolled cells cannot be reached from B3; rerolled"
+    lay, _dead, _single = layout_with_a_dead_cell()
+    assert Game(lay, 2, False, 6).notice == \
+        "custom layout: 1 rolled cell cannot be reached from R1; rerolled"
+    assert Game(lay, 2, False, 370).notice == (
+        "custom layout: the rolled start had no move; rerolled; "
+        "custom layout: 1 rolled cell cannot be reached from B3; rerolled")
+    told = 0
+    for seed in range(40):
+        g = Game(ISLANDS, 2, seed % 2 == 1, seed)
+        if g.notice is None:  # (every roll hit the start's island)
+            continue
+        told += 1
+        m = NOTICE.match(g.notice)
+        assert m, g.notice
+        n = int(m.group(1))
+        assert n >= 1 and m.group(0).count("cells ") == (n > 1)
+        assert m.group(2) == ISLANDS.token(g.start)
+    assert told >= 30
+
+
+def test_a_request_the_game_cannot_take_is_refused_with_its_own_line():
+    g = Game(LAYOUT, 2, False, 7, 0, SOLVER)
+    for player, line in ((2, "player must be 0 to 1, not 2"), (-1, "player must be 0 to 1, not -1"),
+                         (True, "player must be 0 to 1, not True")):
+        with pytest.raises(GameError) as err:
+            g.claim(player, 3)
+        assert str(err.value) == line
+    with pytest.raises(GameError) as err:
+        g.claim(0, -1)
+    assert str(err.value) == "a claim is 0 to 65535 moves, not -1"
+    while not g.over:
+        r = g.route()
+        g.claim(0, len(r) - 1, r[1:])
+    for request in (lambda: g.claim(1, 3), g.give_up, lambda: g.solved(3)):
+        with pytest.raises(GameError) as err:
+            request()
+        assert str(err.value) == "the game is over; undo or start a new game"
