@@ -3,14 +3,22 @@
 plays the mode as a player meets it and reads the grid, the guide or the saved game."""
 
 import json
+import os
 
 import pytest
 
 from microrobots import frame as F
 from microrobots import palette as P
-from microrobots.keys import SOUND_CLICK, SOUND_GOOD, SOUND_REFUSE
+from microrobots.keys import (
+    SOUND_BAD, SOUND_CLICK, SOUND_GOOD, SOUND_MOVE, SOUND_REFUSE, SOUND_ROLL, SOUND_WIN,
+)
+from microrobots.rules import notation
 from microrobots.rules.board import TURNED, Layout
-from test_guarded_behaviours import cell, console, enter, game_on_flash, next_round, set_players
+from microrobots.rules.game import GameError
+from test_guarded_behaviours import (
+    after_wrong, cell, console, enter, game_on_flash, next_round, notices, reboot, saved_games,
+    set_players, swap_in,
+)
 from tools.sim.script import Session
 
 
@@ -467,3 +475,264 @@ def test_the_verdict_flashes_then_the_scores_blink_the_claimant(tmp_path, player
             if now % 400 < 200:
                 want[(p % 6) * 6] = P.GOOD
             assert grid == want, t
+
+
+# -- the referee's decisions as the table hears and reads them -----------------------------
+def test_the_referee_sounds_each_decision(tmp_path):
+    """The dice roll, a right and a wrong verdict, a give-up, the undo asked and made, a
+    win: each its own sound, the last the device asked for."""
+    s, ref, sounds = referee(tmp_path)
+    route = ref.game.route()
+    s.claim(0, len(route) - 1, route[1:])
+    assert sounds[-1] == SOUND_GOOD
+    next_round(s)
+    assert SOUND_ROLL in sounds[-3:]  # the next target rolled (then the board's click)
+    route = ref.game.route()
+    s.claim(1, len(route) - 1, route[1:-1])  # one move short: wrong
+    assert sounds[-1] == SOUND_BAD
+    after_wrong(s)
+    s.hold("a")  # nobody finds a route
+    assert ref.screen is ref.reveal and sounds[-1] == SOUND_MOVE
+    s.tap("a")
+    s.tap("a")
+    s.settle()
+    del sounds[:]
+    s.tap("b")  # undo?
+    assert ref.screen is ref.undo and sounds == [SOUND_CLICK]
+    s.tap("b")  # yes
+    assert ref.screen is ref.board and sounds == [SOUND_CLICK, SOUND_CLICK]
+    for _ in range(5):  # player 1 takes tokens up to five, a win
+        route = ref.game.route()
+        s.claim(0, len(route) - 1, route[1:])
+        if ref.game.over:
+            break
+        next_round(s)
+    s.wait(2800)
+    assert ref.screen is ref.over and sounds[-1] == SOUND_WIN
+
+
+def test_a_new_game_after_a_win_rolls_its_start_with_the_dice(tmp_path):
+    s, ref, _ = won_game(tmp_path, 2, 0)
+    s.wait(3000)
+    sounds = record_sounds(s.app)
+    s.tap("a")  # a new game: the dice roll its start, target and all
+    assert ref.screen is ref.rolling and sounds == [SOUND_ROLL]
+    assert ref.dice.running(s.driver.device.now)
+    s.settle()
+    assert ref.screen is ref.board and ref.game.round == 1 and ref.game.tokens == [0, 0]
+
+
+def claim_line(s, ref, player, count, moves):
+    """Referee: ``player`` claims ``count`` and shows ``moves``; the console's line and
+    what the rules say of that claim (judged on a copy of the game first). (Nobody holds
+    a token yet: a wrong claim moves none.)"""
+    g = ref.game
+    copy = notation.from_dict(g.to_dict())
+    verdict = copy.claim(player, count, moves)
+    s.claim(player, count, moves)
+    return console(s)[-1], verdict.reason, g
+
+
+def a_round_with(s, ref, good, tries=40):
+    """Rounds given up until one ``good(game)`` accepts (what it returns is kept)."""
+    for _ in range(tries):
+        found = good(ref.game)
+        if found:
+            return found
+        s.hold("a")
+        s.tap("a")
+        s.tap("a")
+        s.settle()
+    raise AssertionError("no such round in %d" % tries)
+
+
+def missing_last(g):
+    """A route of the optimum whose last move lands beside the target, legally."""
+    route = g.route()
+    if len(route) < 4:
+        return None
+    before = route[-2]
+    for c in range(36):
+        if c not in (g.target, before) and g.solver.is_move(before, c) and c not in route:
+            return route[1:-1] + [c]
+    return None
+
+
+def test_a_missed_target_is_read_out_with_where_the_robot_ended(tmp_path):
+    s, ref, _ = referee(tmp_path)
+    moves = a_round_with(s, ref, missing_last)
+    lay = s.app.layout
+    rnd, target = ref.game.round, ref.game.target
+    said, reason, g = claim_line(s, ref, 0, len(moves), moves)
+    assert said == ("round %d: player 1 claims %d: wrong: %s (%s, not %s); "
+                    "tokens 0 0, pool 25" % (
+                        rnd, len(moves), reason, lay.token(moves[-1]), lay.token(target)))
+
+
+def walk_avoiding(g):
+    """Expert: a walk of the optimum's length to the target that never stands on the
+    waypoint (nor on the target before its end), or None."""
+    n, via, target = g.optimum(), g.waypoint, g.target
+    if via is None or n > 6:
+        return None
+
+    def walks(cell, left):
+        if left == 0:
+            return [[]] if cell == target else None
+        for nxt in range(36):
+            if nxt in (via, cell) or (nxt == target and left > 1):
+                continue
+            if g.solver.is_move(cell, nxt):
+                rest = walks(nxt, left - 1)
+                if rest:
+                    return [[nxt] + rest[0]]
+        return None
+
+    found = walks(g.start, n)
+    return found[0] if found else None
+
+
+def test_a_missed_waypoint_is_read_out_with_the_waypoint(tmp_path):
+    s, ref, _ = referee(tmp_path, expert=True)
+    moves = a_round_with(s, ref, walk_avoiding)
+    rnd, via = ref.game.round, ref.game.waypoint
+    said, reason, g = claim_line(s, ref, 1, len(moves), moves)
+    assert reason == "the robot did not visit the waypoint first"
+    assert said == ("round %d: player 2 claims %d: wrong: %s (%s); tokens 0 0, "
+                    "pool 25" % (rnd, len(moves), reason,
+                                                       s.app.layout.token(via)))
+
+
+def test_a_claim_below_the_optimum_is_read_out_with_the_optimum(tmp_path):
+    s, ref, _ = referee(tmp_path)
+    g = ref.game
+    n = g.optimum()
+    assert n >= 2
+    said, reason, g = claim_line(s, ref, 0, n - 1, [])
+    assert said == ("round 1: player 1 claims %d: wrong: %s (%d); tokens 0 0, "
+                    "pool 25" % (n - 1, reason, n))
+
+
+def test_a_route_of_one_move_given_up_is_read_out_as_one_move(tmp_path):
+    s, ref, _ = referee(tmp_path)
+    a_round_with(s, ref, lambda g: g.optimum() == 1, tries=80)
+    g = ref.game
+    rnd, lay, start, target = g.round, s.app.layout, g.start, g.target
+    s.hold("a")
+    assert console(s)[-1] == "round %d: given up; a route of 1 move: %s %s" % (
+        rnd, lay.token(start), lay.token(target))
+
+
+def thrown(s, ref):
+    """The cells the dice place, in order, as the grid shows each (blinking white where
+    that die lies), until the board is on show."""
+    cells = []
+    for _ in range(400):
+        if ref.screen is not ref.rolling:
+            return cells
+        s.wait(20)
+        grid = [cell(s, c) for c in range(36)]
+        white = [c for c in range(36) if grid[c] == P.ROBOT_WHITE]
+        if len(white) == 1 and (not cells or cells[-1] != white[0]):
+            cells.append(white[0])
+    raise AssertionError("the dice never stopped")
+
+
+@pytest.mark.parametrize("expert", [False, True])
+def test_the_dice_place_the_start_only_in_a_new_game(tmp_path, expert):
+    """A new game: the start, the target (and the waypoint); every next round only the
+    target (and the waypoint): the old target is the new start."""
+    s = Session(seed=8, state=str(tmp_path))
+    s.app.change("expert", expert)
+    enter(s, "referee")
+    ref = s.app.current
+    g = ref.game
+    via = [g.waypoint] if expert else []
+    assert thrown(s, ref) == [g.start, g.target] + via
+    assert ref.screen is ref.board
+    s.hold("a")  # given up: the next target
+    s.tap("a")
+    s.tap("a")
+    g = ref.game
+    via = [g.waypoint] if expert else []
+    assert thrown(s, ref) == [g.target] + via
+
+
+# -- the referee's saved game: refused with its reason, or resumed where it was -----------
+def test_the_referee_sets_a_solo_save_aside_with_its_reason(tmp_path):
+    state = saved_games(tmp_path)
+    swap_in(state, "referee", "solo")
+    again = reboot(state)
+    enter(again, "referee")
+    again.settle()
+    kept = os.path.join(state, "referee.bad.json")
+    assert notices(again)[-1] == ("saved game: not a refereed game on this layout; kept as "
+                                  + kept), notices(again)
+    assert os.path.exists(kept)
+
+
+def test_the_referee_sets_a_damaged_save_aside_with_the_rules_reason(tmp_path):
+    state = saved_games(tmp_path)
+    path = os.path.join(state, "referee.json")
+    with open(path) as f:
+        envelope = json.load(f)
+    game = envelope["data"]["game"]
+    game["tokens"] = [9] + game["tokens"][1:]  # more than a winner's five
+    with open(path, "w") as f:
+        json.dump(envelope, f)
+    with pytest.raises(GameError) as why:
+        notation.from_dict(game)
+    again = reboot(state)
+    enter(again, "referee")
+    again.settle()
+    kept = os.path.join(state, "referee.bad.json")
+    assert notices(again)[-1] == "%s; kept as %s" % (why.value, kept), notices(again)
+    assert again.app.current.game.tokens == [0, 0]  # a new game instead
+
+
+def test_the_referee_comes_back_to_its_board_without_the_dice(tmp_path):
+    """From the menu, or after a reboot then the menu: the game goes on, not rolled again."""
+    s, ref, _ = referee(tmp_path)
+    g = ref.game
+    s.hold("b")
+    enter(s, "referee")
+    ref = s.app.current
+    assert ref.screen is ref.board and ref.game.round == 1
+    s.until_saved()
+    again = reboot(str(tmp_path))
+    ref = again.app.current
+    assert again.app.mode == "referee" and ref.screen is ref.board
+    again.hold("b")
+    enter(again, "referee")
+    ref = again.app.current
+    assert ref.screen is ref.board
+    assert (ref.game.start, ref.game.target, ref.game.round) == (g.start, g.target, 1)
+
+
+def test_a_won_game_comes_back_to_its_winners(tmp_path):
+    """From the menu, and after a reboot: the winners' screen, not the board."""
+    s, ref, state = won_game(tmp_path, 2, 0)
+    s.wait(3000)
+    s.hold("b")
+    enter(s, "referee")
+    ref = s.app.current
+    assert ref.screen is ref.over
+    s.until_saved()
+    again = reboot(state)
+    ref = again.app.current
+    assert again.app.mode == "referee" and ref.screen is ref.over and ref.game.over
+
+
+def test_the_referee_kept_in_memory_comes_back_without_the_dice(tmp_path):
+    """No flash to put the game away on (its save failed): the mode stays, and is entered
+    again."""
+    s = Session(seed=8)
+    enter(s, "referee")
+    s.settle()
+    s.wait(3000)  # the save tried, and failed
+    ref = s.app.current
+    g = ref.game
+    s.hold("b")
+    enter(s, "referee")
+    assert s.app.current is ref and ref.game is g
+    assert ref.screen is ref.board
