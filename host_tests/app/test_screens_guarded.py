@@ -9,6 +9,7 @@ import pytest
 
 from microrobots import frame as F
 from microrobots import palette as P
+from microrobots.modes import guide
 from microrobots.keys import (
     SOUND_BAD, SOUND_CLICK, SOUND_GOOD, SOUND_MOVE, SOUND_REFUSE, SOUND_ROLL, SOUND_WIN,
 )
@@ -16,7 +17,7 @@ from microrobots.rules import notation
 from microrobots.rules.board import TURNED, Layout
 from microrobots.rules.game import GameError
 from test_guarded_behaviours import (
-    after_wrong, cell, console, enter, game_on_flash, next_round, notices, reboot, saved_games,
+    after_wrong, cell, console, enter, game_on_flash, line_of, next_round, notices, reboot, saved_games,
     set_players, swap_in,
 )
 from tools.sim.script import Session
@@ -736,3 +737,69 @@ def test_the_referee_kept_in_memory_comes_back_without_the_dice(tmp_path):
     enter(s, "referee")
     assert s.app.current is ref and ref.game is g
     assert ref.screen is ref.board
+
+
+def test_an_illegal_first_move_is_read_out_from_the_start(tmp_path):
+    s, ref, _ = referee(tmp_path)
+    g = ref.game
+    start, n = g.start, g.optimum()
+    assert n >= 2
+    bad = [c for c in line_of(start) if not g.solver.is_move(start, c)][0]
+    on = [c for c in line_of(bad) if c not in (start, bad)][0]
+    said, reason, g = claim_line(s, ref, 0, n, [bad, on])
+    lay = s.app.layout
+    assert reason == "move 1 is not legal"
+    assert said == "round 1: player 1 claims %d: wrong: %s (%s to %s); tokens 0 0, pool 25" % (
+        n, reason, lay.token(start), lay.token(bad))
+
+
+def test_the_guide_says_no_token_moves_when_the_claimant_has_none(tmp_path):
+    s, ref, _ = referee(tmp_path)
+    route = ref.game.route()
+    s.claim(1, len(route) - 1, route[1:-1])  # one move short, and player 2 holds no token
+    assert ref.screen is ref.result and not ref.ok
+    assert guide.words(ref) == ("wrong: the number of moves differs from the claim · no "
+                                "token moves · A: on · B: take it back")
+
+
+BORDER = [i for i in range(36) if i // 6 in (0, 5) or i % 6 in (0, 5)]
+
+
+def test_an_undo_made_flashes_the_border_in_the_trail_colour(tmp_path):
+    s, ref, _ = referee(tmp_path)
+    take_a_token(s, ref, 0)
+    s.tap("b")  # undo?
+    s.tap("b")  # yes: the board again, its border flashing
+    assert ref.screen is ref.board
+    flashed = 0
+    for _, grid in samples(s, 300):
+        if all(grid[i] == P.TRAIL for i in BORDER):
+            flashed += 1
+    assert flashed >= 3
+    s.wait(1000)  # then the board alone
+    g = ref.game
+    now = s.driver.device.now
+    assert [cell(s, c) for c in range(36)] == round_picture(s, g.start, g.target, -1, now)
+
+
+def undo_picture(tokens, players, pool, after):
+    """The undo question's scores: now, or (dimmed) after the undo."""
+    buf = bytearray(108)
+    for c, rgb in enumerate(score_picture(tokens, players, 0, pool)):
+        F.put_rgb(buf, c, rgb)
+    if after:
+        F.dim(buf, 80)
+    return as_cells(buf)
+
+
+@pytest.mark.parametrize("expert", [False, True])
+def test_the_undo_question_blinks_the_scores_now_and_after(tmp_path, expert):
+    s, ref, _ = referee(tmp_path, expert=expert)
+    take_a_token(s, ref, 0)
+    take_a_token(s, ref, 0)
+    s.tap("b")  # undo?
+    assert ref.screen is ref.undo
+    for now, grid in samples(s, 1600, 40):
+        after = now % 800 >= 400
+        want = undo_picture([1, 0] if after else [2, 0], 2, 24 if after else 23, after)
+        assert grid == want, now
