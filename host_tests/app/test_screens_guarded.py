@@ -629,9 +629,9 @@ def thrown(s, ref):
     that die lies), until the board is on show."""
     cells = []
     for _ in range(400):
+        s.wait(20)
         if ref.screen is not ref.rolling:
             return cells
-        s.wait(20)
         grid = [cell(s, c) for c in range(36)]
         white = [c for c in range(36) if grid[c] == P.ROBOT_WHITE]
         if len(white) == 1 and (not cells or cells[-1] != white[0]):
@@ -803,3 +803,82 @@ def test_the_undo_question_blinks_the_scores_now_and_after(tmp_path, expert):
         after = now % 800 >= 400
         want = undo_picture([1, 0] if after else [2, 0], 2, 24 if after else 23, after)
         assert grid == want, now
+
+
+# -- solo: its rounds as the player sees and hears them, and its saved game -------------------
+@pytest.mark.parametrize("expert", [False, True])
+def test_solo_dice_place_the_start_only_in_a_new_game(tmp_path, expert):
+    s = Session(seed=5, state=str(tmp_path))
+    s.app.change("expert", expert)
+    enter(s, "solo")
+    solo = s.app.current
+    g = solo.game
+    via = [g.waypoint] if expert else []
+    assert thrown(s, solo) == [g.start, g.target] + via
+    assert solo.screen is solo.play
+    s.hold("a")
+    s.hold("a")  # given up: the review, then A: the next target
+    s.wait(8000)
+    s.tap("a")
+    g = solo.game
+    via = [g.waypoint] if expert else []
+    assert thrown(s, solo) == [g.target] + via
+
+
+def test_solo_sounds_the_dice_a_perfect_round_a_longer_one_and_a_give_up(tmp_path):
+    s = Session(seed=5, state=str(tmp_path))
+    sounds = record_sounds(s.app)
+    enter(s, "solo")
+    solo = s.app.current
+    assert sounds[-1] == SOUND_ROLL
+    s.solo_round()  # perfect
+    assert solo.screen is solo.solved and sounds[-1] == SOUND_GOOD
+    s.finish_solo()
+    s.solo_round(extra=1)  # two moves more than the optimum
+    assert solo.screen is solo.solved and sounds[-1] == SOUND_MOVE
+    assert sounds[-2] != SOUND_GOOD
+    s.finish_solo()
+    del sounds[:]
+    s.hold("a")
+    s.hold("a")  # given up
+    assert solo.screen is solo.review and sounds[-1] == SOUND_MOVE
+
+
+def test_solo_sets_a_referee_save_aside_with_its_reason(tmp_path):
+    state = saved_games(tmp_path)
+    swap_in(state, "solo", "referee")
+    again = reboot(state)
+    enter(again, "solo")
+    again.settle()
+    kept = os.path.join(state, "solo.bad.json")
+    assert notices(again)[-1] == "saved game: not a solo game on this layout; kept as " + kept
+    assert os.path.exists(kept)
+
+
+def test_solo_resumes_damaged_moves_with_a_notice_and_whole_ones_without(tmp_path):
+    state = str(tmp_path)
+    s = Session(seed=5, state=state)
+    enter(s, "solo")
+    s.settle()
+    g = s.app.current.game
+    route = g.route()
+    s.move(route[0], route[1])
+    s.until_saved()
+    s.hold("b")
+    s.until_saved()
+    again = reboot(state)
+    enter(again, "solo")
+    assert notices(again) == [] and again.app.current.robot == route[1]
+    again.hold("b")
+    again.until_saved()
+    path = os.path.join(state, "solo.json")
+    with open(path) as f:
+        envelope = json.load(f)
+    trail = envelope["data"]["trail"]
+    envelope["data"]["trail"] = trail + [trail[-1]]  # a move that goes nowhere
+    with open(path, "w") as f:
+        json.dump(envelope, f)
+    third = reboot(state)
+    enter(third, "solo")
+    assert notices(third)[-1] == "solo: saved moves damaged; some were dropped"
+    assert third.app.current.screen is third.app.current.play
