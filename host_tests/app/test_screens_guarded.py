@@ -17,8 +17,8 @@ from microrobots.rules import notation
 from microrobots.rules.board import TURNED, Layout
 from microrobots.rules.game import GameError
 from test_guarded_behaviours import (
-    after_wrong, cell, console, enter, game_on_flash, line_of, next_round, notices, reboot, saved_games,
-    set_players, swap_in,
+    after_wrong, cell, console, enter, game_on_flash, line_of, next_round, notices, on_flash,
+    reboot, saved_games, set_players, swap_in,
 )
 from tools.sim.script import Session
 
@@ -882,3 +882,42 @@ def test_solo_resumes_damaged_moves_with_a_notice_and_whole_ones_without(tmp_pat
     enter(third, "solo")
     assert notices(third)[-1] == "solo: saved moves damaged; some were dropped"
     assert third.app.current.screen is third.app.current.play
+
+
+def test_solo_first_words_are_the_rounds_not_a_refusal(tmp_path):
+    s = Session(seed=5, state=str(tmp_path))
+    enter(s, "solo")
+    s.settle()
+    solo = s.app.current
+    assert solo.screen is solo.play
+    assert guide.words(solo) == guide.solo_play(solo) and not guide.words(solo).startswith(
+        "refused")
+
+
+@pytest.mark.parametrize("name", ["solo", "referee"])
+def test_a_game_kept_in_memory_gives_way_to_a_new_one_on_a_new_arrangement(name):
+    """No flash (every save fails): the mode and its game stay in memory; a new
+    arrangement chosen meanwhile drops that game, and the mode rolls one on it."""
+    s = Session(seed=5)
+    enter(s, name)
+    s.settle()
+    mode = s.app.current
+    s.wait(3000)  # the save tried, and failed: the mode stays
+    s.hold("b")
+    s.app.change("tiles", "DCBA0000")
+    enter(s, name)
+    assert s.app.current is mode
+    s.settle()
+    assert mode.game.layout == s.app.layout and mode.game.round == 1
+    assert mode.screen is (mode.play if name == "solo" else mode.board)
+
+
+def test_the_referee_saves_every_target_possible_whatever_solos_difficulty(tmp_path):
+    """Solo's difficulty is solo's: the table's game is saved as difficulty 0."""
+    state = str(tmp_path)
+    s = Session(seed=8, state=state)
+    s.app.change("difficulty", 3)
+    enter(s, "referee")
+    s.settle()
+    assert game_on_flash(s, state, "referee").difficulty == 0
+    assert on_flash(state, "referee")["game"]["difficulty"] == 0
