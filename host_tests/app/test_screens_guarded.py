@@ -921,3 +921,19 @@ def test_the_referee_saves_every_target_possible_whatever_solos_difficulty(tmp_p
     s.settle()
     assert game_on_flash(s, state, "referee").difficulty == 0
     assert on_flash(state, "referee")["game"]["difficulty"] == 0
+
+
+def test_expert_solo_still_asks_for_the_waypoint_after_a_reboot(tmp_path):
+    state = str(tmp_path)
+    s = Session(seed=5, state=state)
+    s.app.change("expert", True)
+    enter(s, "solo")
+    s.settle()
+    solo = s.app.current
+    before = guide.words(solo)
+    assert "waypoint" in before
+    s.until_saved()
+    again = reboot(state)
+    solo = again.app.current
+    assert again.app.mode == "solo" and solo.screen is solo.play
+    assert guide.words(solo) == before
