@@ -937,3 +937,106 @@ def test_expert_solo_still_asks_for_the_waypoint_after_a_reboot(tmp_path):
     solo = again.app.current
     assert again.app.mode == "solo" and solo.screen is solo.play
     assert guide.words(solo) == before
+
+
+# -- the classroom: its dice, its dimmed boards, its steps ------------------------------------
+def classroom_room(tmp_path, lesson=0, puzzle=1, aid=0):
+    s = Session(seed=5, state=str(tmp_path))
+    if lesson:
+        s.app.change("lesson", lesson)
+        s.app.change("puzzle", puzzle)
+    if aid:
+        s.app.change("aid", aid)
+    enter(s, "classroom")
+    return s, s.app.current
+
+
+def board_cells(s, level):
+    buf = bytearray(108)
+    F.board(buf, s.app.layout, s.app.pal, level)
+    return as_cells(buf)
+
+
+def to_route(s, room):
+    """Paused, A through the layers to the route."""
+    s.tap("up")
+    while room.screen is room.layers:
+        s.tap("a")
+    assert room.screen is room.route
+
+
+@pytest.mark.parametrize("lesson", [0, 7])
+def test_the_classroom_dice_place_the_start_only_for_a_new_puzzle(tmp_path, lesson):
+    s, room = classroom_room(tmp_path, lesson, 60 if lesson else 1)
+    dimmed = 0
+    while room.screen is room.catchup:  # a lesson's puzzle 60: the 59 before given up
+        dimmed += [cell(s, c) for c in range(36)] == board_cells(s, 40)
+        s.wait(20)
+    assert dimmed >= (5 if lesson else 0)
+    g = room.game
+    assert thrown(s, room) == [g.start, g.target]
+    to_route(s, room)
+    s.tap("a")  # the next puzzle: its target only
+    assert thrown(s, room) == [room.game.target]
+
+
+def test_the_classroom_route_replays_over_the_board_at_60_then_moves_on(tmp_path):
+    s, room = classroom_room(tmp_path)
+    s.settle()
+    to_route(s, room)
+    route = room.replay  # (the route's cells are lit by the replay)
+    board = board_cells(s, 60)
+    s.wait(200)
+    grid = [cell(s, c) for c in range(36)]
+    lit = [c for c in range(36) if grid[c] != board[c]]
+    assert 0 < len(lit) <= route.n
+    s.wait(8000)  # replayed, and paused: it stays
+    assert room.screen is room.route
+    s.tap("up")  # resumed: 1.5 s later the next puzzle
+    s.wait(1300)
+    assert room.screen is room.route
+    s.wait(400)
+    assert room.screen is room.rolling
+
+
+def test_the_classroom_route_waits_for_its_replay_before_moving_on(tmp_path):
+    s, room = classroom_room(tmp_path)
+    s.settle()
+    s.wait(1500 * (room.game.optimum() + 1) + 100)  # the layers step by themselves
+    assert room.screen is room.route
+    s.wait(1600)  # 1.5 s since the route began, but it still replays: it stays
+    assert room.replay.running(s.driver.device.now) and room.screen is room.route
+    while room.replay.running(s.driver.device.now):
+        s.wait(20)
+    s.wait(60)  # replayed, and more than 1.5 s since the step: the next puzzle
+    assert room.screen is room.rolling
+
+
+def test_the_classroom_clicks_each_key(tmp_path):
+    s, room = classroom_room(tmp_path)
+    s.settle()
+    sounds = record_sounds(s.app)
+    s.tap("up")
+    s.tap("a")
+    assert sounds == [SOUND_CLICK, SOUND_CLICK]
+
+
+def test_b_takes_a_layer_back_and_starts_the_wait_again(tmp_path):
+    s, room = classroom_room(tmp_path)
+    s.settle()
+    s.tap("a")
+    s.tap("a")
+    assert room.wave.layer == 2
+    s.tap("down")  # not a layer key
+    assert room.wave.layer == 2
+    s.wait(1000)
+    s.tap("b")  # one back; the next step 1.5 s from here
+    assert room.wave.layer == 1
+    s.wait(1300)
+    assert room.wave.layer == 1
+    s.wait(300)
+    assert room.wave.layer == 2
+    s.tap("up")  # paused
+    s.tap("b", 3)  # to the robot alone, and no further: A then shows the first layer
+    s.tap("a")
+    assert room.wave.layer == 1
