@@ -1040,3 +1040,46 @@ def test_b_takes_a_layer_back_and_starts_the_wait_again(tmp_path):
     s.tap("b", 3)  # to the robot alone, and no further: A then shows the first layer
     s.tap("a")
     assert room.wave.layer == 1
+
+
+def wave_picture(s, layer, now):
+    """The classroom's layers as drawn at ``now`` (but the robot's and the target's
+    cells): the board at 40, the robot's colour blinking off with the colour aid's
+    blinking on, the wave's cells up to ``layer`` over it."""
+    room = s.app.current
+    g = room.game
+    dist = s.app.solver.distances(g.start)
+    colours = s.app.layout.colours
+    board = board_cells(s, 40)
+    out = {}
+    for i in range(36):
+        if i in (g.start, g.target):
+            continue
+        d = dist[i]
+        if d <= layer:
+            k = 3 * min(d, 7)
+            out[i] = scaled(tuple(P.WAVE[k:k + 3]), 255 if d == layer else 110)
+        elif s.app.settings["aid"] & 2 and now % 900 >= 450 and colours[i] == colours[g.start]:
+            out[i] = (0, 0, 0)
+        else:
+            out[i] = board[i]
+    return out
+
+
+@pytest.mark.parametrize("aid", [0, 2, 3])
+def test_the_classroom_wave_blinks_the_robots_colour_with_the_aid(tmp_path, aid):
+    s, room = classroom_room(tmp_path, aid=aid)
+    s.settle()
+    s.tap("up")  # paused
+    s.tap("a")  # layer 1
+    for layer in (1, 2, 1):
+        hidden = set()
+        for _ in range(60):
+            s.wait(20)
+            now = s.driver.device.now
+            grid = [cell(s, c) for c in range(36)]
+            want = wave_picture(s, layer, now)
+            assert all(grid[i] == w for i, w in want.items()), (layer, now)
+            hidden.add(now % 900 >= 450)
+        assert hidden == {False, True}
+        s.tap("a" if layer == 1 and room.wave.layer == 1 else "b")
