@@ -1083,3 +1083,45 @@ def test_the_classroom_wave_blinks_the_robots_colour_with_the_aid(tmp_path, aid)
             hidden.add(now % 900 >= 450)
         assert hidden == {False, True}
         s.tap("a" if layer == 1 and room.wave.layer == 1 else "b")
+
+
+# -- the menu: four quadrants, the chosen one glowing --------------------------------------
+MENU_COLOURS = ((255, 215, 0), (20, 70, 255), (0, 230, 40), (200, 200, 190))
+MENU_ICONS = ((4,), (2, 6), (), (0, 1, 2, 3, 5, 6, 7, 8))  # lit cells of each 3x3 icon
+MENU_CORNERS = (0, 3, 18, 21)
+
+
+def menu_picture(choice, now):
+    """The menu as its docstring draws it: each quadrant's icon dim (70), the chosen one
+    glowing (its pips pulsing 150-255 every 1.4 s, its background at 40); the
+    classroom's icon a wave from its corner, fading with the distance d (x (5 - d) / 5),
+    pulsing 60-255 every 1.2 s, 150 ms later per step, when chosen."""
+    cells = [(0, 0, 0)] * 36
+    glow = F.pulse(now, 1400, 150, 255)
+    for q in range(4):
+        chosen = q == choice
+        for k in range(9):
+            i = MENU_CORNERS[q] + (k // 3) * 6 + k % 3
+            if q == 2:
+                d = k // 3 + k % 3
+                lv = (F.pulse(now - d * 150, 1200, 60, 255) if chosen else 70) * (5 - d) // 5
+            elif k in MENU_ICONS[q]:
+                lv = glow if chosen else 70
+            else:
+                lv = 40 if chosen else 0
+            cells[i] = scaled(MENU_COLOURS[q], lv)
+    return cells
+
+
+def test_the_menu_glows_the_chosen_quadrant_and_dims_the_others(tmp_path):
+    s = Session(seed=5, state=str(tmp_path))
+    s.wait(300)
+    menu = s.app.current
+    sounds = record_sounds(s.app)
+    for key in ("right", "down", "left", "up"):
+        for now, grid in samples(s, 1500, 30):
+            assert grid == menu_picture(menu.choice, now), (menu.choice, now)
+        s.tap(key)
+    assert sounds == [SOUND_CLICK] * 4
+    s.tap("a")
+    assert sounds[:5] == [SOUND_CLICK] * 5 and s.app.mode == "solo"
