@@ -1125,3 +1125,23 @@ def test_the_menu_glows_the_chosen_quadrant_and_dims_the_others(tmp_path):
     assert sounds == [SOUND_CLICK] * 4
     s.tap("a")
     assert sounds[:5] == [SOUND_CLICK] * 5 and s.app.mode == "solo"
+
+
+# -- the settings' words: each item's number, name and value, as the help line reads them --
+def test_the_settings_words_name_each_item_and_its_values(tmp_path):
+    """Golden words (settings_words.json): each item at its default, then after RIGHT x3,
+    LEFT x4 (the battery and the self-test have no value to change)."""
+    with open(os.path.join(os.path.dirname(__file__), "settings_words.json")) as f:
+        golden = json.load(f)
+    s = Session(seed=5, state=str(tmp_path))
+    enter(s, "settings")
+    m = s.app.current
+    for name, words in golden:
+        seen = [guide.words(m)]
+        if len(words) > 1:
+            for key in ("right", "right", "right", "left", "left", "left", "left"):
+                s.tap(key)
+                seen.append(guide.words(m))
+            s.tap("right")
+        assert seen == words, name
+        s.tap("down")
