@@ -1145,3 +1145,137 @@ def test_the_settings_words_name_each_item_and_its_values(tmp_path):
             s.tap("right")
         assert seen == words, name
         s.tap("down")
+
+
+# -- the help line's words along a tour of the game modes ----------------------------------
+def words_tour(tmp_path):
+    """guide.words at each step of a scripted tour: the referee (every verdict's words),
+    solo (a hint, a refusal, the score for a moment, a solved round, a give-up) and the
+    classroom (its layers, its route, paused). Compared with words_tour.json."""
+    out = []
+
+    def note(label, mode):
+        out.append([label, guide.words(mode)])
+
+    s, ref, _ = referee(tmp_path / "referee", expert=True)
+    note("referee board", ref)
+    s.tap("a")
+    note("claimant, nobody", ref)
+    s.tap("down")
+    note("claimant, player 1", ref)
+    s.tap("a")
+    note("claim of 1", ref)
+    s.tap("up")
+    note("claim of 2", ref)
+    s.tap("b")
+    s.tap("b")
+    g = ref.game
+    n = g.optimum()
+    if n >= 2:
+        claim_line(s, ref, 0, n - 1, [])
+        note("below the optimum", ref)
+        after_wrong(s)
+    route = ref.game.route()
+    s.tap("a")
+    s.tap("down", 2)
+    s.tap("a")
+    s.tap("up", len(route) - 2)
+    s.tap("a")
+    note("demonstration, move 1", ref)
+    s.move(route[0], route[1])
+    note("demonstration, move 2", ref)
+    s.tap("b")
+    s.tap("b")
+    s.tap("b")
+    s.tap("b")
+    route = ref.game.route()
+    s.claim(1, len(route) - 1, route[1:-1])
+    note("wrong count", ref)
+    after_wrong(s)
+    g = ref.game
+    start = g.start
+    bad = [c for c in line_of(start) if not g.solver.is_move(start, c)][0]
+    on = [c for c in line_of(bad) if c not in (start, bad)][0]
+    claim_line(s, ref, 1, max(2, g.optimum()), [bad, on])
+    note("illegal move", ref)
+    after_wrong(s)
+    moves = a_round_with(s, ref, missing_last)
+    claim_line(s, ref, 0, len(moves), moves)
+    note("target missed", ref)
+    after_wrong(s)
+    moves = a_round_with(s, ref, walk_avoiding)
+    claim_line(s, ref, 1, len(moves), moves)
+    note("waypoint missed", ref)
+    after_wrong(s)
+    route = ref.game.route()
+    s.claim(0, len(route) - 1, route[1:])
+    note("correct", ref)
+    next_round(s)
+    s.hold("a")
+    note("revealed", ref)
+    s.tap("a")
+    s.tap("a")
+    s.settle()
+    s.tap("up")
+    note("scores", ref)
+    s.tap("a")
+    s.tap("b")
+    note("undo?", ref)
+    s.tap("a")
+    while not ref.game.over:
+        route = ref.game.route()
+        s.claim(0, len(route) - 1, route[1:])
+        if not ref.game.over:
+            next_round(s)
+    s.wait(2800)
+    note("over", ref)
+
+    s = Session(seed=5, state=str(tmp_path / "solo"))
+    s.app.change("expert", True)
+    enter(s, "solo")
+    solo = s.app.current
+    note("solo rolling", solo)
+    s.settle()
+    note("solo play", solo)
+    g = solo.game
+    far = [c for c in line_of(g.start) if not g.solver.is_move(g.start, c)][0]
+    s.move(g.start, far)
+    note("solo refused", solo)
+    s.tap("b")
+    note("solo stats", solo)
+    s.wait(3000)
+    s.hold("a")
+    note("solo hint", solo)
+    s.hold("a")
+    note("solo given up", solo)
+    s.wait(8000)
+    s.tap("a")
+    s.settle()
+    s.app.change("expert", False)
+    s.hold("b")
+    enter(s, "solo")
+    s.settle()
+    s.solo_round(extra=1)
+    note("solo solved", s.app.current)
+    s.wait(3200)
+    note("solo score", s.app.current)
+    s.tap("a")
+    note("solo review", s.app.current)
+
+    s, room = classroom_room(tmp_path / "classroom")
+    note("classroom rolling", room)
+    s.settle()
+    s.tap("up")
+    note("classroom layer 0, paused", room)
+    while room.screen is room.layers:
+        s.tap("a")
+        note("classroom layer %d" % room.wave.layer, room)
+    s.tap("up")
+    note("classroom route", room)
+    return out
+
+
+def test_the_help_line_words_along_a_tour_of_the_game_modes(tmp_path):
+    with open(os.path.join(os.path.dirname(__file__), "words_tour.json")) as f:
+        golden = json.load(f)
+    assert words_tour(tmp_path) == golden
