@@ -722,6 +722,8 @@ def test_a_won_game_comes_back_to_its_winners(tmp_path):
     again = reboot(state)
     ref = again.app.current
     assert again.app.mode == "referee" and ref.screen is ref.over and ref.game.over
+    for now, grid in samples(again, 1000, 40):  # no celebration again: the winner blinks
+        assert grid == winners_picture(ref.game, 0, now, 0), now
 
 
 def test_the_referee_kept_in_memory_comes_back_without_the_dice(tmp_path):
@@ -1279,3 +1281,16 @@ def test_the_help_line_words_along_a_tour_of_the_game_modes(tmp_path):
     with open(os.path.join(os.path.dirname(__file__), "words_tour.json")) as f:
         golden = json.load(f)
     assert words_tour(tmp_path) == golden
+
+
+def test_a_won_game_of_eight_comes_back_with_its_pages_alternating(tmp_path):
+    s, ref, state = won_game(tmp_path, 8, 7)
+    s.wait(3000)
+    s.until_saved()
+    again = reboot(state)
+    ref = again.app.current
+    assert ref.screen is ref.over
+    pages = []
+    for now, grid in samples(again, 3200, 40):
+        pages.append([p for p in (0, 1) if grid == winners_picture(ref.game, p, now, 7)])
+    assert [0] in pages and [1] in pages, pages  # players 1-6, then 7-8
