@@ -1302,3 +1302,42 @@ def test_a_won_game_of_eight_comes_back_with_its_pages_alternating(tmp_path):
     for now, grid in samples(again, 3200, 40):
         pages.append([p for p in (0, 1) if grid == winners_picture(ref.game, p, now, 7)])
     assert [0] in pages and [1] in pages, pages  # players 1-6, then 7-8
+
+
+# -- solo's play: its sounds, a refusal's flash, the hint ------------------------------------
+def test_solo_play_sounds_each_key_and_flashes_a_refused_cell(tmp_path):
+    s = Session(seed=5, state=str(tmp_path))
+    enter(s, "solo")
+    s.settle()
+    solo = s.app.current
+    g = solo.game
+    sounds = record_sounds(s.app)
+    route = g.route()
+    s.move(route[0], route[1])  # the cursor's steps click, the move slides
+    assert sounds[-1] == SOUND_MOVE and set(sounds[:-1]) == {SOUND_CLICK}
+    s.tap("b")  # taken back
+    assert sounds[-1] == SOUND_CLICK and solo.robot == route[0]
+    del sounds[:]
+    far = [c for c in line_of(g.start) if not g.solver.is_move(g.start, c)][0]
+    s.move(g.start, far)
+    assert sounds[-1] == SOUND_REFUSE and solo.robot == g.start
+    flashed = [grid[far] == P.REFUSE for _, grid in samples(s, 200)]
+    assert any(flashed)
+    border = [i for i in BORDER if i not in (far, g.start, g.target)]
+    assert all(s.driver.device.frame[3 * i:3 * i + 3] != bytes(P.REFUSE) for i in border)
+
+
+def test_solo_hint_lights_the_robots_destinations_pulsing(tmp_path):
+    s = Session(seed=5, state=str(tmp_path))
+    enter(s, "solo")
+    s.settle()
+    solo = s.app.current
+    g = solo.game
+    s.hold("a")  # the hint
+    lit = [c for c in range(36) if c != g.start and g.solver.is_move(g.start, c)]
+    assert lit
+    for now, grid in samples(s, 800, 40):
+        level = F.pulse(now, 800, 120, 255)
+        for c in lit:
+            if c != g.target:
+                assert grid[c] == (level, level, level), (c, now)
