@@ -1341,3 +1341,28 @@ def test_solo_hint_lights_the_robots_destinations_pulsing(tmp_path):
         for c in lit:
             if c != g.target:
                 assert grid[c] == (level, level, level), (c, now)
+
+
+def test_expert_solo_shows_the_waypoint_until_the_robot_has_stood_on_it(tmp_path):
+    s = Session(seed=5, state=str(tmp_path))
+    s.app.change("expert", True)
+    enter(s, "solo")
+    s.settle()
+    solo = s.app.current
+    g = solo.game
+    via = g.waypoint
+    # the waypoint shows on the board until the robot has stood on it
+    for now, grid in samples(s, 600, 40):
+        assert grid == round_picture(s, g.start, g.target, via, now), now
+    route = g.route()  # through the waypoint
+    k = route.index(via)
+    robot = route[0]
+    for cell_ in route[1:k + 1]:
+        s.move(robot, cell_)
+        robot = cell_
+    off = [c for c in line_of(via) if c != g.target and g.solver.is_move(via, c)][0]
+    s.move(via, off)  # off the waypoint again: it is no longer shown
+    robot = off
+    s.wait(600)  # the slide over
+    for now, grid in samples(s, 600, 40):
+        assert grid == round_picture(s, robot, g.target, -1, now), now
