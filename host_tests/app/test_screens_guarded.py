@@ -1366,3 +1366,41 @@ def test_expert_solo_shows_the_waypoint_until_the_robot_has_stood_on_it(tmp_path
     s.wait(600)  # the slide over
     for now, grid in samples(s, 600, 40):
         assert grid == round_picture(s, robot, g.target, -1, now), now
+
+
+def counts_picture(*rows):
+    """Counts (frame.count) on black: (value, row, label) each."""
+    buf = bytearray(108)
+    for value, row, label in rows:
+        F.count(buf, value, row, label)
+    return as_cells(buf)
+
+
+def test_solo_score_for_a_moment_and_the_rounds_score_on_black(tmp_path):
+    s = Session(seed=5, state=str(tmp_path))
+    enter(s, "solo")
+    s.solo_round()  # perfect: 1 solved, 1 in a row, 0 beyond the optimum
+    solo = s.app.current
+    s.tap("b")  # the celebration hurried: the score
+    assert solo.screen is solo.score
+    want = counts_picture((solo.count, 0, P.GOOD), (solo.optimum, 3, P.OPTIMUM))
+    for now, grid in samples(s, 400, 40):
+        assert grid == want, now
+    s.tap("b")
+    s.wait(8000)
+    s.tap("a")
+    s.settle()
+    g = solo.game
+    s.tap("b")  # no move to take back: the score for a moment
+    assert solo.screen is solo.stats
+    want = counts_picture((g.score, 0, P.GOOD), (g.streak, 2, P.STREAK), (g.extra, 4, P.REFUSE))
+    assert (g.score, g.streak, g.extra) == (1, 1, 0)
+    for now, grid in samples(s, 400, 40):
+        assert grid == want, now
+    s.tap("a")  # on
+    s.solo_round(extra=1)  # two moves beyond the optimum: the moves' label red
+    s.tap("b")
+    assert solo.screen is solo.score and solo.count == solo.optimum + 2
+    want = counts_picture((solo.count, 0, P.REFUSE), (solo.optimum, 3, P.OPTIMUM))
+    for now, grid in samples(s, 400, 40):
+        assert grid == want, now
