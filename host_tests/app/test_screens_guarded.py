@@ -1404,3 +1404,22 @@ def test_solo_score_for_a_moment_and_the_rounds_score_on_black(tmp_path):
     want = counts_picture((solo.count, 0, P.REFUSE), (solo.optimum, 3, P.OPTIMUM))
     for now, grid in samples(s, 400, 40):
         assert grid == want, now
+
+
+def test_the_classroom_wave_keeps_its_coldest_colour_from_layer_7_on(tmp_path):
+    """Lesson 9's puzzle 96 needs 8 moves: its layer 8 is lit in layer 7's colour."""
+    s, room = classroom_room(tmp_path, lesson=9, puzzle=96)
+    for _ in range(100):
+        if room.screen is not room.catchup:
+            break
+        s.wait(20)
+    s.settle()
+    s.tap("up")  # paused
+    assert room.reach == 8
+    for layer in range(1, 9):
+        s.tap("a")
+        s.wait(20)
+        now = s.driver.device.now
+        grid = [cell(s, c) for c in range(36)]
+        want = wave_picture(s, layer, now)
+        assert all(grid[i] == w for i, w in want.items()), layer
