@@ -203,17 +203,19 @@ class Celebrate:
     def __init__(self):
         self.cell = 0
         self.t0 = 0
+        self.on = False  # never started: not running (a clock near t0 0 is no celebration)
 
     def start(self, now, cell):
         self.cell = cell
         self.t0 = now
+        self.on = True
 
     def running(self, now):
-        return since(now, self.t0) < _CELEBRATE
+        return self.on and since(now, self.t0) < _CELEBRATE
 
     def render(self, now, frame):
         t = since(now, self.t0)
-        if t >= _CELEBRATE:
+        if not self.on or t >= _CELEBRATE:
             return False
         if t < 0:
             return True  # still to come
