@@ -14,7 +14,9 @@ the board is frozen, the case a once-a-frame poll loses.
 ``lost_why`` says for each lost tap what the frames' times show (``why_lost``).
 A tap is seen when the firmware's debounced buttons (device/input.py, run on the masks
 the board read, frame by frame, as the board did) give a PRESS of its button between its
-press and the next tap of that button. ``frames``: every frame's work (step_us), to find
+press and the next tap of that button, or within HANDOVER_MS of the first frame after its
+release (a freeze holds the presses of all its taps back: ``lost_taps``), each press
+answering one tap, in order. ``frames``: every frame's work (step_us), to find
 the slowest frame with a save and the frames late (work over the 20 ms period).
 """
 
@@ -23,6 +25,9 @@ import random
 BUTTONS = 6
 FRAME_MS = 20
 SLACK_MS = FRAME_MS  # a record's now is its frame's start: the edge may fall just before
+# After a freeze the record's changes are given a change of a button a frame (rp2_pio):
+# a button tapped n times inside it has its last press 2(n - 1) frames after the first.
+HANDOVER_MS = 15 * FRAME_MS
 
 
 def tap_script(taps, seed):
@@ -56,15 +61,25 @@ def presses(records):
     return out
 
 
-def lost_taps(script, start, seen):
+def lost_taps(script, start, seen, polls=None):
     """The taps of ``script`` (played from the board's now ``start``) that no PRESS in
-    ``seen`` answers: a press of its button from a frame before its press to a frame
-    before that button's next tap (or a second after the last one)."""
+    ``seen`` answers. Each button's presses answer its taps in order, one press a tap: a
+    tap's press comes from a frame before its press (SLACK_MS: a record's now is its
+    frame's start) to a frame before that button's next tap (or a second after the last
+    one). ``polls`` (the frames' now): a tap's press may come later than that, up to
+    HANDOVER_MS after the first frame after its release. A freeze holds every frame back:
+    when a button is tapped twice inside one, both presses come after it, the first later
+    than the second tap's press (rp2_pio's record gives them to the frames one change of a
+    button a frame); without ``polls`` the first would be judged lost."""
     lost = []
     used = set()
     for k, (down, up, button) in enumerate(script):
         later = [d for d, _, b in script[k + 1:] if b == button]
         until = start + (later[0] if later else up + 1000) - SLACK_MS
+        if polls:
+            after = [t for t in polls if t > start + up]
+            if after:
+                until = max(until, after[0] + HANDOVER_MS)
         hit = [j for j, (t, b) in enumerate(seen)
                if b == button and start + down - SLACK_MS <= t < until and j not in used]
         if hit:
@@ -146,8 +161,8 @@ def tap_session(firmware, taps=200, seed=1, flash_times="typical", frozen=False,
     records = [r for r in s.records if r["now"] >= start - 200]
     seen = presses(records)
     script = sorted(script + [(round(d), round(u), b) for d, u, b in injected])
-    lost = lost_taps(script, start, seen)
     polls = [r["now"] for r in records]
+    lost = lost_taps(script, start, seen, polls)
     erases = s.pico.flash.erases()[erases_before:] if s.pico.flash else []
     saving = [r["step_us"] for r in records if r["saves"]]
     plain = [r["step_us"] for r in records if not r["saves"] and not r["app"] & 2]
