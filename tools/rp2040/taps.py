@@ -10,7 +10,9 @@ cursor and the robots, undo (B) and select (A): moves are saved a second after t
 one (app.App's saver), so saves, with their erases and page programs, fall among the taps.
 ``inside_erases``: besides, a tap (up to 60 ms, 8 ms shorter than the erase) begins 3 ms
 into every erase, on a button the random taps leave alone then: it begins and ends while
-the board is frozen, the case a once-a-frame poll loses.
+the board is frozen, the case a once-a-frame poll loses. ``inside_erases="planned"``:
+in an erase of PLANNED_MIN_MS or more, PLANNED's four taps instead (issue 31's lost
+taps: two of one button inside one freeze, a tap pressed in it and let go after).
 ``lost_why`` says for each lost tap what the frames' times show (``why_lost``).
 A tap is seen when the firmware's debounced buttons (device/input.py, run on the masks
 the board read, frame by frame, as the board did) give a PRESS of its button between its
@@ -28,6 +30,11 @@ SLACK_MS = FRAME_MS  # a record's now is its frame's start: the edge may fall ju
 # After a freeze the record's changes are given a change of a button a frame (rp2_pio):
 # a button tapped n times inside it has its last press 2(n - 1) frames after the first.
 HANDOVER_MS = 15 * FRAME_MS
+# inside_erases="planned", in an erase this long (worst-case times): two taps of one
+# button, two of another, the last pressed 25 ms before the erase ends and let go after:
+# (ms after the erase began, or before its end if negative; length; first or second button)
+PLANNED_MIN_MS = 300
+PLANNED = ((3, 60, 0), (90, 50, 0), (163, 60, 1), (-25, 60, 1))
 
 
 def tap_script(taps, seed):
@@ -137,21 +144,37 @@ def tap_session(firmware, taps=200, seed=1, flash_times="typical", frozen=False,
     if inside_erases and s.pico.flash is not None:
         origin = s.board_ms(0)  # emulated ms at the board's now 0
 
+        def free(first, lo, hi, taken=()):
+            """A button the script (and the taps put in) leaves alone from ``lo`` to
+            ``hi``, looked for from ``first`` on; None if every one is busy."""
+            for k in range(BUTTONS):
+                b = (first + k) % BUTTONS
+                if b not in taken and all(up < lo or down > hi for down, up, bb
+                                          in script + injected if bb == b):
+                    return b
+            return None
+
         def tap_inside(ms, busy):
             """A tap that begins and ends inside the erase just begun (the board frozen),
-            on a button the script leaves alone around it."""
+            on a button the script leaves alone around it; "planned": PLANNED's in a
+            long one."""
             now = ms - origin - start
-            length = min(60, busy - 8)
-            for k in range(BUTTONS):
-                b = (len(injected) + k) % BUTTONS
-                if all(up < now - 150 or down > now + 150 for down, up, bb in script + injected
-                       if bb == b):
-                    break
-            else:
+            plan = [(3, min(60, busy - 8), 0)]
+            first = free(len(injected), now - 150, now + 150)
+            if first is None:
                 return
-            injected.append((now + 3, now + 3 + length, b))
-            s.pico.at_ms(ms + 3, press, b, True)
-            s.pico.at_ms(ms + 3 + length, press, b, False)
+            buttons = [first]
+            if inside_erases == "planned" and busy >= PLANNED_MIN_MS:
+                a = free(len(injected), now - 150, now + busy + 150)
+                b = None if a is None else free(a + 1, now - 150, now + busy + 150, (a,))
+                if b is not None:
+                    plan, buttons = PLANNED, [a, b]
+            for at, length, which in plan:
+                at = at if at >= 0 else busy + at
+                b = buttons[which]
+                injected.append((now + at, now + at + length, b))
+                s.pico.at_ms(ms + at, press, b, True)
+                s.pico.at_ms(ms + at + length, press, b, False)
 
         s.pico.flash.on_erase = tap_inside
     end = start + script[-1][1] + 2500  # and the last save done
@@ -182,7 +205,8 @@ def tap_session(firmware, taps=200, seed=1, flash_times="typical", frozen=False,
         "emulated_s": (end - start) / 1000, "flash_times": flash_times,
         "console": s.pico.console[-2000:],
         "script": script, "start": start, "seen": seen,
-        "erase_times": [e[0] for e in erases],
+        "erase_times": [e[0] for e in erases],  # emulated ms; and in the board's now:
+        "erase_times_now": [e[0] - s.board_ms(0) for e in erases],
     }
     if keep:
         out["session"] = s
