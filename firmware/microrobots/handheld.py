@@ -185,12 +185,14 @@ class Device:
         elapsed = board.ticks_diff(t, self._last)
         self._last = t
         if self.asleep:  # the app's clock stands still: it resumes as it was
-            if board.pressed_mask() or board.sleep():
+            if board.pressed_mask(t) or board.sleep():
                 self.wake()
             return
         self.now = ticks_add(self.now, elapsed)
         now = self.now
-        mask = board.pressed_mask()
+        # t, not a reading of its own: a backend that paces recorded changes (rp2's PIO
+        # path) must count in the clock input.py counts in (now moves on as t does)
+        mask = board.pressed_mask(t)
         if self._waking:  # the button that woke the device is no move
             self._waking = mask != 0
             mask = 0

@@ -117,6 +117,23 @@ def test_the_tap_session_counts_a_tap_seen_in_one_frame_and_finds_a_lost_one():
     assert lost_taps(script, start, presses(frames)) == [script[7]]  # one frame less: lost
 
 
+def test_taps_of_one_button_inside_one_freeze_are_answered_in_order_after_it():
+    """Issue 31: RIGHT tapped three times inside a 400 ms erase (the 300-tap session's
+    fourth), its presses given after the freeze a change a frame: the first two come
+    after the next tap began, which the judge once took for two taps lost. Each press
+    answers one tap, in order; a press missing is still a tap lost."""
+    from tools.rp2040.taps import lost_taps
+
+    start = 1000
+    script = [(10, 60, 3), (163, 211, 3), (390, 443, 3), (600, 650, 3)]  # erase: 0-400
+    polls = [start - 20] + list(range(start + 400, start + 1200, 20))
+    seen = [(start + t, 3) for t in (420, 460, 500, 600)]
+    assert lost_taps(script, start, seen, polls) == []
+    assert lost_taps(script, start, seen) == script[:2]  # the frames' times not known
+    assert lost_taps(script, start, seen[1:], polls) == [script[3]]  # one press too few
+    assert lost_taps(script, start, seen[:1] + seen[2:], polls) == [script[3]]
+
+
 def test_a_lost_tap_is_told_merged_or_between_frames_from_the_frames_times():
     from tools.rp2040.taps import why_lost
 

@@ -88,8 +88,8 @@ def _probe():
     cur = array("i", [_H])  # the record of the frame running now (a frame within a
     depth = array("i", [0])  # frame's work is a record of its own): the frames open
 
-    def pressed():
-        m = read()
+    def pressed(t=None):  # (the frame's ticks, handheld.Device.step: no tuple of args)
+        m = read(t)
         buf[cur[0]] = dev.now  # read right after the frame set its now
         buf[cur[0] + 1] = m
         return m

@@ -10,11 +10,15 @@ cursor and the robots, undo (B) and select (A): moves are saved a second after t
 one (app.App's saver), so saves, with their erases and page programs, fall among the taps.
 ``inside_erases``: besides, a tap (up to 60 ms, 8 ms shorter than the erase) begins 3 ms
 into every erase, on a button the random taps leave alone then: it begins and ends while
-the board is frozen, the case a once-a-frame poll loses.
+the board is frozen, the case a once-a-frame poll loses. ``inside_erases="planned"``:
+in an erase of PLANNED_MIN_MS or more, PLANNED's four taps instead (issue 31's lost
+taps: two of one button inside one freeze, a tap pressed in it and let go after).
 ``lost_why`` says for each lost tap what the frames' times show (``why_lost``).
 A tap is seen when the firmware's debounced buttons (device/input.py, run on the masks
 the board read, frame by frame, as the board did) give a PRESS of its button between its
-press and the next tap of that button. ``frames``: every frame's work (step_us), to find
+press and the next tap of that button, or within HANDOVER_MS of the first frame after its
+release (a freeze holds the presses of all its taps back: ``lost_taps``), each press
+answering one tap, in order. ``frames``: every frame's work (step_us), to find
 the slowest frame with a save and the frames late (work over the 20 ms period).
 """
 
@@ -23,6 +27,14 @@ import random
 BUTTONS = 6
 FRAME_MS = 20
 SLACK_MS = FRAME_MS  # a record's now is its frame's start: the edge may fall just before
+# After a freeze the record's changes are given a change of a button a frame (rp2_pio):
+# a button tapped n times inside it has its last press 2(n - 1) frames after the first.
+HANDOVER_MS = 15 * FRAME_MS
+# inside_erases="planned", in an erase this long (worst-case times): two taps of one
+# button, two of another, the last pressed 25 ms before the erase ends and let go after:
+# (ms after the erase began, or before its end if negative; length; first or second button)
+PLANNED_MIN_MS = 300
+PLANNED = ((3, 60, 0), (90, 50, 0), (163, 60, 1), (-25, 60, 1))
 
 
 def tap_script(taps, seed):
@@ -56,15 +68,25 @@ def presses(records):
     return out
 
 
-def lost_taps(script, start, seen):
+def lost_taps(script, start, seen, polls=None):
     """The taps of ``script`` (played from the board's now ``start``) that no PRESS in
-    ``seen`` answers: a press of its button from a frame before its press to a frame
-    before that button's next tap (or a second after the last one)."""
+    ``seen`` answers. Each button's presses answer its taps in order, one press a tap: a
+    tap's press comes from a frame before its press (SLACK_MS: a record's now is its
+    frame's start) to a frame before that button's next tap (or a second after the last
+    one). ``polls`` (the frames' now): a tap's press may come later than that, up to
+    HANDOVER_MS after the first frame after its release. A freeze holds every frame back:
+    when a button is tapped twice inside one, both presses come after it, the first later
+    than the second tap's press (rp2_pio's record gives them to the frames one change of a
+    button a frame); without ``polls`` the first would be judged lost."""
     lost = []
     used = set()
     for k, (down, up, button) in enumerate(script):
         later = [d for d, _, b in script[k + 1:] if b == button]
         until = start + (later[0] if later else up + 1000) - SLACK_MS
+        if polls:
+            after = [t for t in polls if t > start + up]
+            if after:
+                until = max(until, after[0] + HANDOVER_MS)
         hit = [j for j, (t, b) in enumerate(seen)
                if b == button and start + down - SLACK_MS <= t < until and j not in used]
         if hit:
@@ -122,21 +144,37 @@ def tap_session(firmware, taps=200, seed=1, flash_times="typical", frozen=False,
     if inside_erases and s.pico.flash is not None:
         origin = s.board_ms(0)  # emulated ms at the board's now 0
 
+        def free(first, lo, hi, taken=()):
+            """A button the script (and the taps put in) leaves alone from ``lo`` to
+            ``hi``, looked for from ``first`` on; None if every one is busy."""
+            for k in range(BUTTONS):
+                b = (first + k) % BUTTONS
+                if b not in taken and all(up < lo or down > hi for down, up, bb
+                                          in script + injected if bb == b):
+                    return b
+            return None
+
         def tap_inside(ms, busy):
             """A tap that begins and ends inside the erase just begun (the board frozen),
-            on a button the script leaves alone around it."""
+            on a button the script leaves alone around it; "planned": PLANNED's in a
+            long one."""
             now = ms - origin - start
-            length = min(60, busy - 8)
-            for k in range(BUTTONS):
-                b = (len(injected) + k) % BUTTONS
-                if all(up < now - 150 or down > now + 150 for down, up, bb in script + injected
-                       if bb == b):
-                    break
-            else:
+            plan = [(3, min(60, busy - 8), 0)]
+            first = free(len(injected), now - 150, now + 150)
+            if first is None:
                 return
-            injected.append((now + 3, now + 3 + length, b))
-            s.pico.at_ms(ms + 3, press, b, True)
-            s.pico.at_ms(ms + 3 + length, press, b, False)
+            buttons = [first]
+            if inside_erases == "planned" and busy >= PLANNED_MIN_MS:
+                a = free(len(injected), now - 150, now + busy + 150)
+                b = None if a is None else free(a + 1, now - 150, now + busy + 150, (a,))
+                if b is not None:
+                    plan, buttons = PLANNED, [a, b]
+            for at, length, which in plan:
+                at = at if at >= 0 else busy + at
+                b = buttons[which]
+                injected.append((now + at, now + at + length, b))
+                s.pico.at_ms(ms + at, press, b, True)
+                s.pico.at_ms(ms + at + length, press, b, False)
 
         s.pico.flash.on_erase = tap_inside
     end = start + script[-1][1] + 2500  # and the last save done
@@ -146,8 +184,8 @@ def tap_session(firmware, taps=200, seed=1, flash_times="typical", frozen=False,
     records = [r for r in s.records if r["now"] >= start - 200]
     seen = presses(records)
     script = sorted(script + [(round(d), round(u), b) for d, u, b in injected])
-    lost = lost_taps(script, start, seen)
     polls = [r["now"] for r in records]
+    lost = lost_taps(script, start, seen, polls)
     erases = s.pico.flash.erases()[erases_before:] if s.pico.flash else []
     saving = [r["step_us"] for r in records if r["saves"]]
     plain = [r["step_us"] for r in records if not r["saves"] and not r["app"] & 2]
@@ -167,7 +205,8 @@ def tap_session(firmware, taps=200, seed=1, flash_times="typical", frozen=False,
         "emulated_s": (end - start) / 1000, "flash_times": flash_times,
         "console": s.pico.console[-2000:],
         "script": script, "start": start, "seen": seen,
-        "erase_times": [e[0] for e in erases],
+        "erase_times": [e[0] for e in erases],  # emulated ms; and in the board's now:
+        "erase_times_now": [e[0] - s.board_ms(0) for e in erases],
     }
     if keep:
         out["session"] = s

@@ -79,7 +79,7 @@ class Hardware:
             io.switch_to_input(pull=digitalio.Pull.UP)
             self._buttons.append(io)
 
-    def pressed_mask(self):
+    def pressed_mask(self, now=None):
         mask = 0
         bit = 1
         for io in self._buttons:

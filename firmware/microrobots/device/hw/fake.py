@@ -35,7 +35,7 @@ class Hardware:
         self.led_supply = True
         self.sleeps = 0
 
-    def pressed_mask(self):
+    def pressed_mask(self, now=None):
         return self.pressed
 
     def show(self, buf):

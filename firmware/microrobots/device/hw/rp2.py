@@ -167,11 +167,13 @@ class Hardware:
             cs.value(0)
         return level
 
-    def pressed_mask(self):
+    def pressed_mask(self, now=None):
         """The buttons held now, and those that fell since the last call (once a frame);
-        feeds the watchdog."""
+        feeds the watchdog. ``now``: the frame's ticks_ms, read at its start (None: read
+        here), the clock device/input.py's lock-out counts in: the PIO path gives a
+        recorded change only when input.py will take it (rp2_pio.Replay.mask)."""
         if self._pio is not None:
-            mask = self._pio.mask(time.ticks_ms())
+            mask = self._pio.mask(time.ticks_ms() if now is None else now)
             if self._watchdog is not None:
                 self._watchdog.feed()
             return mask

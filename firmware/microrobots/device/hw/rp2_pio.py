@@ -103,7 +103,11 @@ class Replay:
     queued levels as it can without changing one button twice, or a button that changed
     less than 20 ms ago (device/input.py would take that for a bounce): a tap inside a
     freeze is then held at one frame and let go at the next, and two taps of one button
-    are two presses. Allocates nothing."""
+    are two presses. ``now`` must be the frame's own now as input.py gets it (or moving
+    as it does): counted in a reading of the ticks a moment later, which may be 1 ms on,
+    a change came 20 ms after the last by this clock and 19 by input.py's, which took it
+    for a bounce; its opposite, given at the next frame, then hid it (issue 31: a tap
+    lost at worst-case flash times). Allocates nothing."""
 
     def __init__(self, sm, offsets, group):
         self._sm = sm

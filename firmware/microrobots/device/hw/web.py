@@ -36,7 +36,7 @@ class Hardware:
         self._board = js.microrobotsBoard
         self._buzzer = config["buzzer_pin"] is not None
 
-    def pressed_mask(self):
+    def pressed_mask(self, now=None):
         return self._board.buttons()
 
     def show(self, buf):
