@@ -84,7 +84,7 @@ class _Grouping:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection_modifyitems(self, session, config, items):
-        if config.getvalue("dist") == "loadgroup":
+        if config.getoption("dist", default=None) == "loadgroup":
             for item in items:
                 unit = _unit(item)
                 if unit != item.nodeid.split("host_tests/", 1)[-1]:  # more than itself
