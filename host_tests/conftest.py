@@ -84,7 +84,9 @@ class _Grouping:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection_modifyitems(self, session, config, items):
-        if config.getoption("dist", default=None) == "loadgroup":
+        # (a worker's dist is "no": xdist keeps what the controller's was in loadgroup)
+        if getattr(config.option, "loadgroup", False) or config.getoption(
+                "dist", default=None) == "loadgroup":
             for item in items:
                 unit = _unit(item)
                 if unit != item.nodeid.split("host_tests/", 1)[-1]:  # more than itself
