@@ -42,7 +42,7 @@ SLOW_S = {
     "web/test_web.py::test_a_simulated_battery_dimming_sleep_and_wake": 56,
     "web/test_web.py::test_the_help_line_guides_a_table_a_player_and_a_teacher": 55,
     "web/test_web.py": 60, "tools/test_dist.py": 70, "web/test_ricochet_page.py": 40,
-    "tools/test_terminal.py::test_the_help_line_guides_a_table_a_player_and_a_teacher": 40,
+    "tools/test_terminal.py::test_the_help_line_guides_a_table_a_player_and_a_teacher": 75,
     "tools/test_render.py::test_sim_headless_png_draws_the_last_frame": 45,
     "tools/test_render.py::test_cli_writes_the_frame_at_a_time": 24,
     "web/test_web_app.py": 30, "web/test_web_lesson.py": 30, "web/test_web_layout.py": 20,

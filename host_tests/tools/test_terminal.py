@@ -676,12 +676,6 @@ def tmux_keys(events):
     return keys
 
 
-# The device's clock runs this many times as fast as the wall's (MICROROBOTS_SIM_SPEED): no
-# more, as a stall of this test's process of a minute over TOUR_SPEED would be a minute
-# without a key on the device, which dims it (and the next key would only wake it).
-TOUR_SPEED = 4
-
-
 @needs_tmux
 def test_the_help_line_guides_a_table_a_player_and_a_teacher(tmux_session, tmp_path):
     """The tour of host_tests/tour.py typed into make play: a three-player referee game
@@ -691,9 +685,8 @@ def test_the_help_line_guides_a_table_a_player_and_a_teacher(tmux_session, tmp_p
     import tour
 
     steps = tour.tour(str(tmp_path / "scripted"))
-    # the tour is 86 s of play: a fraction of it on the wall (TOUR_SPEED)
     s = tmux_session(sim_command("--seed", str(tour.SEED)), cols=100, rows=50,
-                     env="COLORTERM=truecolor %s=%d" % (T.SPEED_ENV, TOUR_SPEED))
+                     env="COLORTERM=truecolor")
 
     def said(screen):
         return " ".join(visible(screen).split())
@@ -701,7 +694,7 @@ def test_the_help_line_guides_a_table_a_player_and_a_teacher(tmux_session, tmp_p
     for step in steps:
         for key in tmux_keys(step.events):
             s.keys(key)
-            time.sleep(0.15 / TOUR_SPEED)  # a player's pace: each key a tap of its own
+            time.sleep(0.15)  # a player's pace: each key a tap of its own
         want = "» " + step.guide
         s.wait_for(lambda t, want=want: want in said(t), "the help line after %s" % step)
         if "the dice roll a robot" in step.guide:  # the classroom: no referee verdict

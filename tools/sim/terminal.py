@@ -28,10 +28,6 @@ minute without a key) or asleep (five minutes; any key wakes it, and is no move)
 Like a real Pico, the simulated device keeps its flash between runs: settings and a game
 in progress live in build/sim-state/ (``--state DIR`` for another folder). ``--fresh``
 starts a new device whose flash is thrown away at the end.
-The tests' clock: ``MICROROBOTS_SIM_SPEED=N`` in the environment makes the device's clock
-run N times as fast as the wall's (the keys' taps and holds keep their lengths in the
-device's time), so that a scripted tour of a minute and a half of play takes a fraction
-of that (host_tests/tools/test_terminal.py); a player never sets it.
 ``--side``/``--tiles`` (as in tools.solve: ``--tiles black:CADB0312`` or a code with
 ``--side``) set the arrangement in the device's settings before it starts.
 """
@@ -66,7 +62,6 @@ TAP_MS = 60     # a key press holds its button this long (as an events-file tap)
 HOLD_MS = 1000  # Shift+key: long enough for the firmware's long press (about 0.6 s)
 TICK_MS = 20    # one firmware frame
 ESC_WAIT = 0.05  # a lone Esc is B once nothing follows it for this long
-SPEED_ENV = "MICROROBOTS_SIM_SPEED"  # the device's ms per wall ms (the module's docstring)
 
 # Escape sequences of the keys we use (normal and application cursor mode).
 _ARROWS = {"A": "up", "B": "down", "C": "right", "D": "left"}
@@ -680,7 +675,6 @@ def play(args, stdin_fd, out):
     term = None
     driver = None
     try:
-        speed = clock_speed()
         prepare_state(state_dir, args.side, args.tiles)
         cmd = driver_command(args.runtime, args.seed, state_dir, i18n.current())
         state = State(layout_numbers(state_dir), args.runtime, layout_labels(state_dir),
@@ -705,7 +699,7 @@ def play(args, stdin_fd, out):
         pending_since = 0.0
         dirty = True
         while True:
-            now = int((time.monotonic() - start) * 1000 * speed)
+            now = int((time.monotonic() - start) * 1000)
             ready, _, _ = select.select([stdin_fd], [], [], 0.01)
             if ready:
                 data = os.read(stdin_fd, 1024)
@@ -777,21 +771,6 @@ def play(args, stdin_fd, out):
             driver.close()
         if not keep:
             shutil.rmtree(state_dir, ignore_errors=True)
-
-
-def clock_speed():
-    """The device's clock over the wall's (SPEED_ENV, 1 unless set)."""
-    text = os.environ.get(SPEED_ENV, "").strip()
-    if not text:
-        return 1.0
-    try:
-        speed = float(text)
-    except ValueError:
-        speed = 0.0
-    if not 0 < speed <= 100:
-        raise UsageError("%s=%s: a number of times as fast, above 0 and at most 100"
-                         % (SPEED_ENV, text))
-    return speed
 
 
 def finish(state):
