@@ -26,18 +26,15 @@ settings.load_profile(os.environ.get("MICROROBOTS_HYPOTHESIS") or (
 BOARD_TESTS = ("test_rp2040.py", "test_circuitpython.py", "test_power_cut_rp2040.py",
                "test_rp2040_taps.py")
 
-# -- the order of the tests, and how they go to the workers (make test: --dist loadgroup) --
-# A test file whose tests share a fixture of its module or of the session (a browser, a
-# scratch checkout, make dist's files, an emulated-board run) goes to one worker as one
-# unit; every other test is a unit of its own, so that the workers share the many small
-# tests to the end and none is left alone with a long file. A long test function named in
-# SLOW_S is a unit of its own even in such a file (its worker sets the fixture up again:
-# a browser starts in a few seconds). The units go out longest first (SLOW_S: the slowest
-# files and test functions, seconds measured on the dev machine, 2-core x86_64, issue 30;
-# any other test counts as DEFAULT_S), so that the long ones start at once and the short
-# ones fill in behind them; the emulated boards' tests go last.
+# -- the order of the files on the workers (make test: --dist loadfile --no-loadscope-reorder) --
+# A file goes to one worker (its module's fixtures: a browser, make dist's files, a board
+# run, set up once). The files go out longest first (SLOW_S: the slowest files and test
+# functions, seconds measured on the dev machine, 2-core x86_64, issue 30; any other test
+# counts as DEFAULT_S), so that the long ones start at once and the many short ones fill
+# in behind them, and no worker is left alone with a long file at the end; the emulated
+# boards' tests go last, whose runs work beside all the rest.
 SLOW_S = {
-    "web/test_i18n_tour.py::test_the_ricochet_table_fits_every_screen_in_each_language": 90,
+    "web/test_i18n_tour.py::test_the_ricochet_table_fits_every_screen_in_each_language": 60,
     "web/test_i18n_tour.py::test_the_handhelds_tour_fits_every_screen_in_each_language": 60,
     "web/test_web.py::test_a_simulated_battery_dimming_sleep_and_wake": 56,
     "web/test_web.py::test_the_help_line_guides_a_table_a_player_and_a_teacher": 55,
@@ -49,67 +46,34 @@ SLOW_S = {
     "web/test_web_storage.py": 15,
 }
 DEFAULT_S = 0.1
-SHARED_SCOPES = ("module", "package", "session")
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def _shares_a_fixture(item):
-    """Does ``item`` use a fixture of host_tests/ that lives for its module or longer?"""
-    info = getattr(item, "_fixtureinfo", None)
-    for defs in (info.name2fixturedefs.values() if info is not None else ()):
-        for d in defs:
-            path = getattr(getattr(d.func, "__code__", None), "co_filename", "")
-            if d.scope in SHARED_SCOPES and path.startswith(HERE + os.sep):
-                return True
-    return False
-
-
-def _unit(item):
-    """The unit ``item`` goes to a worker in (host_tests/-relative): a function that SLOW_S
-    names, or the file of a test that shares a fixture, or the test itself."""
-    nodeid = item.nodeid.split("host_tests/", 1)[-1].split("@")[0]
-    function = nodeid.split("[")[0]
-    if function in SLOW_S:
-        return function
-    return nodeid.split("::")[0] if _shares_a_fixture(item) else nodeid
-
-
-def _cost(unit, items):
-    """The unit's seconds: SLOW_S's for it, or DEFAULT_S a test."""
-    return SLOW_S.get(unit, DEFAULT_S * len(items))
-
-
-class _Grouping:
-    """Names each shared file's group (xdist_group), before xdist reads the marks."""
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_collection_modifyitems(self, session, config, items):
-        # (a worker's dist is "no": xdist keeps what the controller's was in loadgroup)
-        if getattr(config.option, "loadgroup", False) or config.getoption(
-                "dist", default=None) == "loadgroup":
-            for item in items:
-                unit = _unit(item)
-                if unit != item.nodeid.split("host_tests/", 1)[-1]:  # more than itself
-                    item.add_marker(pytest.mark.xdist_group(unit))
-
-
-def pytest_configure(config):
-    config.pluginmanager.register(_Grouping(), "microrobots-grouping")
+def _file_costs(items):
+    """Each file's seconds (host_tests/-relative path): SLOW_S's for the file, plus its
+    functions' that SLOW_S names, plus DEFAULT_S for each of its other tests."""
+    costs, named = {}, set()
+    for item in items:
+        nodeid = item.nodeid.split("host_tests/", 1)[-1]
+        path, function = nodeid.split("::")[0], nodeid.split("[")[0]
+        if function in SLOW_S:
+            if function not in named:
+                named.add(function)
+                costs[path] = costs.get(path, 0) + SLOW_S[function]
+        else:
+            costs[path] = costs.get(path, 0) + DEFAULT_S
+    for path in costs:
+        costs[path] += SLOW_S.get(path, 0)
+    return costs
 
 
 @pytest.hookimpl(trylast=True)  # after -k and -m have deselected what will not run
 def pytest_collection_modifyitems(session, config, items):
-    units, first = {}, {}
-    for k, item in enumerate(items):
-        unit = _unit(item)
-        units.setdefault(unit, []).append(item)
-        first.setdefault(unit, k)
-    cost = {unit: _cost(unit, members) for unit, members in units.items()}
+    cost = _file_costs(items)
     order = {id(item): k for k, item in enumerate(items)}
 
     def key(item):
-        unit = _unit(item)
-        return (item.fspath.basename in BOARD_TESTS, -cost[unit], first[unit], order[id(item)])
+        path = item.nodeid.split("host_tests/", 1)[-1].split("::")[0]
+        return (item.fspath.basename in BOARD_TESTS, -cost[path], path, order[id(item)])
 
     items.sort(key=key)
     if not hasattr(config, "workerinput") and not config.option.collectonly:
