@@ -76,17 +76,20 @@ firmware-deps:
 firmware: firmware-deps
 	$(BARE) -m tools.picoimage $(if $(BOARD),--board $(BOARD))
 
-# The suite on TEST_JOBS workers (pytest-xdist; auto: one per core), a test file on one
-# worker (its module fixtures: a browser, a scratch checkout, the enclosure's renders),
-# the emulated boards beside them (host_tests/board_runs.py, cached by their inputs);
+# The suite on TEST_JOBS workers (pytest-xdist; two per core: many tests wait on a browser,
+# a terminal or a child process, and another worker computes meanwhile), a test file on
+# one worker (its module fixtures: a browser, a scratch checkout, the enclosure's renders),
+# the files in conftest.py's order (the longest first, the emulated boards' last), the
+# emulated boards beside them (host_tests/board_runs.py, cached by their inputs);
 # the slowest ten tests and the skips with their reasons at the end. Bytecode is cached
 # even where PYTHONDONTWRITEBYTECODE is set: without it every worker, board run and tool
 # the tests start compiles (and pytest rewrites) every module it imports again.
-TEST_JOBS ?= auto
+TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) * 2 )))
 test: $(call needs,test) system-deps web-deps firmware-deps
 	$(PY) -m tools.picoimage --board RPI_PICO --if-possible
 	$(BIN)/ruff check --quiet firmware tools host_tests
-	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -q -rs -n $(TEST_JOBS) --dist loadfile --durations=10 host_tests
+	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -q -rs -n $(TEST_JOBS) --dist loadfile \
+	  --no-loadscope-reorder --durations=10 host_tests
 
 bench: $(call needs,bench)
 	$(PY) -m tools.bench

@@ -184,6 +184,33 @@ def key(name):
     return h.hexdigest()[:24]
 
 
+def kept(name, firmware, module, compute):
+    """``compute()``'s results (a dict that JSON keeps), from the cache when a call with the
+    same inputs made them before: ``name``, the image ``firmware``'s bytes, every file of
+    firmware/, the files of ``module``'s closure (the tools the emulation runs) and every
+    installed package's version, as a board run's key. For an emulation a test runs in its
+    own process (test_dist.py's boot of make dist's image), deterministic as the runs are;
+    ``BOARD_RUNS=fresh`` computes it again (and keeps it)."""
+    h = hashlib.sha256()
+    h.update(json.dumps([name, module, sys.version]).encode())
+    with open(firmware, "rb") as f:
+        h.update(hashlib.sha256(f.read()).digest())
+    for path in list(_files(FIRMWARE)) + closure(module):
+        h.update(path.encode() + b"\0" + _file_digest(path))
+    h.update(_packages_digest())
+    cached = _cached(name, h.hexdigest()[:24])
+    if os.environ.get("BOARD_RUNS") != "fresh" and os.path.exists(cached):
+        with open(cached) as f:
+            return json.load(f)
+    results = compute()
+    out = os.path.join(OUT, name + ".json")
+    os.makedirs(OUT, exist_ok=True)
+    with open(out, "w") as f:
+        json.dump(results, f)
+    _store(name, h.hexdigest()[:24], out)
+    return results
+
+
 _digests = {}
 
 

@@ -158,16 +158,33 @@ def test_each_image_is_this_trees_firmware_for_its_chip(made, board):
     assert key.encode() in picoimage.uf2_payload(data)  # the frozen modules are this tree's
 
 
-def test_the_pico_image_boots_on_the_emulated_rp2040_to_the_menu(made):
-    pytest.importorskip("rp2040py", reason="the emulated RP2040 (requirements/rp2040.txt)")
+def boot_to_menu(firmware):
+    """A boot of ``firmware`` on the emulated RP2040 and 600 ms of its menu: whether it
+    booted, its console, the modes it recorded and its last grid frame. Kept by its inputs
+    (board_runs.kept: the image's bytes, the emulator's code), as the board runs are: the
+    same tree makes the same image, whose boot is then not emulated again."""
     from tools.rp2040.session import BoardSession, grid_frames
 
+    s = BoardSession(firmware, frozen=True)
+    booted = bool(s.boot(limit_ms=8000))
+    if booted:
+        s.run_to(s.now + 600)
+    frames = grid_frames(s.pico.leds, s.config)
+    return {"booted": booted, "console": s.pico.console,
+            "modes": sorted({r["mode"] for r in s.records}),
+            "menu": list(frames[-1][1]) if frames else None}
+
+
+def test_the_pico_image_boots_on_the_emulated_rp2040_to_the_menu(made):
+    pytest.importorskip("rp2040py", reason="the emulated RP2040 (requirements/rp2040.txt)")
+    import board_runs
+
     out, _ = made
-    s = BoardSession(dist_image(out, "RPI_PICO"), frozen=True)
-    assert s.boot(limit_ms=8000), s.pico.console
-    s.run_to(s.now + 600)
-    modes = {r["mode"] for r in s.records}
-    assert modes == {0}, modes  # the menu, and only the menu
-    assert "Traceback" not in s.pico.console
-    _ms, menu = grid_frames(s.pico.leds, s.config)[-1]
+    firmware = dist_image(out, "RPI_PICO")
+    boot = board_runs.kept("dist-boot", firmware, "tools.rp2040.session",
+                           lambda: boot_to_menu(firmware))
+    assert boot["booted"], boot["console"]
+    assert boot["modes"] == [0], boot["modes"]  # the menu, and only the menu
+    assert "Traceback" not in boot["console"]
+    menu = boot["menu"]
     assert any(menu[0:9]) and any(menu[3 * 21:3 * 21 + 3])  # solo and settings quadrants lit

@@ -73,32 +73,44 @@ def measure(page, where):
     assert not bad, "%s: %s" % (where, bad[0])
 
 
+# Each element whose own text (its text nodes) has Hangul, visible, not an option nor in
+# an SVG, marked with its count of syllables in one call: only those few are then asked
+# for their fonts (a round trip to the browser each; a walk over every element took
+# thousands of them on the table's page, minutes on a busy machine).
+MARK_HANGUL = """() => {
+  const counts = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const cs = getComputedStyle(el);
+    if (cs.visibility === 'hidden' || !el.getClientRects().length) continue;
+    if (el.localName === 'option' || el.closest('svg')) continue;
+    const n = [...el.childNodes].filter((t) => t.nodeType === 3).map((t) => t.textContent)
+      .join('').replace(/[^\\uac00-\\ud7a3]/g, '').length;
+    if (n) { el.setAttribute('data-hangul-test', n); counts.push(n); }
+  }
+  return counts;
+}"""
+UNMARK_HANGUL = """() => document.querySelectorAll('[data-hangul-test]').forEach(
+  (el) => el.removeAttribute('data-hangul-test'))"""
+
+
 def hangul_fonts(page, where):
     """Every element whose own text has Hangul: drawn with a font that has it."""
+    counts = page.evaluate(MARK_HANGUL)
     cdp = page.context.new_cdp_session(page)
     cdp.send("DOM.enable")
     cdp.send("CSS.enable")
     doc = cdp.send("DOM.getDocument", {"depth": -1})
-    checked = 0
-    for node in cdp.send("DOM.querySelectorAll", {"nodeId": doc["root"]["nodeId"],
-                                                  "selector": "body *"})["nodeIds"]:
+    nodes = cdp.send("DOM.querySelectorAll", {"nodeId": doc["root"]["nodeId"],
+                                              "selector": "[data-hangul-test]"})["nodeIds"]
+    assert len(nodes) == len(counts), where  # (both in the document's order)
+    for node, syllables in zip(nodes, counts):
         fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
         hangul = sum(f["glyphCount"] for f in fonts if CJK_FONT.search(f["familyName"]))
         other = [f["familyName"] for f in fonts if not CJK_FONT.search(f["familyName"])]
-        own = cdp.send("DOM.resolveNode", {"nodeId": node})["object"]["objectId"]
-        syllables = cdp.send("Runtime.callFunctionOn", {
-            "objectId": own, "returnByValue": True,
-            "functionDeclaration": "function () { const cs = getComputedStyle(this);"
-            " if (cs.visibility === 'hidden' || !this.getClientRects().length) return 0;"
-            " if (this.localName === 'option' || this.closest('svg')) return 0;"
-            " return [...this.childNodes].filter((n) => n.nodeType === 3)"
-            ".map((n) => n.textContent).join('').replace(/[^\\uac00-\\ud7a3]/g, '').length; }",
-        })["result"]["value"]
-        if syllables:
-            checked += 1
-            assert hangul >= syllables, "%s: %d Hangul drawn by %s" % (where, syllables, other)
+        assert hangul >= syllables, "%s: %d Hangul drawn by %s" % (where, syllables, other)
     cdp.detach()
-    return checked
+    page.evaluate(UNMARK_HANGUL)
+    return len(counts)
 
 
 # The words a screen left in English: every visible text node and every title, label
