@@ -76,15 +76,16 @@ firmware-deps:
 firmware: firmware-deps
 	$(BARE) -m tools.picoimage $(if $(BOARD),--board $(BOARD))
 
-# The suite on TEST_JOBS workers (pytest-xdist; two per core: many tests wait on a browser,
-# a terminal or a child process, and another worker computes meanwhile), a test file on
+# The suite on TEST_JOBS workers (pytest-xdist; one per core: two a core, tried at stop 43,
+# left the terminal's and the page's timed tours, the emulated boards in the background
+# and chromium fighting for the cores, and three tests timed out in CI), a test file on
 # one worker (its module fixtures: a browser, a scratch checkout, the enclosure's renders),
 # the files in conftest.py's order (the longest first, the emulated boards' last), the
 # emulated boards beside them (host_tests/board_runs.py, cached by their inputs);
 # the slowest ten tests and the skips with their reasons at the end. Bytecode is cached
 # even where PYTHONDONTWRITEBYTECODE is set: without it every worker, board run and tool
 # the tests start compiles (and pytest rewrites) every module it imports again.
-TEST_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) * 2 )))
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 test: $(call needs,test) system-deps web-deps firmware-deps
 	$(PY) -m tools.picoimage --board RPI_PICO --if-possible
 	$(BIN)/ruff check --quiet firmware tools host_tests

@@ -168,3 +168,68 @@ def test_a_scripted_now_lands_when_the_boards_ticks_say_it(tmp_path):
     s = BoardSession.__new__(BoardSession)
     s.pico = Timer()
     assert s.board_ms(4900) == 5000 and s.board_ms(6000) == 6100
+
+
+def test_two_commands_due_inside_one_frozen_frame_are_both_answered():
+    """The probe has one command word: the board takes it between frames. Two commands
+    due inside one frame frozen by a save (the CircuitPython tour's referee: a 270 ms FAT
+    save with "modes" due at +0 and "heap" at +40) must both be answered, in order."""
+    import struct
+
+    from tools.rp2040.session import BoardSession
+
+    class Board:
+        """SRAM with the probe's header at 0, an alarm queue and frames at 20 ms, the one
+        from 100 to 370 ms frozen; a frame takes the waiting command and answers its
+        number times ten."""
+
+        def __init__(self):
+            self.mem = bytearray(4 * probe.HEADER)
+            self.alarms = []
+            self.ms = 0.0
+
+        def ram(self, at, n):
+            return bytes(self.mem[at:at + n])
+
+        def write_ram(self, at, data):
+            self.mem[at:at + len(data)] = data
+
+        def at_ms(self, ms, fn, *args):
+            self.alarms.append((max(ms, self.ms), len(self.alarms), fn, args))
+
+        def board_us(self):
+            return self.ms * 1000
+
+        def frame(self):
+            h = list(struct.unpack("<%di" % probe.HEADER, bytes(self.mem)))
+            word = h[probe.H_CMD]
+            if word:
+                seq, cmd = word >> 8, word & 255
+                h[probe.ANSWERS + seq % probe.SLOTS] = 10 * cmd
+                h[probe.DONE + seq % probe.SLOTS] = seq
+                h[probe.H_CMD] = 0
+                self.mem[:] = struct.pack("<%di" % probe.HEADER, *h)
+
+        def run_to(self, end):
+            frames = [t for t in range(0, int(end), 20) if not 100 < t < 370]
+            while frames or self.alarms:
+                next_alarm = min(self.alarms)[0] if self.alarms else end
+                if frames and frames[0] <= next_alarm:
+                    self.ms = frames.pop(0)
+                    self.frame()
+                elif next_alarm < end:
+                    self.alarms.sort()
+                    self.ms, _, fn, args = self.alarms.pop(0)
+                    fn(*args)
+                else:
+                    break
+
+    session = BoardSession.__new__(BoardSession)
+    session.pico = Board()
+    session.reader = probe.ProbeReader(session.pico)
+    session.reader.address = 0
+    first = session.command(290, probe.CMD_MODES)
+    second = session.command(330, probe.CMD_HEAP)
+    session.pico.run_to(600)
+    assert session.answer(first) == 10 * probe.CMD_MODES
+    assert session.answer(second) == 10 * probe.CMD_HEAP

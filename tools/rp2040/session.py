@@ -204,6 +204,12 @@ class BoardSession:
         box = []
 
         def send():
+            # One command word: one sent while the board has not taken the one before
+            # (a frame frozen by a save, with two commands due inside it) would overwrite
+            # it, so it waits for the next frame's turn.
+            if self.reader.header()[probe.H_CMD] != 0:
+                self.pico.at_ms(self.pico.ms + 2, send)
+                return
             box.append(self.reader.command(cmd))
 
         self.at(now, send)
