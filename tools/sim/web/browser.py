@@ -62,7 +62,28 @@ def session(out=None):
         pw = stack.enter_context(sync_playwright())
         browser = pw.chromium.launch(executable_path=chromium(), args=list(FLAGS))
         stack.callback(browser.close)
+        BROWSERS.append(browser)
+        stack.callback(BROWSERS.remove, browser)
         yield browser, "http://127.0.0.1:%d/" % httpd.server_port
+
+
+# The browsers session() has running, so that a test's pages can be closed after it.
+BROWSERS = []
+
+
+def contexts():
+    """Every browser context open now, in every running session."""
+    return [c for b in BROWSERS for c in b.contexts]
+
+
+def close_contexts_but(kept):
+    """Close every context not in ``kept``: each open page runs the firmware's frame loop
+    (a renderer process busy 60 times a second), so pages left open after their test
+    pile up (49 renderers, 1.7 cores of a 2-core machine, by the end of test_web.py) and
+    starve the timed tests running beside them."""
+    for context in contexts():
+        if context not in kept:
+            context.close()
 
 
 def watch(page):
