@@ -289,7 +289,10 @@ def test_a_freeze_fills_the_joined_fifo_as_the_button_watcher_packs_it(joined, s
     held); in rp2040py's own 4 words it stalled at the 14th and missed the rest while
     stalled: issue 31's planned case, 15 changes in two 400 ms erases back to back, lost
     the 15th, B pressed 25 ms before the end of the freeze."""
+    from tools.rp2040.taps import pio_facts
+
     mcu = _chip(joined)
+    assert pio_facts(mcu)["rx_stalled"] == []
     # autopush at 28 bits, in shifting left, out right, RX joined (rp2_pio's SHIFTCTRL)
     mcu.write_uint32(PIO1 + SM0_SHIFTCTRL, 1 << 31 | 28 << 20 | 1 << 19 | 1 << 16)
     change = 0
@@ -300,6 +303,7 @@ def test_a_freeze_fills_the_joined_fifo_as_the_button_watcher_packs_it(joined, s
         if change <= 2:  # the FIFO had room: pushed at once
             mcu.write_uint32(PIO1 + SM0_INSTR, PUSH_NOBLOCK)
     assert change == stalls_at
+    assert pio_facts(mcu)["rx_stalled"] == [(1, 0)]  # what a tap session reports
     words = [mcu.read_uint32(PIO1 + RXF0) for _ in range(mcu.read_uint32(PIO1 + FLEVEL) >> 4
                                                          & 0xF)]
     words.append(mcu.read_uint32(PIO1 + RXF0))  # the held push, let go by the reads

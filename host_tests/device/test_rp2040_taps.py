@@ -31,6 +31,7 @@ def test_no_tap_is_lost_while_the_flash_is_busy(taps, times):
     assert t["lost"] == [], "lost %s (%s)" % (t["lost"], t["lost_why"])
     assert t["presses"] == t["taps"], "presses %d for %d taps" % (t["presses"], t["taps"])
     assert t["pio"]["running"], "the buttons' state machine is not running"
+    assert t["pio"]["rx_stalled"] == [], "its RX FIFO filled: it sampled nothing meanwhile"
 
 
 def test_taps_of_one_button_inside_one_long_erase_are_each_a_press(taps):
