@@ -5,11 +5,12 @@ FJOIN_RX and FJOIN_TX (bits 31 and 30). On an RP2040 a join gives one FIFO the o
 storage: 8 words, the other disabled, "always reads as both full and empty", and both
 flushed when a join bit changes (RP2040 datasheet, 3.7 SMx_SHIFTCTRL). hw/rp2_pio.py's
 button watcher joins its RX FIFO (``fifo_join=rp2.PIO.JOIN_RX``) and counts on the 8
-words: 2 changes pushed a word each, then 4 to a word, 26 changes before the state machine
-stalls on a full FIFO. In the model it stalled after 14 (2 + 2 words of 4 + 3 in the ISR
-and the 4th held by the stalled push), and a tap that began and ended inside the stall
-was lost: issue 31's planned case (15 changes in two 400 ms erases back to back, B's
-second tap the 15th). ``join_fifos(mcu)`` puts FIFOs that read the join bits in place.
+words: 2 changes pushed a word each, then 4 to a word; at the 30th change of a freeze (26
+in the FIFO, 3 in the ISR) its autopush finds the FIFO full and the state machine stalls,
+sampling nothing until the CPU reads. In the model it stalled at the 14th (2 + 2 words of
+4 + 3 in the ISR + the stalled push), and a tap that began and ended inside the stall was
+lost: issue 31's planned case (15 changes in two 400 ms erases back to back, B's second
+tap the 15th). ``join_fifos(mcu)`` puts FIFOs that read the join bits in place.
 """
 
 from rp2040py.utils.fifo import FIFO
