@@ -3,6 +3,7 @@
 import os
 import subprocess
 
+import pytest
 from littlefs import LittleFS, UserContext
 
 from tools.rp2040 import image, power_cut_checks, probe
@@ -233,3 +234,78 @@ def test_two_commands_due_inside_one_frozen_frame_are_both_answered():
     session.pico.run_to(600)
     assert session.answer(first) == 10 * probe.CMD_MODES
     assert session.answer(second) == 10 * probe.CMD_HEAP
+
+
+# PIO1's registers (RP2040 datasheet 3.7) and the instructions a test runs through SM0_INSTR
+PIO1 = 0x50300000
+FSTAT, FLEVEL, TXF0, RXF0 = 0x004, 0x00C, 0x010, 0x020
+SM0_EXECCTRL, SM0_SHIFTCTRL, SM0_INSTR = 0x0CC, 0x0D0, 0x0D8
+EXEC_STALLED = 1 << 31
+IN_X_7, PUSH_NOBLOCK = 0x4027, 0x8000
+
+
+def _chip(joined):
+    """An rp2040py RP2040 (no firmware run) with the harness's FIFOs or (None) its own."""
+    pytest.importorskip("rp2040py")
+    from rp2040py.boards import build_rp2040
+
+    from tools.rp2040.pio_fifos import join_fifos
+
+    mcu = build_rp2040("pico")
+    if joined is not None:
+        join_fifos(mcu)
+    return mcu
+
+
+def _set_x(mcu, value):  # set x, v (5 bits)
+    mcu.write_uint32(PIO1 + SM0_INSTR, 0xE020 | value)
+
+
+def test_a_joined_pio_fifo_holds_8_words_and_its_twin_none():
+    """SHIFTCTRL's FJOIN_RX gives the RX FIFO the TX FIFO's storage (8 words; the TX FIFO
+    full and empty at once): rp2040py kept 4, the harness's FIFOs (pio_fifos) honour it."""
+    from tools.rp2040.pio_fifos import FJOIN_RX
+
+    for joined, depth in ((True, 8), (False, 4)):
+        mcu = _chip(joined)
+        mcu.write_uint32(PIO1 + SM0_SHIFTCTRL, (FJOIN_RX if joined else 0) | 0b11 << 18)
+        for k in range(10):
+            _set_x(mcu, k)
+            mcu.write_uint32(PIO1 + SM0_INSTR, 0x4020)  # in x, 32
+            mcu.write_uint32(PIO1 + SM0_INSTR, PUSH_NOBLOCK)  # dropped when full
+        assert mcu.read_uint32(PIO1 + FLEVEL) >> 4 & 0xF == depth
+        assert [mcu.read_uint32(PIO1 + RXF0) for _ in range(depth)] == list(range(depth))
+        mcu.write_uint32(PIO1 + TXF0, 99)
+        tx = mcu.read_uint32(PIO1 + FSTAT) >> 16
+        assert (tx & 1, tx >> 8 & 1) == ((1, 1) if joined else (0, 0))  # full, empty
+        assert mcu.read_uint32(PIO1 + FLEVEL) & 0xF == (0 if joined else 1)
+
+
+@pytest.mark.parametrize("joined, stalls_at", [(True, 30), (None, 14)])
+def test_a_freeze_fills_the_joined_fifo_as_the_button_watcher_packs_it(joined, stalls_at):
+    """hw/rp2_pio.py's record in a freeze: 2 changes pushed a word each, then 4 to a word
+    (a 7-bit group each, autopush at 28 bits). In a joined 8-word RX FIFO the state
+    machine stalls at the 30th change (26 in the FIFO, 3 in the ISR, the 30th's push
+    held); in rp2040py's own 4 words it stalled at the 14th and missed the rest while
+    stalled: issue 31's planned case, 15 changes in two 400 ms erases back to back, lost
+    the 15th, B pressed 25 ms before the end of the freeze."""
+    from tools.rp2040.taps import pio_facts
+
+    mcu = _chip(joined)
+    assert pio_facts(mcu)["rx_stalled"] == []
+    # autopush at 28 bits, in shifting left, out right, RX joined (rp2_pio's SHIFTCTRL)
+    mcu.write_uint32(PIO1 + SM0_SHIFTCTRL, 1 << 31 | 28 << 20 | 1 << 19 | 1 << 16)
+    change = 0
+    while not mcu.read_uint32(PIO1 + SM0_EXECCTRL) & EXEC_STALLED and change < 40:
+        change += 1
+        _set_x(mcu, 0x10 | change & 0xF)
+        mcu.write_uint32(PIO1 + SM0_INSTR, IN_X_7)
+        if change <= 2:  # the FIFO had room: pushed at once
+            mcu.write_uint32(PIO1 + SM0_INSTR, PUSH_NOBLOCK)
+    assert change == stalls_at
+    assert pio_facts(mcu)["rx_stalled"] == [(1, 0)]  # what a tap session reports
+    words = [mcu.read_uint32(PIO1 + RXF0) for _ in range(mcu.read_uint32(PIO1 + FLEVEL) >> 4
+                                                         & 0xF)]
+    words.append(mcu.read_uint32(PIO1 + RXF0))  # the held push, let go by the reads
+    groups = [w >> s & 0x7F for w in words for s in (21, 14, 7, 0) if w >> s & 0x10]
+    assert [g & 0xF for g in groups] == [k & 0xF for k in range(1, stalls_at + 1)]

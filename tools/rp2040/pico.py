@@ -19,7 +19,9 @@ with ``at_ms`` fires inside the clock at that emulated nanosecond, so button edg
 exactly where a script puts them. Emulated time is the model's (125 MHz, instruction
 cycle counts). The flash chip is busy for the W25Q16JV's typical erase and program times
 (``flash_times="worst"``: the datasheet's maximum; None: no time, rp2040py's own model),
-which the bootrom waits out with interrupts off, as on a Pico (flash_timing.py).
+which the bootrom waits out with interrupts off, as on a Pico (flash_timing.py). A state
+machine's FIFOs are joined as its SHIFTCTRL says (rp2040py keeps them 4 words each:
+pio_fifos.py).
 """
 
 import logging
@@ -82,7 +84,9 @@ class Pico:
         m["load_uf2"](Path(firmware), mcu)
         from .boards import Wiring
         from .flash_timing import FlashTiming  # rp2040py: after _modules() said it is there
+        from .pio_fifos import join_fifos
 
+        join_fifos(mcu)  # a joined FIFO 8 words deep, as rp2_pio's button watcher expects
         self.flash = FlashTiming(mcu, flash_times) if flash_times is not None else None
         self.wiring = Wiring(board, floating_mv)
         adc = mcu.adc

@@ -4,7 +4,9 @@
     result["typical"]["lost"], result["worst"]["saved_equal"] ...
 
 For each flash timing (typical, worst: flash_timing.py) one tap session (taps.py: random
-taps of 40-80 ms on every button in solo, saves among them, a tap inside every erase);
+taps of 40-80 ms on every button in solo, saves among them, a tap inside every erase; in
+a 400 ms one, taps.PLANNED's four: two taps of one button inside it, two of another, the
+last let go after it);
 then the board's saved files are compared with what the host firmware saves when it is
 fed the same frames (each frame's now and buttons, as the board read them: the host's
 reference run of the session), and again after the RUN pin is pulsed and the board has
@@ -93,8 +95,10 @@ def judged_session(firmware, frozen, flash_times, taps, seed=1, inside_erases=Tr
 
 
 def taps_run(firmware, frozen, taps=TEST_TAPS, timings=TIMINGS):
-    """checks --part taps: one judged session per flash timing."""
-    return {times: judged_session(firmware, frozen, times, taps) for times in timings}
+    """checks --part taps: one judged session per flash timing, with taps.PLANNED's four
+    taps in every long erase (worst-case times: issue 31's lost taps)."""
+    return {times: judged_session(firmware, frozen, times, taps, inside_erases="planned")
+            for times in timings}
 
 
 def row(times, t):

@@ -214,15 +214,21 @@ def tap_session(firmware, taps=200, seed=1, flash_times="typical", frozen=False,
     return out
 
 
+FDEBUG_RXSTALL = 1  # FDEBUG bit 0 (+ sm): a push found the RX FIFO full (sticky)
+
+
 def pio_facts(mcu):
-    """The state machines running on the board: ``[(pio, sm, words in its RX FIFO)]``,
-    and how often an idle jump wrote a machine's backlog off (rp2040py steps a state
-    machine at most once per CPU instruction or idle jump: asleep between frames, the
-    board's PIO clock stands nearly still in the model; a freeze is the bootrom's busy
-    loop, instructions, where it runs at its rate)."""
-    running, drops = [], 0
+    """The state machines running on the board: ``[(pio, sm, words in its RX FIFO)]``;
+    ``rx_stalled``, those ``[(pio, sm)]`` whose push found the RX FIFO full since the boot
+    (FDEBUG.RXSTALL: rp2_pio's watcher samples nothing while stalled, a tap inside the
+    stall is lost); and how often an idle jump wrote a machine's backlog off (rp2040py
+    steps a state machine at most once per CPU instruction or idle jump: asleep between
+    frames, the board's PIO clock stands nearly still in the model; a freeze is the
+    bootrom's busy loop, instructions, where it runs at its rate)."""
+    running, stalled, drops = [], [], 0
     for k, pio in enumerate(mcu.pio):
         drops += pio.backlog_drops
         running += [(k, i, m.rx_fifo.item_count) for i, m in enumerate(pio.machines)
                     if m.enabled]
-    return {"running": running, "backlog_drops": drops}
+        stalled += [(k, i) for i in range(4) if pio.fdebug >> i & FDEBUG_RXSTALL]
+    return {"running": running, "rx_stalled": stalled, "backlog_drops": drops}
