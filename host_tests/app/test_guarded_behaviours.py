@@ -444,3 +444,54 @@ def test_solo_b_hurries_the_celebration_and_the_score_and_a_solved_target_blinks
         s.wait(250)
         seen.add(cell(s, route[-1]))
     assert seen == {P.GOOD, P.ROBOT_WHITE}
+
+
+# -- what the piezo plays in solo -------------------------------------------------------------
+def tones(s, since=0):
+    """The piezo's notes (Hz, rests left out) from line ``since`` of the session's output."""
+    return [json.loads(x)["tone"] for x in s.lines[since:] if '"tone"' in x
+            and json.loads(x)["tone"]]
+
+
+def played(heard, sound):
+    """Did ``heard`` hold the notes of ``sound`` (keys.TONES), one after another?"""
+    from microrobots.keys import TONES
+
+    notes = [f for f, _ms in TONES[sound] if f]
+    return any(heard[i:i + len(notes)] == notes for i in range(len(heard)))
+
+
+def test_solo_sounds_a_roll_a_perfect_solve_a_longer_one_and_a_give_up(tmp_path, monkeypatch):
+    """The dice's roll, the fanfare for a solve in the optimum (only then: a longer one
+    ends on the move's note), the move's note for a give-up."""
+    from microrobots.keys import SOUND_GOOD, SOUND_MOVE, SOUND_ROLL
+    from tools.sim import driver as simdriver
+
+    s = Session(seed=5, state=str(tmp_path))
+    monkeypatch.setattr(simdriver.SimHardware, "sim_tones", True)  # (the Driver set it off)
+    enter(s, "solo")
+    s.wait(300)
+    assert played(tones(s), SOUND_ROLL), "the first round's dice were silent"
+    k = len(s.lines)
+    s.solo_round()
+    s.wait(500)
+    assert played(tones(s, k), SOUND_GOOD), "a solve in the optimum played no fanfare"
+    k = len(s.lines)
+    s.finish_solo()
+    assert played(tones(s, k), SOUND_ROLL), "the next round's dice were silent"
+    route = s.app.current.game.route()
+    s.move(route[0], route[1])
+    s.move(route[1], route[0])  # two moves over the optimum
+    k = len(s.lines)
+    s.solo_round()
+    s.wait(500)
+    heard = tones(s, k)
+    assert not played(heard, SOUND_GOOD), "a solve over the optimum played the fanfare"
+    assert played(heard[-1:], SOUND_MOVE)
+    s.finish_solo()
+    k = len(s.lines)
+    s.hold("a")  # the hint: silent
+    assert tones(s, k) == []
+    s.hold("a")  # given up
+    s.wait(300)
+    assert played(tones(s, k), SOUND_MOVE), "a give-up was silent"
