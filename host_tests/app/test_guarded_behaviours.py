@@ -495,3 +495,43 @@ def test_solo_sounds_a_roll_a_perfect_solve_a_longer_one_and_a_give_up(tmp_path,
     s.hold("a")  # given up
     s.wait(300)
     assert played(tones(s, k), SOUND_MOVE), "a give-up was silent"
+
+
+# -- what the dice throw in solo ---------------------------------------------------------------
+def thrown(s):
+    """Watch the dice to the end (no key): the cells each throw showed blinking white, in
+    order."""
+    solo = s.app.current
+    cells = []
+    while solo.screen is solo.rolling:
+        s.wait(50)
+        white = [i for i in range(36) if cell(s, i) == P.ROBOT_WHITE]
+        if len(white) == 1 and (not cells or cells[-1] != white[0]):
+            cells.append(white[0])
+    return cells
+
+
+def test_solos_dice_throw_the_start_only_for_a_games_first_round_and_the_waypoint(tmp_path):
+    s = Session(seed=5, state=str(tmp_path))
+    s.app.change("expert", True)
+    enter(s, "solo")
+    g = s.app.current.game
+    assert thrown(s) == [g.start, g.target, g.waypoint]
+    s.solo_round()
+    s.wait(3200)
+    s.tap("a")  # score -> replay
+    s.wait(6000)
+    s.tap("a")  # the next round: its start is the old target, not thrown
+    g = s.app.current.game
+    assert thrown(s) == [g.target, g.waypoint]
+
+
+def test_solos_first_help_line_counts_moves_and_names_no_refused_move(tmp_path):
+    """A new solo round on a fresh device: the help line (the simulators' status line)
+    says where to go, not why a move was refused: no move has been tried."""
+    from microrobots.modes import guide
+
+    s = Session(seed=5, state=str(tmp_path))
+    enter(s, "solo")
+    s.settle()
+    assert guide.words(s.app.current).startswith("to the target: 0 moves so far · ")
