@@ -524,6 +524,12 @@ def test_solos_dice_throw_the_start_only_for_a_games_first_round_and_the_waypoin
     s.tap("a")  # the next round: its start is the old target, not thrown
     g = s.app.current.game
     assert thrown(s) == [g.target, g.waypoint]
+    s.solo_round()
+    s.wait(3200)
+    s.tap("a")  # score -> replay
+    s.tap("b")  # the replay hurried: the next round at once, its start not thrown either
+    g = s.app.current.game
+    assert thrown(s) == [g.target, g.waypoint]
 
 
 def test_solos_first_help_line_counts_moves_and_names_no_refused_move(tmp_path):
@@ -535,3 +541,29 @@ def test_solos_first_help_line_counts_moves_and_names_no_refused_move(tmp_path):
     enter(s, "solo")
     s.settle()
     assert guide.words(s.app.current).startswith("to the target: 0 moves so far · ")
+
+
+def test_solos_keys_sound_a_click_a_refusal_a_move_and_a_take_back(tmp_path, monkeypatch):
+    from microrobots.keys import SOUND_CLICK, SOUND_MOVE, SOUND_REFUSE, TONES
+    from tools.sim import driver as simdriver
+
+    s = Session(seed=5, state=str(tmp_path))
+    monkeypatch.setattr(simdriver.SimHardware, "sim_tones", True)
+    enter(s, "solo")
+    s.settle()
+    g = s.app.current.game
+    route = g.route()
+    refused = next(c for c in line_of(g.start) if not g.solver.is_move(g.start, c))
+    click = [f for f, _ms in TONES[SOUND_CLICK]]
+
+    def heard(action):
+        k = len(s.lines)
+        action()
+        s.wait(300)
+        return tones(s, k)
+
+    steps = abs(refused // 6 - g.start // 6) + abs(refused % 6 - g.start % 6)
+    assert heard(lambda: s.cursor_to(g.start, refused)) == click * steps  # a click a step
+    assert played(heard(lambda: s.tap("a")), SOUND_REFUSE)
+    assert played(heard(lambda: s.move(g.start, route[1]))[-1:], SOUND_MOVE)
+    assert heard(lambda: s.tap("b")) == click  # the move taken back
