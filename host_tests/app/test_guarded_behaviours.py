@@ -567,3 +567,32 @@ def test_solos_keys_sound_a_click_a_refusal_a_move_and_a_take_back(tmp_path, mon
     assert played(heard(lambda: s.tap("a")), SOUND_REFUSE)
     assert played(heard(lambda: s.move(g.start, route[1]))[-1:], SOUND_MOVE)
     assert heard(lambda: s.tap("b")) == click  # the move taken back
+
+
+def test_solos_score_labels_the_moves_green_only_in_the_optimum_on_black(tmp_path):
+    """The score screen: column 0 of the top row, the moves' label, is green for a solve in
+    the optimum, red for a longer one; the rest of the grid is dark (so is the score for
+    a moment, Stats, that B shows with no move to take back)."""
+    s = Session(seed=5, state=str(tmp_path))
+    enter(s, "solo")
+    s.solo_round()
+    solo = s.app.current
+    s.tap("b")  # the celebration hurried: the score
+    assert solo.screen is solo.score
+    assert cell(s, 0) == P.GOOD and cell(s, 35) == (0, 0, 0)
+    s.tap("b")
+    s.tap("a")  # the next round
+    s.settle()
+    route = solo.game.route()
+    s.move(route[0], route[1])
+    s.move(route[1], route[0])
+    s.solo_round()
+    s.tap("b")
+    assert solo.screen is solo.score
+    assert cell(s, 0) == P.REFUSE and cell(s, 35) == (0, 0, 0)
+    s.tap("b")
+    s.tap("a")
+    s.settle()
+    s.tap("b")  # no move to take back: the score for a moment
+    assert solo.screen is solo.stats
+    assert cell(s, 35) == (0, 0, 0) and cell(s, 0) == P.GOOD
