@@ -596,3 +596,45 @@ def test_solos_score_labels_the_moves_green_only_in_the_optimum_on_black(tmp_pat
     s.tap("b")  # no move to take back: the score for a moment
     assert solo.screen is solo.stats
     assert cell(s, 35) == (0, 0, 0) and cell(s, 0) == P.GOOD
+
+
+# -- what the classroom's dice throw -----------------------------------------------------------
+def test_the_classrooms_dice_throw_the_start_only_for_a_new_puzzle_not_the_next(tmp_path,
+                                                                               monkeypatch):
+    from microrobots.keys import SOUND_CLICK, TONES
+    from tools.sim import driver as simdriver
+
+    s = Session(seed=5, state=str(tmp_path))
+    monkeypatch.setattr(simdriver.SimHardware, "sim_tones", True)
+    enter(s, "classroom")
+    room = s.app.current
+    g = room.game
+    assert thrown(s) == [g.start, g.target]
+    assert room.screen is room.layers
+    target = g.target
+    k = len(s.lines)
+    while room.screen is room.layers:
+        s.tap("a")  # the layers one by one, then the route
+    s.wait(100)
+    assert tones(s, k)[:1] == [f for f, _ms in TONES[SOUND_CLICK]]  # each key clicks
+    s.tap("a")  # the next puzzle: it starts where the route ended
+    assert room.game.start == target
+    assert thrown(s) == [room.game.target]
+    s.hold("b")  # to the menu, and back: a new puzzle, its start thrown too
+    enter(s, "classroom")
+    room = s.app.current
+    assert thrown(s) == [room.game.start, room.game.target]
+
+
+def test_a_lessons_later_puzzle_throws_its_start_after_catching_up(tmp_path):
+    from microrobots.modes.classroom import lesson_game
+
+    s = Session(seed=5, state=str(tmp_path))
+    s.app.change("lesson", 3)
+    s.app.change("puzzle", 4)
+    enter(s, "classroom")
+    room = s.app.current
+    while room.screen is room.catchup:
+        s.wait(20)
+    g = lesson_game(s.app.layout, s.app.solver, 3, 4)
+    assert thrown(s) == [g.start, g.target]
