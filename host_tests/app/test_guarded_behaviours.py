@@ -638,3 +638,50 @@ def test_a_lessons_later_puzzle_throws_its_start_after_catching_up(tmp_path):
         s.wait(20)
     g = lesson_game(s.app.layout, s.app.solver, 3, 4)
     assert thrown(s) == [g.start, g.target]
+
+
+def test_the_classrooms_layers_step_back_with_b_only_and_the_route_goes_on_unless_paused(
+        tmp_path):
+    from microrobots.modes import guide
+
+    s = Session(seed=5, state=str(tmp_path))
+    enter(s, "classroom")
+    room = s.app.current
+    s.settle()
+    assert room.screen is room.layers and room.reach >= 2
+    s.tap("up")  # paused: nothing steps by itself
+    s.tap("a", 2)
+    assert guide.words(room).startswith("layer 2: ")
+    for key in ("down", "left", "right"):
+        s.tap(key)  # not B: the layer stays
+    assert guide.words(room).startswith("layer 2: ")
+    s.tap("b")
+    s.wait(100)
+    assert guide.words(room).startswith("layer 1: ")
+    s.tap("b", 2)  # the robot's layer is the first: B goes no further
+    s.wait(100)
+    assert guide.words(room).startswith("layer 0: ")
+    while room.screen is room.layers:
+        s.tap("a")
+    s.wait(6000)  # paused: the route stays, its replay long over
+    assert room.screen is room.route
+    s.tap("up")  # going on: 1.5 s after the replay, the next puzzle
+    s.wait(1300)
+    assert room.screen is room.route
+    s.wait(400)
+    assert room.screen is room.rolling
+    s.settle()
+    s.tap("a")
+    s.tap("b")  # a layer back, not paused: the layers go on stepping by themselves
+    s.wait(1600)
+    assert guide.words(room).startswith("layer 1: ")
+    while room.screen is room.layers:
+        s.tap("a")
+    opened = s.driver.device.now  # (within a press of the route's opening)
+    samples = []
+    while room.screen is room.route:
+        samples.append(s.driver.device.now)
+        s.wait(40)
+        assert s.driver.device.now - opened < 20000
+    assert room.screen is room.rolling
+    assert samples[-1] - opened >= 1500 - 200  # not before 1.5 s (less a press)
