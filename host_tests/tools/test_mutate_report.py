@@ -161,6 +161,21 @@ def test_a_run_of_some_mutants_names_the_unjudged_and_the_survivors_not_listed(t
     assert report.to_try(str(here), ["pkg.mod.xǁBoxǁ*"], {}) == ["pkg.mod.xǁBoxǁsize__mutmut_1"]
 
 
+def test_a_mutant_listed_as_equivalent_is_not_judged_even_once(tmp_path):
+    """Listed before mutmut ever judged it (the list is reviewed, keyed by the change): no
+    run tries it, and the report counts it as equivalent, not as not run."""
+    here = mirror(tmp_path)
+    meta = here / "mutants" / "pkg" / "mod.py.meta"
+    meta.write_text(json.dumps({"exit_code_by_key": dict(
+        CODES, **{"pkg.mod.xǁBoxǁsize__mutmut_1": None})}))
+    eq = tmp_path / "eq.txt"
+    eq.write_text(EQUIVALENT)
+    listed = report.read_equivalents(str(eq))
+    assert report.to_try(str(here), ["pkg.mod.xǁBoxǁ*"], listed) == []
+    text = report.build([str(here)], listed)
+    assert "| pkg.mod | 4 | 2 | 1 | 0 | 1 | 0 | 66.7 % |" in text
+
+
 def test_a_package_changed_since_its_mutants_were_made_is_stale(tmp_path):
     import os
 

@@ -48,7 +48,8 @@ def retry_survivors(here, only=(), equivalents=None):
 
 def to_try(here, only, equivalents=None):
     """The names of the mutants a run of ``only`` (mutmut's name globs) should judge: those
-    not judged yet and the survivors, less the survivors listed as equivalent. Given by
+    not judged yet and the survivors, less those listed as equivalent (reviewed: judging
+    one costs every test that reaches it, and cannot kill it). Given by
     name, as mutmut judges again every mutant it is named, kills included: a glob would
     have it rerun a whole module's kills and its equivalents."""
     listed = _listed(here, equivalents)
@@ -59,7 +60,7 @@ def to_try(here, only, equivalents=None):
         for key, code in sorted(codes.items(), key=lambda kv: _order(kv[0])):
             if not any(fnmatch.fnmatch(key, glob) for glob in only):
                 continue
-            if code is None or ((code == SURVIVED or code in NO_TESTS) and key not in listed):
+            if (code is None or code == SURVIVED or code in NO_TESTS) and key not in listed:
                 names.append(key)
     return names
 
@@ -82,10 +83,11 @@ def stale(here, package):
 
 
 def _listed(here, equivalents):
-    """The keys of this mirror's surviving mutants that the reviewed list names."""
+    """The keys of this mirror's surviving (or not yet judged) mutants that the reviewed
+    list names: an equivalent needs no verdict, judged or not."""
     if not equivalents:
         return set()
-    return {r["key"] for r in mutants(here) if r["status"] in ("survived", "no tests")
+    return {r["key"] for r in mutants(here) if r["status"] in ("survived", "no tests", "not run")
             and (r["module"], r["function"], r["before"], r["after"]) in equivalents}
 
 
@@ -256,7 +258,7 @@ def build(heres, equivalents):
     used = set()
     for r in rows:
         k = (r["module"], r["function"], r["before"], r["after"])
-        if r["status"] in ("survived", "no tests") and k in equivalents:
+        if r["status"] in ("survived", "no tests", "not run") and k in equivalents:
             r["status"] = "equivalent"
             r["why"] = equivalents[k]
             used.add(k)
