@@ -189,3 +189,12 @@ def test_a_package_changed_since_its_mutants_were_made_is_stale(tmp_path):
     os.utime(source, (1000, 1000))
     (here / "pkg" / "new.py").write_text("X = 1\n")  # a file mutmut has not seen
     assert report.stale(str(here), "pkg")
+
+
+def test_a_mutated_copy_left_empty_by_a_stop_is_made_again(tmp_path):
+    here = mirror(tmp_path)
+    (here / "mutants" / "pkg" / "mod.py").write_text("")  # stopped while writing it
+    assert report.drop_torn(str(here), "pkg") == [str(here / "mutants" / "pkg" / "mod.py")]
+    assert report.stale(str(here), "pkg")  # so mutmut copies and mutates it again
+    (here / "mutants" / "pkg" / "mod.py").write_text(MUTATED)
+    assert report.drop_torn(str(here), "pkg") == []

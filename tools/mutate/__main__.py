@@ -159,6 +159,7 @@ def run_scope(scope, max_children, fresh, log, only=(), budget=None, elapsed=0.0
     here = prepare(scope)
     if fresh:
         shutil.rmtree(os.path.join(here, "mutants"), ignore_errors=True)
+    report.drop_torn(here, SCOPES[scope][0])
     mutmut = os.path.join(os.path.dirname(sys.executable), "mutmut")
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", MICROROBOTS_HYPOTHESIS="mutate",
                MUTATE_TEST_ORDER=",".join(SCOPES[scope][1]),

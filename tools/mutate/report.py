@@ -76,10 +76,27 @@ def stale(here, package):
                 continue
             source = os.path.join(folder, name)
             mutant = os.path.join(here, "mutants", os.path.relpath(source, here))
-            if not os.path.exists(mutant + ".meta") or \
+            if not os.path.exists(mutant) or not os.path.exists(mutant + ".meta") or \
                     os.path.getmtime(source) >= os.path.getmtime(mutant):
                 return True
     return False
+
+
+def drop_torn(here, package):
+    """Remove the mutated copies mutmut left empty (stopped while it wrote them): it would
+    take one for done, newer than its source, and every mutant of that file would import
+    nothing. Removed, it is copied and mutated again (the verdicts kept, by function)."""
+    top = os.path.join(here, "mutants", package)
+    torn = []
+    for folder, _dirs, files in os.walk(top):
+        for name in files:
+            path = os.path.join(folder, name)
+            source = os.path.join(here, os.path.relpath(path, os.path.join(here, "mutants")))
+            if name.endswith(".py") and os.path.getsize(path) == 0 and \
+                    os.path.exists(source) and os.path.getsize(source) > 0:
+                os.remove(path)
+                torn.append(path)
+    return torn
 
 
 def _listed(here, equivalents):
