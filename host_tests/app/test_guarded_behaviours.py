@@ -685,3 +685,23 @@ def test_the_classrooms_layers_step_back_with_b_only_and_the_route_goes_on_unles
         assert s.driver.device.now - opened < 20000
     assert room.screen is room.rolling
     assert samples[-1] - opened >= 1500 - 200  # not before 1.5 s (less a press)
+
+
+def test_solos_score_goes_on_to_the_route_by_itself(tmp_path):
+    """No key on the score: after a while the optimal route replays, from the start."""
+    from microrobots.modes.solo_screens import _SCORE_MS
+
+    s = Session(seed=5, state=str(tmp_path))
+    enter(s, "solo")
+    route = s.solo_round()
+    solo = s.app.current
+    s.tap("b")  # the celebration hurried: the score
+    assert solo.screen is solo.score
+    s.wait(_SCORE_MS - 300)
+    assert solo.screen is solo.score
+    s.wait(400)
+    assert solo.screen is solo.review
+    s.wait(100)
+    assert cell(s, route[0]) != (0, 0, 0)  # the replay under way, drawn
+    s.wait(8000)
+    assert cell(s, route[0]) == P.TRAIL
