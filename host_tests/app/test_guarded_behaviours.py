@@ -705,3 +705,38 @@ def test_solos_score_goes_on_to_the_route_by_itself(tmp_path):
     assert cell(s, route[0]) != (0, 0, 0)  # the replay under way, drawn
     s.wait(8000)
     assert cell(s, route[0]) == P.TRAIL
+
+
+def route_avoiding(solver, start, target, avoid):
+    """Brute force: a shortest route from ``start`` to ``target`` not through ``avoid``."""
+    frontier, seen = [[start]], {start, avoid}
+    while frontier:
+        for r in frontier:
+            if r[-1] == target:
+                return r
+        nxt = []
+        for r in frontier:
+            for n in range(36):
+                if n not in seen and solver.is_move(r[-1], n):
+                    seen.add(n)
+                    nxt.append(r + [n])
+        frontier = nxt
+    return None
+
+
+def test_on_the_target_before_the_waypoint_the_waypoint_flashes_white(tmp_path):
+    for seed in range(5, 40):
+        s = Session(seed=seed, state=str(tmp_path / str(seed)))
+        s.app.change("expert", True)
+        enter(s, "solo")
+        s.settle()
+        g = s.app.current.game
+        route = route_avoiding(g.solver, g.start, g.target, g.waypoint)
+        if route and len(route) <= 6:
+            break
+    else:
+        raise AssertionError("no seed with a short route around the waypoint")
+    for a, b in zip(route, route[1:]):
+        s.move(a, b)
+    seen = [cell(s, g.waypoint) for _ in range(40) if s.wait(20) is None]
+    assert P.ROBOT_WHITE in seen and P.REFUSE not in seen
