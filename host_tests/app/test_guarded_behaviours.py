@@ -740,3 +740,20 @@ def test_on_the_target_before_the_waypoint_the_waypoint_flashes_white(tmp_path):
         s.move(a, b)
     seen = [cell(s, g.waypoint) for _ in range(40) if s.wait(20) is None]
     assert P.ROBOT_WHITE in seen and P.REFUSE not in seen
+
+
+def test_solos_review_dims_the_board_under_the_route(tmp_path):
+    """The replayed route over the board at 70 / 255 (dimmer than a round's 180)."""
+    from microrobots import frame as F
+
+    s = Session(seed=5, state=str(tmp_path))
+    enter(s, "solo")
+    s.settle()
+    solo = solo_give_up(s)
+    s.wait(8000)  # the replay over
+    app = s.app
+    away = [c for c in range(36) if c not in solo.route]
+    want = bytearray(108)
+    for c in away:
+        F.put_die(want, c, app.pal, app.layout.colours[c], 70)
+    assert [cell(s, c) for c in away] == [tuple(want[3 * c:3 * c + 3]) for c in away]
