@@ -444,3 +444,316 @@ def test_solo_b_hurries_the_celebration_and_the_score_and_a_solved_target_blinks
         s.wait(250)
         seen.add(cell(s, route[-1]))
     assert seen == {P.GOOD, P.ROBOT_WHITE}
+
+
+# -- what the piezo plays in solo -------------------------------------------------------------
+def tones(s, since=0):
+    """The piezo's notes (Hz, rests left out) from line ``since`` of the session's output."""
+    return [json.loads(x)["tone"] for x in s.lines[since:] if '"tone"' in x
+            and json.loads(x)["tone"]]
+
+
+def played(heard, sound):
+    """Did ``heard`` hold the notes of ``sound`` (keys.TONES), one after another?"""
+    from microrobots.keys import TONES
+
+    notes = [f for f, _ms in TONES[sound] if f]
+    return any(heard[i:i + len(notes)] == notes for i in range(len(heard)))
+
+
+def test_solo_sounds_a_roll_a_perfect_solve_a_longer_one_and_a_give_up(tmp_path, monkeypatch):
+    """The dice's roll, the fanfare for a solve in the optimum (only then: a longer one
+    ends on the move's note), the move's note for a give-up."""
+    from microrobots.keys import SOUND_GOOD, SOUND_MOVE, SOUND_ROLL
+    from tools.sim import driver as simdriver
+
+    s = Session(seed=5, state=str(tmp_path))
+    monkeypatch.setattr(simdriver.SimHardware, "sim_tones", True)  # (the Driver set it off)
+    enter(s, "solo")
+    s.wait(300)
+    assert played(tones(s), SOUND_ROLL), "the first round's dice were silent"
+    k = len(s.lines)
+    s.solo_round()
+    s.wait(500)
+    assert played(tones(s, k), SOUND_GOOD), "a solve in the optimum played no fanfare"
+    k = len(s.lines)
+    s.finish_solo()
+    assert played(tones(s, k), SOUND_ROLL), "the next round's dice were silent"
+    route = s.app.current.game.route()
+    s.move(route[0], route[1])
+    s.move(route[1], route[0])  # two moves over the optimum
+    k = len(s.lines)
+    s.solo_round()
+    s.wait(500)
+    heard = tones(s, k)
+    assert not played(heard, SOUND_GOOD), "a solve over the optimum played the fanfare"
+    assert played(heard[-1:], SOUND_MOVE)
+    s.finish_solo()
+    k = len(s.lines)
+    s.hold("a")  # the hint: silent
+    assert tones(s, k) == []
+    s.hold("a")  # given up
+    s.wait(300)
+    assert played(tones(s, k), SOUND_MOVE), "a give-up was silent"
+
+
+# -- what the dice throw in solo ---------------------------------------------------------------
+def thrown(s):
+    """Watch the dice to the end (no key): the cells each throw showed blinking white, in
+    order."""
+    solo = s.app.current
+    cells = []
+    while solo.screen is solo.rolling:
+        s.wait(50)
+        white = [i for i in range(36) if cell(s, i) == P.ROBOT_WHITE]
+        if len(white) == 1 and (not cells or cells[-1] != white[0]):
+            cells.append(white[0])
+    return cells
+
+
+def test_solos_dice_throw_the_start_only_for_a_games_first_round_and_the_waypoint(tmp_path):
+    s = Session(seed=5, state=str(tmp_path))
+    s.app.change("expert", True)
+    enter(s, "solo")
+    g = s.app.current.game
+    assert thrown(s) == [g.start, g.target, g.waypoint]
+    s.solo_round()
+    s.wait(3200)
+    s.tap("a")  # score -> replay
+    s.wait(6000)
+    s.tap("a")  # the next round: its start is the old target, not thrown
+    g = s.app.current.game
+    assert thrown(s) == [g.target, g.waypoint]
+    s.solo_round()
+    s.wait(3200)
+    s.tap("a")  # score -> replay
+    s.tap("b")  # the replay hurried: the next round at once, its start not thrown either
+    g = s.app.current.game
+    assert thrown(s) == [g.target, g.waypoint]
+
+
+def test_solos_first_help_line_counts_moves_and_names_no_refused_move(tmp_path):
+    """A new solo round on a fresh device: the help line (the simulators' status line)
+    says where to go, not why a move was refused: no move has been tried."""
+    from microrobots.modes import guide
+
+    s = Session(seed=5, state=str(tmp_path))
+    enter(s, "solo")
+    s.settle()
+    assert guide.words(s.app.current).startswith("to the target: 0 moves so far · ")
+
+
+def test_solos_keys_sound_a_click_a_refusal_a_move_and_a_take_back(tmp_path, monkeypatch):
+    from microrobots.keys import SOUND_CLICK, SOUND_MOVE, SOUND_REFUSE, TONES
+    from tools.sim import driver as simdriver
+
+    s = Session(seed=5, state=str(tmp_path))
+    monkeypatch.setattr(simdriver.SimHardware, "sim_tones", True)
+    enter(s, "solo")
+    s.settle()
+    g = s.app.current.game
+    route = g.route()
+    refused = next(c for c in line_of(g.start) if not g.solver.is_move(g.start, c))
+    click = [f for f, _ms in TONES[SOUND_CLICK]]
+
+    def heard(action):
+        k = len(s.lines)
+        action()
+        s.wait(300)
+        return tones(s, k)
+
+    steps = abs(refused // 6 - g.start // 6) + abs(refused % 6 - g.start % 6)
+    assert heard(lambda: s.cursor_to(g.start, refused)) == click * steps  # a click a step
+    assert played(heard(lambda: s.tap("a")), SOUND_REFUSE)
+    assert played(heard(lambda: s.move(g.start, route[1]))[-1:], SOUND_MOVE)
+    assert heard(lambda: s.tap("b")) == click  # the move taken back
+
+
+def test_solos_score_labels_the_moves_green_only_in_the_optimum_on_black(tmp_path):
+    """The score screen: column 0 of the top row, the moves' label, is green for a solve in
+    the optimum, red for a longer one; the rest of the grid is dark (so is the score for
+    a moment, Stats, that B shows with no move to take back)."""
+    s = Session(seed=5, state=str(tmp_path))
+    enter(s, "solo")
+    s.solo_round()
+    solo = s.app.current
+    s.tap("b")  # the celebration hurried: the score
+    assert solo.screen is solo.score
+    assert cell(s, 0) == P.GOOD and cell(s, 35) == (0, 0, 0)
+    s.tap("b")
+    s.tap("a")  # the next round
+    s.settle()
+    route = solo.game.route()
+    s.move(route[0], route[1])
+    s.move(route[1], route[0])
+    s.solo_round()
+    s.tap("b")
+    assert solo.screen is solo.score
+    assert cell(s, 0) == P.REFUSE and cell(s, 35) == (0, 0, 0)
+    s.tap("b")
+    s.tap("a")
+    s.settle()
+    s.tap("b")  # no move to take back: the score for a moment
+    assert solo.screen is solo.stats
+    assert cell(s, 35) == (0, 0, 0) and cell(s, 0) == P.GOOD
+
+
+# -- what the classroom's dice throw -----------------------------------------------------------
+def test_the_classrooms_dice_throw_the_start_only_for_a_new_puzzle_not_the_next(tmp_path,
+                                                                               monkeypatch):
+    from microrobots.keys import SOUND_CLICK, TONES
+    from tools.sim import driver as simdriver
+
+    s = Session(seed=5, state=str(tmp_path))
+    monkeypatch.setattr(simdriver.SimHardware, "sim_tones", True)
+    enter(s, "classroom")
+    room = s.app.current
+    g = room.game
+    assert thrown(s) == [g.start, g.target]
+    assert room.screen is room.layers
+    target = g.target
+    k = len(s.lines)
+    while room.screen is room.layers:
+        s.tap("a")  # the layers one by one, then the route
+    s.wait(100)
+    assert tones(s, k)[:1] == [f for f, _ms in TONES[SOUND_CLICK]]  # each key clicks
+    s.tap("a")  # the next puzzle: it starts where the route ended
+    assert room.game.start == target
+    assert thrown(s) == [room.game.target]
+    s.hold("b")  # to the menu, and back: a new puzzle, its start thrown too
+    enter(s, "classroom")
+    room = s.app.current
+    assert thrown(s) == [room.game.start, room.game.target]
+
+
+def test_a_lessons_later_puzzle_throws_its_start_after_catching_up(tmp_path):
+    from microrobots.modes.classroom import lesson_game
+
+    s = Session(seed=5, state=str(tmp_path))
+    s.app.change("lesson", 3)
+    s.app.change("puzzle", 4)
+    enter(s, "classroom")
+    room = s.app.current
+    while room.screen is room.catchup:
+        s.wait(20)
+    g = lesson_game(s.app.layout, s.app.solver, 3, 4)
+    assert thrown(s) == [g.start, g.target]
+
+
+def test_the_classrooms_layers_step_back_with_b_only_and_the_route_goes_on_unless_paused(
+        tmp_path):
+    from microrobots.modes import guide
+
+    s = Session(seed=5, state=str(tmp_path))
+    enter(s, "classroom")
+    room = s.app.current
+    s.settle()
+    assert room.screen is room.layers and room.reach >= 2
+    s.tap("up")  # paused: nothing steps by itself
+    s.tap("a", 2)
+    assert guide.words(room).startswith("layer 2: ")
+    for key in ("down", "left", "right"):
+        s.tap(key)  # not B: the layer stays
+    assert guide.words(room).startswith("layer 2: ")
+    s.tap("b")
+    s.wait(100)
+    assert guide.words(room).startswith("layer 1: ")
+    s.tap("b", 2)  # the robot's layer is the first: B goes no further
+    s.wait(100)
+    assert guide.words(room).startswith("layer 0: ")
+    while room.screen is room.layers:
+        s.tap("a")
+    s.wait(6000)  # paused: the route stays, its replay long over
+    assert room.screen is room.route
+    s.tap("up")  # going on: 1.5 s after the replay, the next puzzle
+    s.wait(1300)
+    assert room.screen is room.route
+    s.wait(400)
+    assert room.screen is room.rolling
+    s.settle()
+    s.tap("a")
+    s.tap("b")  # a layer back, not paused: the layers go on stepping by themselves
+    s.wait(1600)
+    assert guide.words(room).startswith("layer 1: ")
+    while room.screen is room.layers:
+        s.tap("a")
+    opened = s.driver.device.now  # (within a press of the route's opening)
+    samples = []
+    while room.screen is room.route:
+        samples.append(s.driver.device.now)
+        s.wait(40)
+        assert s.driver.device.now - opened < 20000
+    assert room.screen is room.rolling
+    assert samples[-1] - opened >= 1500 - 200  # not before 1.5 s (less a press)
+
+
+def test_solos_score_goes_on_to_the_route_by_itself(tmp_path):
+    """No key on the score: after a while the optimal route replays, from the start."""
+    from microrobots.modes.solo_screens import _SCORE_MS
+
+    s = Session(seed=5, state=str(tmp_path))
+    enter(s, "solo")
+    route = s.solo_round()
+    solo = s.app.current
+    s.tap("b")  # the celebration hurried: the score
+    assert solo.screen is solo.score
+    s.wait(_SCORE_MS - 300)
+    assert solo.screen is solo.score
+    s.wait(400)
+    assert solo.screen is solo.review
+    s.wait(100)
+    assert cell(s, route[0]) != (0, 0, 0)  # the replay under way, drawn
+    s.wait(8000)
+    assert cell(s, route[0]) == P.TRAIL
+
+
+def route_avoiding(solver, start, target, avoid):
+    """Brute force: a shortest route from ``start`` to ``target`` not through ``avoid``."""
+    frontier, seen = [[start]], {start, avoid}
+    while frontier:
+        for r in frontier:
+            if r[-1] == target:
+                return r
+        nxt = []
+        for r in frontier:
+            for n in range(36):
+                if n not in seen and solver.is_move(r[-1], n):
+                    seen.add(n)
+                    nxt.append(r + [n])
+        frontier = nxt
+    return None
+
+
+def test_on_the_target_before_the_waypoint_the_waypoint_flashes_white(tmp_path):
+    for seed in range(5, 40):
+        s = Session(seed=seed, state=str(tmp_path / str(seed)))
+        s.app.change("expert", True)
+        enter(s, "solo")
+        s.settle()
+        g = s.app.current.game
+        route = route_avoiding(g.solver, g.start, g.target, g.waypoint)
+        if route and len(route) <= 6:
+            break
+    else:
+        raise AssertionError("no seed with a short route around the waypoint")
+    for a, b in zip(route, route[1:]):
+        s.move(a, b)
+    seen = [cell(s, g.waypoint) for _ in range(40) if s.wait(20) is None]
+    assert P.ROBOT_WHITE in seen and P.REFUSE not in seen
+
+
+def test_solos_review_dims_the_board_under_the_route(tmp_path):
+    """The replayed route over the board at 70 / 255 (dimmer than a round's 180)."""
+    from microrobots import frame as F
+
+    s = Session(seed=5, state=str(tmp_path))
+    enter(s, "solo")
+    s.settle()
+    solo = solo_give_up(s)
+    s.wait(8000)  # the replay over
+    app = s.app
+    away = [c for c in range(36) if c not in solo.route]
+    want = bytearray(108)
+    for c in away:
+        F.put_die(want, c, app.pal, app.layout.colours[c], 70)
+    assert [cell(s, c) for c in away] == [tuple(want[3 * c:3 * c + 3]) for c in away]

@@ -218,3 +218,236 @@ def test_solos_stats_and_the_referees_board_lines():
         "solved 3, in a row 2, moves beyond the optimum 5")
     assert guide.referee_board(_NS(game=_NS(round=4))) == (
         "round 4: find a route · A: who claims? · hold A: nobody found one · up: the scores")
+
+
+# The settings' items, one line each (issue 37: every word of settings_items was a survivor).
+_SETTINGS = {"side": "copper", "brightness": 5, "players": 3, "expert": True, "sound": False,
+             "difficulty": 0, "aid": 2, "lesson": 0, "puzzle": 1, "dim": 1, "sleep": 0}
+_TAIL = " · left/right: change · up/down: another · B: back"
+
+
+def _item(name, arrange=1, power=None, **settings):
+    s = dict(_SETTINGS, **settings)
+    return guide.settings_items(_NS(item=guide.ITEMS.index(name), arrange=arrange,
+                                    app=_NS(settings=s, power=power)))
+
+
+@pytest.mark.parametrize("name, settings, line", [
+    ("side", {}, "1 of 13, side: copper"),
+    ("side", {"side": "black"}, "1 of 13, side: black"),
+    ("brightness", {}, "3 of 13, brightness: 5"),
+    ("players", {}, "4 of 13, players: 3"),
+    ("expert", {}, "5 of 13, expert (waypoint): on"),
+    ("expert", {"expert": False}, "5 of 13, expert (waypoint): off"),
+    ("sound", {}, "6 of 13, sound: off"),
+    ("sound", {"sound": True}, "6 of 13, sound: on"),
+    ("difficulty", {}, "7 of 13, difficulty: any"),
+    ("difficulty", {"difficulty": 1}, "7 of 13, difficulty: 1"),
+    ("difficulty", {"difficulty": 4}, "7 of 13, difficulty: 4"),
+    ("aid", {"aid": 0}, "8 of 13, colour aid: off"),
+    ("aid", {"aid": 1}, "8 of 13, colour aid: high contrast"),
+    ("aid", {}, "8 of 13, colour aid: blink the robot's colour"),
+    ("aid", {"aid": 3}, "8 of 13, colour aid: both"),
+    ("dim", {}, "10 of 13, dim after: 1 min"),
+    ("dim", {"dim": 0}, "10 of 13, dim after: never"),
+    ("sleep", {}, "11 of 13, sleep after: never"),
+    ("sleep", {"sleep": 5}, "11 of 13, sleep after: 5 min"),
+])
+def test_each_settings_item_line_names_its_number_its_name_and_its_value(name, settings, line):
+    assert _item(name, **settings) == line + _TAIL
+
+
+@pytest.mark.parametrize("arrange, value", [
+    (1, "keep"), (2, "shuffle: A deals one"), (3, "match a table: A")])
+def test_the_arrangement_item_names_the_choice_on_show(arrange, value):
+    assert _item("tiles", arrange=arrange) == "2 of 13, arrangement: %s" % value + _TAIL
+
+
+def test_the_lesson_item_off_and_on():
+    assert _item("lesson") == (
+        "9 of 13, lesson: off, the classroom rolls new puzzles · left/right: a lesson's "
+        "number (the worksheets' --seed) · up/down: another · B: back")
+    assert _item("lesson", lesson=7, puzzle=3) == (
+        "9 of 13, lesson 7 (the worksheets' --seed 7, the page's ?seed=7), the classroom at "
+        "puzzle 3 · left/right: change · A: its first puzzle again · up/down: another · "
+        "B: back")
+
+
+def test_the_battery_and_self_test_items():
+    assert _item("battery", power=_power(percent=57, mv=3706)) == (
+        "12 of 13, battery: 57% (3.71 V) · up/down: another · B: back")
+    assert _item("battery") == "12 of 13, battery: no gauge (on USB) · up/down: another · B: back"
+    assert _item("selftest") == (
+        "13 of 13, self-test: A starts it (every LED, every button, the supply, the piezo) "
+        "· up/down: another · B: back")
+
+
+def test_a_language_translates_the_sides_the_switches_and_the_colour_aid():
+    """The side's, on/off's and the aid's words go through the catalogue (a reader of
+    another language reads them in it)."""
+    from microrobots import i18n
+
+    i18n.install({"copper": "Kupfer", "black": "schwarz", "on": "an", "off": "aus",
+                  "blink the robot's colour": "Roboterfarbe blinkt", "any": "beliebig",
+                  "never": "nie"})
+    try:
+        assert _item("side").startswith("1 of 13, side: Kupfer ·")
+        assert _item("side", side="black").startswith("1 of 13, side: schwarz ·")
+        assert _item("expert").startswith("5 of 13, expert (waypoint): an ·")
+        assert _item("sound").startswith("6 of 13, sound: aus ·")
+        assert _item("aid").startswith("8 of 13, colour aid: Roboterfarbe blinkt ·")
+        assert _item("difficulty").startswith("7 of 13, difficulty: beliebig ·")
+        assert _item("sleep").startswith("11 of 13, sleep after: nie ·")
+    finally:
+        i18n.install(None)
+
+
+# The solo's play line, the verdict's words, the referee's and the classroom's lines.
+
+def _play(count=0, hint=False, refused=-1, waypoint=None, seen=False):
+    return _NS(game=_NS(waypoint=waypoint), hint=hint, refused=refused,
+               walk=_NS(count=count, seen=seen))
+
+
+_MOVE_KEYS = " · D-pad the cursor, A: there · B: a move back · hold A: a hint"
+
+
+@pytest.mark.parametrize("play, line", [
+    (_play(hint=True, refused=4), "the lit cells: where the robot can go · hold A again: "
+                                  "give up"),
+    (_play(0), "to the target: 0 moves so far" + _MOVE_KEYS),
+    (_play(1), "to the target: 1 move so far" + _MOVE_KEYS),
+    (_play(2, waypoint=8, seen=True), "to the target: 2 moves so far" + _MOVE_KEYS),
+    (_play(1, waypoint=0), "the waypoint first, then the target: 1 move so far" + _MOVE_KEYS),
+    (_play(3, waypoint=8), "the waypoint first, then the target: 3 moves so far" + _MOVE_KEYS),
+])
+def test_solos_play_line_counts_the_moves_and_names_the_waypoint_until_it_is_seen(play, line):
+    assert guide.solo_play(play) == line
+
+
+def test_solos_play_line_says_why_a_move_was_refused_even_onto_cell_0():
+    m = _refusing(False, robot=9, refused=0)
+    m.hint, m.game = False, _NS(waypoint=None)
+    assert guide.solo_play(m).startswith("refused: blue 1 is neither red nor a 2")
+    m.refused = -1
+    assert guide.solo_play(m) == "to the target: 3 moves so far" + _MOVE_KEYS
+
+
+@pytest.mark.parametrize("code, bad, verdict, line", [
+    (1, 3, "", "move 3 is not legal"),
+    (1, 0, "", "a move is not legal"),
+    (2, 0, "", "the number of moves differs from the claim"),
+    (3, 0, "", "the robot does not end on the target"),
+    (4, 0, "", "the robot did not visit the waypoint first"),
+    (5, 0, "", "the claim is below the optimum"),
+    (9, 0, "a reason of its own", "a reason of its own"),
+])
+def test_the_verdicts_reason_in_words(code, bad, verdict, line):
+    assert guide.reason(_NS(code=code, bad=bad, verdict=verdict)) == line
+
+
+@pytest.mark.parametrize("player, line", [
+    (-1, "who claims? D-pad: the player · B: back"),
+    (0, "player 1 claims? A: yes, then the count · D-pad: another · B: back"),
+    (3, "player 4 claims? A: yes, then the count · D-pad: another · B: back"),
+])
+def test_the_referees_claimant_line(player, line):
+    assert guide.referee_claimant(_NS(player=player)) == line
+
+
+@pytest.mark.parametrize("player, count, line", [
+    (0, 1, "player 1 claims 1 move? up/down 1, left/right 5 · A: yes, then the moves · B: back"),
+    (2, 7, "player 3 claims 7 moves? up/down 1, left/right 5 · A: yes, then the moves · "
+           "B: back"),
+])
+def test_the_referees_claim_line(player, count, line):
+    assert guide.referee_claim(_NS(player=player, count=count)) == line
+
+
+@pytest.mark.parametrize("player, moves, count, shown", [
+    (0, [], 3, "player 1 shows move 1 of 3"),
+    (2, [5], 3, "player 3 shows move 2 of 3"),
+    (1, [5, 7, 9], 3, "player 2 shows move 3 of 3"),  # every move made: the last one
+])
+def test_the_referees_demonstration_line(player, moves, count, shown):
+    assert guide.referee_demo(_NS(player=player, moves=moves, count=count)) == (
+        shown + ": D-pad the cursor, A: there · B: a move back · hold A: done")
+
+
+@pytest.mark.parametrize("ok, player, receiver, line", [
+    (True, 0, -1, "correct: player 1 takes a token · A: the next roll · B: take it back"),
+    (True, 2, -1, "correct: player 3 takes a token · A: the next roll · B: take it back"),
+    (False, 1, -1, "wrong: the robot does not end on the target · no token moves · A: on · "
+                   "B: take it back"),
+    (False, 1, 0, "wrong: the robot does not end on the target · player 2 gives player 1 a "
+                  "token · A: on · B: take it back"),
+    (False, 0, 2, "wrong: the robot does not end on the target · player 1 gives player 3 a "
+                  "token · A: on · B: take it back"),
+])
+def test_the_referees_result_names_who_takes_or_gives_a_token(ok, player, receiver, line):
+    m = _NS(ok=ok, player=player, receiver=receiver, code=3, bad=0, verdict="")
+    assert guide.referee_result(m) == line
+
+
+@pytest.mark.parametrize("n, line", [
+    (2, "nobody found it: an optimal route, 1 move · D-pad: again · A: the next roll"),
+    (5, "nobody found it: an optimal route, 4 moves · D-pad: again · A: the next roll"),
+])
+def test_the_referees_reveal_counts_the_moves_of_the_route(n, line):
+    assert guide.referee_reveal(_NS(replay=_NS(n=n))) == line
+
+
+def test_the_dice_lines():
+    assert guide.solo_rolling(_NS()) == "the dice roll a new target · A: skip"
+    assert guide.referee_rolling(_NS()) == "the dice roll a new target · A: skip"
+    room = _NS(app=_NS(settings={"lesson": 0, "puzzle": 1}), paused=False)
+    assert guide.classroom_rolling(room) == (
+        "the dice roll a robot and a target · A: search · up: pause")
+
+
+def _room(layer=0, reach=3, lesson=0, puzzle=1, paused=False):
+    return _NS(wave=_NS(layer=layer), reach=reach, paused=paused,
+               app=_NS(settings={"lesson": lesson, "puzzle": puzzle}))
+
+
+@pytest.mark.parametrize("room, line", [
+    (_room(0), "layer 0: the robot · A: layer 1, every cell one move away · up: pause"),
+    (_room(1), "layer 1: every cell 1 move away · A: the next · B: back · up: pause"),
+    (_room(2), "layer 2: every cell 2 moves away · A: the next · B: back · up: pause"),
+    (_room(3), "layer 3 reaches the target: the shortest route, 3 moves · A: show it · "
+               "up: pause"),
+    (_room(1, reach=1), "layer 1 reaches the target: the shortest route, 1 move · A: show "
+                        "it · up: pause"),
+    (_room(2, lesson=4, puzzle=2, paused=True),
+     "lesson 4, puzzle 2: layer 2: every cell 2 moves away · A: the next · B: back · up: go "
+     "on (paused)"),
+])
+def test_the_classrooms_layers_line(room, line):
+    assert guide.classroom_layers(room) == line
+
+
+@pytest.mark.parametrize("room, line", [
+    (_room(reach=1), "the shortest route: 1 move · A: a new puzzle · up: pause"),
+    (_room(reach=4), "the shortest route: 4 moves · A: a new puzzle · up: pause"),
+    (_room(reach=1, lesson=2), "lesson 2, puzzle 1: the shortest route: 1 move · A: the next "
+                               "puzzle · up: pause"),
+    (_room(reach=6, lesson=2, puzzle=5), "lesson 2, puzzle 5: the shortest route: 6 moves · "
+                                         "A: the next puzzle · up: pause"),
+])
+def test_the_classrooms_route_line(room, line):
+    assert guide.classroom_route(room) == line
+
+
+def test_the_menus_line_and_its_welcome():
+    m = _NS(choice=0, app=_NS(welcome=True))
+    first = guide.menu(m)
+    assert first.startswith("welcome to Micro Robots! the menu: ")
+    m.app.welcome = False
+    assert first == "welcome to Micro Robots! the menu: " + guide.menu(m)
+
+
+def test_a_screen_the_guide_has_no_words_for_gets_none():
+    class Mute:  # a screen of the solo's the guide has no solo_mute for
+        pass
+
+    assert guide.words(_NS(name="solo", screen=Mute(), game=object())) is None

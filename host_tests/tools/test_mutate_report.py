@@ -130,3 +130,71 @@ def test_a_survivor_on_the_second_of_two_same_lines_is_named_by_its_own_line(tmp
         "exit_code_by_key": {"pkg.mod.x_twice__mutmut_1": 0}}))
     text = report.build([str(here)], {})
     assert "- pkg.mod:3 `twice` (x_twice__mutmut_1): `n = n + 1` -> `n = n - 1`" in text
+
+
+EQUIVALENT = "pkg.mod Box.size\n- if n < 0:\n+ if n <= 0:\nwhy: size(0) is 0 either way.\n"
+
+
+def test_a_survivor_listed_as_equivalent_is_not_tried_again(tmp_path):
+    here = mirror(tmp_path)
+    eq = tmp_path / "eq.txt"
+    eq.write_text(EQUIVALENT)
+    report.retry_survivors(str(here), equivalents=report.read_equivalents(str(eq)))
+    meta = json.loads((here / "mutants" / "pkg" / "mod.py.meta").read_text())
+    assert meta["exit_code_by_key"] == dict(CODES, **{"pkg.mod.x_positive__mutmut_1": None})
+    text = report.build([str(here)], report.read_equivalents(str(eq)))
+    assert "| pkg.mod | 4 | 2 | 0 | 0 | 1 | 1 | 100.0 % |" in text  # still equivalent
+
+
+def test_a_run_of_some_mutants_names_the_unjudged_and_the_survivors_not_listed(tmp_path):
+    here = mirror(tmp_path)
+    meta = here / "mutants" / "pkg" / "mod.py.meta"
+    codes = dict(CODES, **{"pkg.mod.x_positive__mutmut_2": None})  # not judged yet
+    meta.write_text(json.dumps({"exit_code_by_key": codes}))
+    eq = tmp_path / "eq.txt"
+    eq.write_text(EQUIVALENT)
+    listed = report.read_equivalents(str(eq))
+    # the kill (Box.size 2) and the equivalent (Box.size 1) stand: mutmut is not told of them
+    assert report.to_try(str(here), ["pkg.mod.*"], listed) == [
+        "pkg.mod.x_positive__mutmut_1", "pkg.mod.x_positive__mutmut_2"]
+    assert report.to_try(str(here), ["pkg.mod.xǁBoxǁ*"], listed) == []
+    assert report.to_try(str(here), ["pkg.mod.xǁBoxǁ*"], {}) == ["pkg.mod.xǁBoxǁsize__mutmut_1"]
+
+
+def test_a_mutant_listed_as_equivalent_is_not_judged_even_once(tmp_path):
+    """Listed before mutmut ever judged it (the list is reviewed, keyed by the change): no
+    run tries it, and the report counts it as equivalent, not as not run."""
+    here = mirror(tmp_path)
+    meta = here / "mutants" / "pkg" / "mod.py.meta"
+    meta.write_text(json.dumps({"exit_code_by_key": dict(
+        CODES, **{"pkg.mod.xǁBoxǁsize__mutmut_1": None})}))
+    eq = tmp_path / "eq.txt"
+    eq.write_text(EQUIVALENT)
+    listed = report.read_equivalents(str(eq))
+    assert report.to_try(str(here), ["pkg.mod.xǁBoxǁ*"], listed) == []
+    text = report.build([str(here)], listed)
+    assert "| pkg.mod | 4 | 2 | 1 | 0 | 1 | 0 | 66.7 % |" in text
+
+
+def test_a_package_changed_since_its_mutants_were_made_is_stale(tmp_path):
+    import os
+
+    here = mirror(tmp_path)
+    source, mutant = here / "pkg" / "mod.py", here / "mutants" / "pkg" / "mod.py"
+    os.utime(source, (1000, 1000))
+    os.utime(mutant, (2000, 2000))  # mutmut wrote its mutants after the copy
+    assert not report.stale(str(here), "pkg")
+    os.utime(source, (3000, 3000))  # the checkout's file changed since
+    assert report.stale(str(here), "pkg")
+    os.utime(source, (1000, 1000))
+    (here / "pkg" / "new.py").write_text("X = 1\n")  # a file mutmut has not seen
+    assert report.stale(str(here), "pkg")
+
+
+def test_a_mutated_copy_left_empty_by_a_stop_is_made_again(tmp_path):
+    here = mirror(tmp_path)
+    (here / "mutants" / "pkg" / "mod.py").write_text("")  # stopped while writing it
+    assert report.drop_torn(str(here), "pkg") == [str(here / "mutants" / "pkg" / "mod.py")]
+    assert report.stale(str(here), "pkg")  # so mutmut copies and mutates it again
+    (here / "mutants" / "pkg" / "mod.py").write_text(MUTATED)
+    assert report.drop_torn(str(here), "pkg") == []

@@ -15,7 +15,11 @@ and match no test. The mirror is also where its results live between runs.
 
 Incremental: mutmut keeps every verdict whose function is unchanged since the last run
 (its ``mutants/`` folder, under build/). Survivors are tried again every run, so a new
-test that kills one counts at once. ``--fresh`` forgets everything.
+test that kills one counts at once; those listed as equivalent in
+host_tests/mutation_equivalents.txt are not (no test can kill them, and each retry costs
+every test that reaches its function). ``--only`` judges the matching mutants not yet
+judged and the survivors, by name (kills and equivalents stand). ``--fresh`` forgets
+everything.
 
 The report (build/mutation-report.md by default): the score per module, each survivor
 with its line, and the equivalent mutants (changes that cannot alter behaviour), read
@@ -155,17 +159,28 @@ def run_scope(scope, max_children, fresh, log, only=(), budget=None, elapsed=0.0
     here = prepare(scope)
     if fresh:
         shutil.rmtree(os.path.join(here, "mutants"), ignore_errors=True)
-    report.retry_survivors(here, only)
+    report.drop_torn(here, SCOPES[scope][0])
     mutmut = os.path.join(os.path.dirname(sys.executable), "mutmut")
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", MICROROBOTS_HYPOTHESIS="mutate",
                MUTATE_TEST_ORDER=",".join(SCOPES[scope][1]),
                PYTEST_ADDOPTS=(os.environ.get("PYTEST_ADDOPTS", "") + " " + QUIET_PLUGINS).strip())
     start = time.monotonic()
+    equivalents = report.read_equivalents(EQUIVALENTS)
     with open(log, "a") as out:
         out.write("\n== %s ==\n" % scope)
         out.flush()
+        if only:
+            # by name: mutmut judges again every mutant it is named (kills included)
+            names = _to_try(here, scope, only, equivalents, mutmut, env, out)
+            if not names:
+                print("mutate: %s: nothing to judge in %s (every mutant killed or listed "
+                      "as equivalent)" % (scope, " ".join(only)))
+                return here, time.monotonic() - start, 0
+        else:
+            report.retry_survivors(here, equivalents=equivalents)
+            names = []
         # its own session: a budget that runs out stops mutmut and the mutant it is testing
-        proc = subprocess.Popen([mutmut, "run", "--max-children", str(max_children)] + list(only),
+        proc = subprocess.Popen([mutmut, "run", "--max-children", str(max_children)] + names,
                                 cwd=here, stdout=out, stderr=subprocess.STDOUT, env=env,
                                 start_new_session=True)
         try:
@@ -187,6 +202,23 @@ def run_scope(scope, max_children, fresh, log, only=(), budget=None, elapsed=0.0
     return here, took, code
 
 
+def _to_try(here, scope, only, equivalents, mutmut, env, out):
+    """The mutants of ``only`` to judge (report.to_try), after mutmut has made the mutants
+    again if the package changed since (else a changed function's old verdicts would
+    decide what to try): it makes them, traces any new test, and then stops, finding no
+    mutant of the name it is given."""
+    if report.stale(here, SCOPES[scope][0]):
+        out.write("mutate: the package changed; making its mutants again\n")
+        out.flush()
+        subprocess.call([mutmut, "run", "--max-children", "1", PRIME], cwd=here, stdout=out,
+                        stderr=subprocess.STDOUT, env=env, start_new_session=True)
+    return report.to_try(here, only, equivalents)
+
+
+# A mutant name no mutant has (see _to_try).
+PRIME = "no.such.mutant__mutmut_0"
+
+
 def main(argv=None):
     p = cli.Parser(prog="python -m tools.mutate")
     p.add_argument("--scope", choices=("rules", "modes", "all"), default="all")
@@ -199,7 +231,7 @@ def main(argv=None):
     p.add_argument("--report", default=os.path.join(ROOT, "build", "mutation-report.md"))
     p.add_argument("--only", action="append", default=[], metavar="GLOB",
                    help="mutants whose name matches, e.g. 'microrobots.modes.solo.*' "
-                        "(tried again even when judged before)")
+                        "(those not judged yet and the survivors not listed as equivalent)")
     try:
         args = p.parse_args(argv)
     except cli.UsageError as e:

@@ -22,10 +22,13 @@ SURVIVED = 0
 NO_TESTS = {5, 33}
 
 
-def retry_survivors(here, only=()):
+def retry_survivors(here, only=(), equivalents=None):
     """Forget the verdict of every survivor (and of every mutant no test reached), so this
-    run tries them again against the tests as they are now; the kills stand. With
+    run tries them again against the tests as they are now; the kills stand, and so do
+    the survivors listed as equivalent (``equivalents``, from read_equivalents: no test
+    can kill them, and each retry costs every test that reaches its function). With
     ``only`` (mutmut's name globs): only the survivors this run will try."""
+    listed = _listed(here, equivalents)
     for meta in _metas(here):
         with open(meta) as f:
             data = json.load(f)
@@ -34,13 +37,75 @@ def retry_survivors(here, only=()):
         for key, code in codes.items():
             if only and not any(fnmatch.fnmatch(key, glob) for glob in only):
                 continue
-            if code == SURVIVED or code in NO_TESTS:
+            if (code == SURVIVED or code in NO_TESTS) and key not in listed:
                 codes[key] = None
                 changed = True
         if changed:
             with open(meta + ".tmp", "w") as f:
                 json.dump(data, f, indent=4)
             os.replace(meta + ".tmp", meta)
+
+
+def to_try(here, only, equivalents=None):
+    """The names of the mutants a run of ``only`` (mutmut's name globs) should judge: those
+    not judged yet and the survivors, less those listed as equivalent (reviewed: judging
+    one costs every test that reaches it, and cannot kill it). Given by
+    name, as mutmut judges again every mutant it is named, kills included: a glob would
+    have it rerun a whole module's kills and its equivalents."""
+    listed = _listed(here, equivalents)
+    names = []
+    for meta in sorted(_metas(here)):
+        with open(meta) as f:
+            codes = json.load(f)["exit_code_by_key"]
+        for key, code in sorted(codes.items(), key=lambda kv: _order(kv[0])):
+            if not any(fnmatch.fnmatch(key, glob) for glob in only):
+                continue
+            if (code is None or code == SURVIVED or code in NO_TESTS) and key not in listed:
+                names.append(key)
+    return names
+
+
+def stale(here, package):
+    """Has a file of ``package`` (e.g. "microrobots/modes") changed since mutmut last made
+    its mutants? Then the verdicts read from mutants/ are older than the code: mutmut must
+    make the mutants again (forgetting the verdicts of the changed functions) first."""
+    top = os.path.join(here, package)
+    for folder, _dirs, files in os.walk(top):
+        for name in files:
+            if not name.endswith(".py"):
+                continue
+            source = os.path.join(folder, name)
+            mutant = os.path.join(here, "mutants", os.path.relpath(source, here))
+            if not os.path.exists(mutant) or not os.path.exists(mutant + ".meta") or \
+                    os.path.getmtime(source) >= os.path.getmtime(mutant):
+                return True
+    return False
+
+
+def drop_torn(here, package):
+    """Remove the mutated copies mutmut left empty (stopped while it wrote them): it would
+    take one for done, newer than its source, and every mutant of that file would import
+    nothing. Removed, it is copied and mutated again (the verdicts kept, by function)."""
+    top = os.path.join(here, "mutants", package)
+    torn = []
+    for folder, _dirs, files in os.walk(top):
+        for name in files:
+            path = os.path.join(folder, name)
+            source = os.path.join(here, os.path.relpath(path, os.path.join(here, "mutants")))
+            if name.endswith(".py") and os.path.getsize(path) == 0 and \
+                    os.path.exists(source) and os.path.getsize(source) > 0:
+                os.remove(path)
+                torn.append(path)
+    return torn
+
+
+def _listed(here, equivalents):
+    """The keys of this mirror's surviving (or not yet judged) mutants that the reviewed
+    list names: an equivalent needs no verdict, judged or not."""
+    if not equivalents:
+        return set()
+    return {r["key"] for r in mutants(here) if r["status"] in ("survived", "no tests", "not run")
+            and (r["module"], r["function"], r["before"], r["after"]) in equivalents}
 
 
 def write_times(here, seconds):
@@ -210,7 +275,7 @@ def build(heres, equivalents):
     used = set()
     for r in rows:
         k = (r["module"], r["function"], r["before"], r["after"])
-        if r["status"] in ("survived", "no tests") and k in equivalents:
+        if r["status"] in ("survived", "no tests", "not run") and k in equivalents:
             r["status"] = "equivalent"
             r["why"] = equivalents[k]
             used.add(k)
