@@ -198,16 +198,36 @@ def kept(name, firmware, module, compute):
     for path in list(_files(FIRMWARE)) + closure(module):
         h.update(path.encode() + b"\0" + _file_digest(path))
     h.update(_packages_digest())
-    cached = _cached(name, h.hexdigest()[:24])
+    return _kept(name, h.hexdigest()[:24], compute)
+
+
+def kept_by_files(name, words, paths, compute, keep=lambda results: True):
+    """``compute()``'s results kept as ``kept``'s are, under a key made of ``name``, the
+    strings ``words`` (a command line), Python's version, every installed package's version
+    and the files ``paths`` (relative to the checkout: their names and bytes): for a command
+    of minutes whose outcome depends on nothing else (test_docs_commands.py's benches).
+    Results that ``keep`` refuses (a failure, to be tried again) are returned, not kept."""
+    h = hashlib.sha256()
+    h.update(json.dumps([name, list(words), sys.version]).encode())
+    for path in sorted(paths):
+        h.update(path.encode() + b"\0" + _file_digest(path))
+    h.update(_packages_digest())
+    return _kept(name, h.hexdigest()[:24], compute, keep)
+
+
+def _kept(name, digest, compute, keep=lambda results: True):
+    cached = _cached(name, digest)
     if os.environ.get("BOARD_RUNS") != "fresh" and os.path.exists(cached):
         with open(cached) as f:
             return json.load(f)
     results = compute()
+    if not keep(results):
+        return results
     out = os.path.join(OUT, name + ".json")
     os.makedirs(OUT, exist_ok=True)
     with open(out, "w") as f:
         json.dump(results, f)
-    _store(name, h.hexdigest()[:24], out)
+    _store(name, digest, out)
     return results
 
 

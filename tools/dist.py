@@ -24,7 +24,8 @@ The .zip holds its files in a fixed order with a fixed date, so the same tree gi
 same bytes (and the same checksum).
 
 Time: 42 s on the 2-core x86_64 development machine (shared with other builds) with both
-images in the cache, most of it openscad's renders; an image not cached adds its build
+images in the cache, most of it openscad's renders, which are kept in the same cache
+(``~/.cache/microrobots-pico/stl/``, by the .scad's bytes and openscad's version); an image not cached adds its build
 (seconds after a change to firmware/ only, minutes from scratch: tools/picoimage).
 """
 
@@ -110,17 +111,38 @@ def run_tool(module, args, what):
 
 
 def stl(out, part):
-    """One part of the enclosure rendered by openscad."""
+    """One part of the enclosure rendered by openscad, or the same render kept from before
+    (``stl_cache``: the same .scad, part and openscad give the same file)."""
     binary = shutil.which("openscad")
     if binary is None:
         raise DistError("the enclosure: openscad is missing (apt-get install openscad)")
     dest = os.path.join(out, "enclosure-%s.stl" % part)
-    proc = subprocess.run([binary, "-o", dest, "-D", 'part="%s"' % part, SCAD],
-                          capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    argv = [binary, "-o", dest, "-D", 'part="%s"' % part, SCAD]
+    kept = stl_cache(binary, argv[3:])
+    if os.path.exists(kept):
+        shutil.copyfile(kept, dest)
+        return dest
+    proc = subprocess.run(argv, capture_output=True, text=True, stdin=subprocess.DEVNULL)
     if proc.returncode or not os.path.exists(dest):
         lines = proc.stderr.strip().splitlines() or ["exit %d" % proc.returncode]
         raise DistError("the enclosure's %s: openscad: %s" % (part, lines[-1]))
+    os.makedirs(os.path.dirname(kept), exist_ok=True)
+    shutil.copyfile(dest, kept + ".tmp%d" % os.getpid())
+    os.replace(kept + ".tmp%d" % os.getpid(), kept)
     return dest
+
+
+def stl_cache(binary, args):
+    """Where a render is kept (the tools' cache, cli.cache_dir): named by a hash of the
+    .scad's bytes (it includes no other file), openscad's version and its arguments. The
+    base alone is some 15 s of openscad's CPU (dev machine, 2-core x86_64, idle)."""
+    version = subprocess.run([binary, "--version"], capture_output=True, text=True,
+                             stdin=subprocess.DEVNULL)
+    h = hashlib.sha256()
+    with open(SCAD, "rb") as f:
+        h.update(f.read())
+    h.update(("\0".join([version.stdout + version.stderr] + args[:-1])).encode())
+    return os.path.join(cli.cache_dir(), "stl", "%s.stl" % h.hexdigest()[:24])
 
 
 def checksums(out):

@@ -17,7 +17,9 @@ The lines run in order, file by file, in one scratch copy: a later line may read
 earlier one wrote (``frames.jsonl``); a line shown again is run once. A ``make`` line is checked with ``make -n``
 (its target exists and expands) when running it here is not possible or is another test's
 job: those are listed in ``NOT_RUN`` with the reason, and each entry must still match a
-documented line (no stale excuses).
+documented line (no stale excuses). A line of minutes whose outcome depends only on the
+tree (a bench) is listed in ``KEPT``: it runs once per state of its inputs, and its output is
+kept in the board runs' cache and judged every time as if it had just run.
 """
 
 import os
@@ -66,6 +68,21 @@ NOT_RUN = {
     "make mutate": "an hour of mutation testing, run by hand (docs/testing.md); "
                    "host_tests/tools/test_mutate_report.py covers its report",
 }
+# Documented lines run once per state of what they read and kept (board_runs.kept_by_files:
+# the tracked files of firmware/ and of every folder of tools/ that holds a module the
+# command imports, directly or not (board_runs.closure: its data, such as the deals file and
+# csearch.c, lies beside its code), Python's and every package's version, the command
+# line), by prefix, and what a run costs (dev machine, 2-core x86_64, load 1).
+KEPT = {
+    "python -m tools.bench.ricochet --issue-table": "the issue's table: 24 deals solved in fresh "
+                                                   "processes, warm and cold, 87 s of CPU",
+}
+# The checkout's build caches the scratch copy shares rather than fills again: the
+# Ricochet search compiled ahead of time and in C, and numba's machine code, each named by
+# a checksum of its sources (tools/ricochet/aot.py, ckernel.py; numba by the source's size
+# and time, which the copy keeps), so that a copy and the checkout can only load the same
+# build; some 20 s of CPU a fresh checkout would spend twice (dev machine, 2-core x86_64).
+SHARED_CACHES = ("tools/ricochet/__pycache__",)
 # `make flash` (and -circuitpython) alone looks for a board: with none it must say so in one line.
 NO_BOARD = ("make flash", "make flash-circuitpython")
 
@@ -189,6 +206,8 @@ def test_the_docs_show_command_lines():
 def test_every_excuse_still_matches_a_documented_line():
     used = {_excuse(line.command)[0] for line in ALL}
     assert set(NOT_RUN) <= used, "stale NOT_RUN entries: %s" % sorted(set(NOT_RUN) - used)
+    kept = {prefix for prefix in KEPT for line in ALL if line.command.startswith(prefix)}
+    assert set(KEPT) == kept, "stale KEPT entries: %s" % sorted(set(KEPT) - kept)
 
 
 @pytest.fixture(scope="module")
@@ -208,6 +227,9 @@ def _scratch_copy(tmp_path):
         dst.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(src, dst)
     os.symlink(os.path.join(ROOT, ".venv"), tmp_path / ".venv")
+    for cache in SHARED_CACHES:
+        os.makedirs(os.path.join(ROOT, cache), exist_ok=True)
+        os.symlink(os.path.join(ROOT, cache), tmp_path / cache)
     for name, source in EXAMPLE_FILES.items():
         if source is None:
             (tmp_path / name).write_text(EXAMPLE_CONFIG)
@@ -240,6 +262,28 @@ def _matches(output, expected):
     return bool(output) and output[0] == expected[0] and _matches(output[1:], expected[1:])
 
 
+def _run(argv, where, env):
+    """(exit status, stdout and stderr together) of ``argv`` run in ``where``."""
+    proc = subprocess.run(argv, cwd=where, capture_output=True, text=True, env=env, timeout=300)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def _run_kept(argv, where, env):
+    """``_run``'s answer, from the cache when the same line ran on the same inputs."""
+    import board_runs
+
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
+                           check=True).stdout.decode().split("\0")
+    folders = {os.path.dirname(f) for f in board_runs.closure(argv[2])}  # (argv: python -m M)
+    files = [f for f in files if (f.startswith("firmware/") or os.path.dirname(f) in folders)
+             and os.path.isfile(os.path.join(ROOT, f))]
+    words = [os.path.basename(argv[0])] + argv[1:]
+    done = board_runs.kept_by_files("doc-command", words, files, lambda: dict(
+        zip(("returncode", "output"), _run(argv, where, env))),
+        keep=lambda done: done["returncode"] == 0 and "Traceback" not in done["output"])
+    return done["returncode"], done["output"]
+
+
 @pytest.mark.skipif(shutil.which("make") is None or not os.path.isdir(os.path.join(ROOT, ".venv")),
                     reason="needs make and the project's .venv (make test creates it)")
 @pytest.mark.parametrize("doc", sorted({line.doc for line in ALL}, key=DOCS.index))
@@ -268,12 +312,11 @@ def test_documented_commands_run(doc, scratch):
             continue
         if prefix is not None:
             continue
-        proc = subprocess.run(argv, cwd=where, capture_output=True, text=True, env=env,
-                              timeout=300)
-        output = proc.stdout + proc.stderr
+        run = _run_kept if any(line.command.startswith(p) for p in KEPT) else _run
+        returncode, output = run(argv, where, env)
         assert "Traceback" not in output, "%r:\n%s" % (line, output)
         if line.expected is not None:
             shown = _normalise("\n".join(line.expected))
             assert _matches(_normalise(output), shown), "%r prints:\n%s" % (line, output)
         else:
-            assert proc.returncode == 0, "%r exits %d:\n%s" % (line, proc.returncode, output)
+            assert returncode == 0, "%r exits %d:\n%s" % (line, returncode, output)
