@@ -79,3 +79,27 @@ def test_a_run_whose_inputs_did_not_change_comes_from_the_cache(checkout):
     assert board_runs.result("tour-stock") == results
     with open(os.path.join(board_runs.OUT, "tour-stock.log")) as f:
         assert f.read().startswith("results from the cache: ")
+
+
+def test_a_command_kept_by_its_files_runs_again_only_when_one_changes(checkout):
+    # (test_docs_commands.py's benches): the same files, the same answer without a run; a
+    # changed file, or a result the caller refuses to keep (a failure), runs it again
+    runs = []
+
+    def compute():
+        runs.append(1)
+        return {"returncode": 0 if len(runs) != 3 else 1, "run": len(runs)}
+
+    files = ["tools/cli.py", "firmware/main.py"]
+    keep = lambda done: done["returncode"] == 0  # noqa: E731
+    kept = lambda: board_runs.kept_by_files("doc-command", ["python", "-m", "x"], files,  # noqa: E731
+                                            compute, keep)
+    assert kept() == {"returncode": 0, "run": 1}
+    assert kept() == {"returncode": 0, "run": 1} and len(runs) == 1
+    _key_after(checkout, "tools/cli.py")
+    assert kept() == {"returncode": 0, "run": 2}
+    _key_after(checkout, "firmware/main.py")
+    assert kept()["run"] == 3  # a failure: not kept
+    assert kept()["run"] == 4 and kept()["run"] == 4
+    assert board_runs.kept_by_files("doc-command", ["python", "-m", "y"], files, compute,
+                                    keep)["run"] == 5  # another command line
