@@ -158,6 +158,20 @@ def test_each_image_is_this_trees_firmware_for_its_chip(made, board):
     assert key.encode() in picoimage.uf2_payload(data)  # the frozen modules are this tree's
 
 
+def test_a_render_is_kept_by_the_scads_bytes_the_part_and_openscad(tmp_path, monkeypatch):
+    binary = shutil.which("openscad")
+    if binary is None:
+        pytest.skip("openscad is missing")
+    base = dist.stl_cache(binary, ["-D", 'part="base"', dist.SCAD])
+    assert dist.stl_cache(binary, ["-D", 'part="base"', dist.SCAD]) == base
+    assert dist.stl_cache(binary, ["-D", 'part="lid"', dist.SCAD]) != base
+    changed = tmp_path / "enclosure.scad"
+    with open(dist.SCAD, "rb") as f:
+        changed.write_bytes(f.read() + b"\n// changed\n")
+    monkeypatch.setattr(dist, "SCAD", str(changed))
+    assert dist.stl_cache(binary, ["-D", 'part="base"', str(changed)]) != base
+
+
 def boot_to_menu(firmware):
     """A boot of ``firmware`` on the emulated RP2040 and 600 ms of its menu: whether it
     booted, its console, the modes it recorded and its last grid frame. Kept by its inputs
