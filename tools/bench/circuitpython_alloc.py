@@ -8,14 +8,14 @@ record's ``claim_us`` word (so a frame's record says what the heap held after it
 is a collection). ``gc.mem_free`` costs about 4 ms of emulated time a call, counted in
 ``step_us`` here: this run's frame times are not the bench's.
 
-    nice -n 10 python -m tools.rp2040.circuitpython_alloc    # about 20 min of wall time
+    nice -n 10 python -m tools.bench.circuitpython_alloc    # about 20 min of wall time
 """
 
 import statistics
 
 from tools.bench import circuitpython as bench
+from tools.rp2040 import circuitpython
 
-from . import circuitpython
 
 _AT_BOOT = '''
     def _alloc(name, f, n=20):
