@@ -352,6 +352,36 @@ def test_a_start_without_moves_is_rolled_again_then_picked_among_live_cells():
         roll_start(Dice(dead), Layout.named("black:ABCD0000"), Nothing())
 
 
+# colour = column + row, number = 2 * column + row: from B1 (cell 0) only R1 (cell 3)
+SPLIT = Layout.parse("\n".join(" ".join("BYGRPW"[(r + c) % 6] + str((r + 2 * c) % 6 + 1)
+                                         for c in range(6)) for r in range(6)))
+
+
+def test_a_round_whose_rolls_all_miss_takes_the_one_reachable_cell():
+    """Every one of a round's ROLLS lands out of reach: the target is picked among the
+    cells the start reaches (here R1 alone), the players are told how many rolls missed,
+    and in expert, with no third cell in reach, the round has no waypoint and says so."""
+    from microrobots.rules.rolls import ROLLS, Round
+
+    solver = Solver(SPLIT)
+    miss = [1, 2] * ROLLS  # yellow, 3: Y3, cell 1, out of B1's reach
+    dice = Dice(miss + [0])
+    rnd = Round()
+    rnd.roll(dice, SPLIT, solver, 0, 1, False)
+    assert (rnd.target, rnd.optimum, rnd.rerolls, rnd.waypoint) == (3, 1, ROLLS - 1, None)
+    assert dice.asked[-1] == 1 and not dice.faces  # one cell to pick among, the start apart
+    assert rnd.notice == "custom layout: 36 rolled cells cannot be reached from B1; rerolled"
+    dice = Dice(miss + [0] + miss)
+    rnd.roll(dice, SPLIT, solver, 0, 1, True)
+    assert (rnd.target, rnd.optimum, rnd.waypoint) == (3, 1, None) and not dice.faces
+    assert rnd.notice == ("custom layout: 72 rolled cells cannot be reached from B1; rerolled; "
+                          "custom layout: no waypoint can be reached from B1; this round has none")
+    for faces in (miss + [0], [0, 0]):  # from R1 (cell 3): B1, cell 0, picked or rolled
+        dice = Dice(faces)
+        rnd.roll(dice, SPLIT, solver, 3, 1, False)
+        assert (rnd.target, rnd.optimum) == (0, 1) and not dice.faces
+
+
 def test_a_layout_file_with_two_pairs_gone_names_both_in_order():
     rows = str(LAYOUT).strip().split("\n")
     first = rows[0].split()

@@ -171,6 +171,9 @@ def test_unreachable_pairs_exist_on_split_layouts():
     assert list(solver.distances(0)).count(UNREACHABLE) == 34
     assert not solver.walk_exists(0, 1, 7)
     assert solver.walk_exists(0, 0, 2) and not solver.walk_exists(0, 0, 1)
+    # a waypoint out of reach of the start, though it reaches the target: no route
+    assert solver.path(1, 4) == [1, 4]
+    assert solver.path(0, 4, 1) is None and solver.distance(0, 4, 1) is None
 
 
 @given(layouts, cells, cells, st.one_of(st.none(), cells), st.integers(0, 14))
