@@ -132,6 +132,29 @@ def test_a_survivor_on_the_second_of_two_same_lines_is_named_by_its_own_line(tmp
     assert "- pkg.mod:3 `twice` (x_twice__mutmut_1): `n = n + 1` -> `n = n - 1`" in text
 
 
+
+def test_a_survivor_in_a_default_argument_is_named_by_its_header_and_can_be_listed(tmp_path):
+    here = tmp_path / "rules"
+    (here / "pkg").mkdir(parents=True)
+    (here / "mutants" / "pkg").mkdir(parents=True)
+    (here / "pkg" / "mod.py").write_text(
+        "class Log:\n    def add(self, what, move=0):\n        return what\n")
+    (here / "mutants" / "pkg" / "mod.py").write_text(
+        "class Log:\n    def x\u01c1Log\u01c1add__mutmut_orig(self, what, move=0):\n"
+        "        return what\n\n    def x\u01c1Log\u01c1add__mutmut_1(self, what, move=1):\n"
+        "        return what\n")
+    (here / "mutants" / "pkg" / "mod.py.meta").write_text(json.dumps({
+        "exit_code_by_key": {"pkg.mod.x\u01c1Log\u01c1add__mutmut_1": 0}}))
+    text = report.build([str(here)], {})
+    assert ("`Log.add` (x\u01c1Log\u01c1add__mutmut_1): `def add(self, what, move=0):` -> "
+            "`def add(self, what, move=1):`") in text
+    listed = tmp_path / "equivalents.txt"
+    listed.write_text("pkg.mod Log.add\n- def add(self, what, move=0):\n"
+                      "+ def add(self, what, move=1):\nwhy: move is never read.\n")
+    text = report.build([str(here)], report.read_equivalents(str(listed)))
+    assert "| pkg.mod | 1 | 0 | 0 | 0 | 1 | 0 | - |" in text
+    assert "`def add(self, what, move=1):`. move is never read." in text
+
 EQUIVALENT = "pkg.mod Box.size\n- if n < 0:\n+ if n <= 0:\nwhy: size(0) is 0 either way.\n"
 
 

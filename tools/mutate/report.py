@@ -175,6 +175,14 @@ def _changed_lines(orig, mutant):
     if len(a) != len(b):
         i = min(len(a), len(b))
         return i + 1, (a[i].strip() if i < len(a) else ""), (b[i].strip() if i < len(b) else "")
+    # Only the header differs (a default argument): the two carry mutmut's names, so each is
+    # shown under the function's own name.
+    x, y = orig.split("\n")[0], mutant.split("\n")[0]
+    if x[x.find("("):] != y[y.find("("):]:
+        name = x[x.find("def ") + 4:x.find("(")].split("\u01c1")[-1]
+        name = name[2:] if name.startswith("x_") else name
+        name = name.partition("__mutmut_")[0]
+        return 0, "def " + name + x[x.find("("):].strip(), "def " + name + y[y.find("("):].strip()
     return 0, "", ""
 
 
