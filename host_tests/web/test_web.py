@@ -147,6 +147,28 @@ def test_keys_and_on_screen_buttons_change_the_grid(site):
     assert problems == []
 
 
+# One quick tap (down and up at once), then the frames' polls at these times after it (ms).
+TAP_POLLS = """(times) => {
+  const latch = window.microrobots.buttons;
+  latch.press(5); latch.release(5);  // (a first press may take a while: it unlocks the sound)
+  const t = latch.since[5];
+  return times.map((dt) => latch.mask(t + dt, true) >> 5 & 1);
+}"""
+
+
+def test_a_quick_tap_is_held_for_the_firmware_to_see_and_no_longer(site):
+    """A tap shorter than a frame is held until the firmware has polled it (three frames
+    at 20 ms), but on a slow page (frames 200 ms apart) not across the firmware's 400 ms
+    repeat delay: held for three such frames, one tap of the menu's D-pad counted twice
+    (it flips the column and back). The whole sequence runs in one evaluate: no frame of
+    the page's own polls in between."""
+    page, problems = open_page(site)
+    assert page.evaluate(TAP_POLLS, [5, 25, 45, 65, 85]) == [1, 1, 1, 0, 0]
+    assert page.evaluate(TAP_POLLS, [200, 400, 600]) == [1, 0, 0]
+    assert page.evaluate(TAP_POLLS, [200, 230, 400]) == [1, 1, 0]  # 30 ms apart: not yet seen
+    assert problems == []
+
+
 def test_a_reload_keeps_the_game(site):
     page, problems = open_page(site, "")  # the page's own device: its flash is kept
     page.keyboard.press("Enter")  # solo: a game starts and is saved

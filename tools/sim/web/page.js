@@ -123,10 +123,16 @@ hook.setBattery = setBattery;
 hook.cellMillivolts = cellMillivolts;
 
 // Buttons held: from the key or pointer going down to its release, at least TAP_MS.
+// A tap released early stays held until the firmware has seen it: three frames, or on a
+// slow page (frames far apart) any frames spanning SEEN_MS (the firmware's 20 ms lock-out
+// twice over). Never longer: held for three frames 200 ms apart, a tap would pass the
+// firmware's 400 ms repeat delay and count twice.
+const SEEN_MS = 40;
 const input = {
   since: new Array(6).fill(null),
   until: new Array(6).fill(null),
-  polls: new Array(6).fill(0), // frames that saw it held: a tap lasts at least 3 (60 ms)
+  polls: new Array(6).fill(0), // frames that saw it held
+  first: new Array(6).fill(0), // when the first of them polled
   press(b) {
     sound.unlock();
     if (this.since[b] === null || this.until[b] !== null) { this.since[b] = performance.now(); this.polls[b] = 0; }
@@ -142,16 +148,18 @@ const input = {
     let m = 0;
     for (let b = 0; b < 6; b++) {
       if (this.since[b] === null) continue;
-      if (this.until[b] !== null && this.until[b] <= now && this.polls[b] >= 3) {
+      const seen = this.polls[b] >= 3 || (this.polls[b] >= 1 && now - this.first[b] >= SEEN_MS);
+      if (this.until[b] !== null && this.until[b] <= now && seen) {
         this.since[b] = this.until[b] = null;
         continue;
       }
-      if (poll) this.polls[b] += 1;
+      if (poll && this.polls[b]++ === 0) this.first[b] = now;
       m |= 1 << b;
     }
     return m;
   },
 };
+hook.buttons = input; // for the tests: the latch a slow page's taps go through
 
 const sound = {
   ctx: null, osc: null, gain: null, muted: false,
