@@ -109,11 +109,20 @@ def walk(site, viewport, big):
         page.wait_for_timeout(900)
         page.keyboard.up("Backspace")
         page.wait_for_function("() => window.microrobots.mode() === 'menu'", timeout=60000)
+        # the menu's own guide first: keys pressed while the switch back is still under
+        # way (a busy machine's page may take seconds) are not the menu's to take
+        page.wait_for_function("() => window.microrobots.guide.includes(': A opens it')",
+                               timeout=60000)
         for key in keys:  # the menu comes back on the quadrant left: to the first again
             page.keyboard.press({"ArrowRight": "ArrowLeft", "ArrowDown": "ArrowUp"}[key])
             page.wait_for_timeout(150)
-        page.wait_for_function("() => window.microrobots.guide.includes('solo: A opens it')",
-                               timeout=60000)
+        try:
+            page.wait_for_function("() => window.microrobots.guide.includes('solo: A opens it')",
+                                   timeout=60000)
+        except Exception:  # say where it stood: a lost key and a slow page differ
+            raise AssertionError("back from %s, the menu shows %r (mode %r) after 60 s" % (
+                mode, page.evaluate("window.microrobots.guide"),
+                page.evaluate("window.microrobots.mode()"))) from None
     assert errors == []
     page.context.close()
     return found
