@@ -137,6 +137,17 @@ def test_the_circuitpython_probe_uses_only_what_circuitpython_has():
     assert "from microrobots import handheld as fw" in src
 
 
+def test_the_benchs_probe_collects_its_own_garbage_between_frames_outside_their_timing():
+    plain, collecting = probe_source(), probe_source(collect_every=4)
+    compile(collecting, "code.py", "exec")
+    assert collecting.count("gc.collect()") == plain.count("gc.collect()") + 1
+    added = collecting.index("if n % 4 == 0:")
+    # after the frame's own timing has ended (a nested frame returns first), before the
+    # harness's command, and its time counted as the probe's, not the firmware's
+    assert collecting.index("if depth[0]:") < added < collecting.index("cmd = buf[8] & 255")
+    assert "buf[cur[0] + 11] += _diff(_us(), t)" in collecting[added:collecting.index("cmd = buf[8]")]
+
+
 @needs_compiler
 def test_the_firmware_goes_on_as_circuitpythons_own_mpy_but_code_py_and_boot_py():
     tree = circuitpy.drive_tree(COMPILER)

@@ -16,7 +16,8 @@ Per install: power-on to the first LED frame (emulated ms), each mode's frame wo
 probe's ``step_us``: a frame's period minus its sleep) median and worst, the worst
 frame of a mode switch, the claim check (``Game.claim``), the heap free after a
 collection in each mode's quiet stretch. CircuitPython's probe times with
-``time.monotonic_ns`` (about 30 us steps), MicroPython's with ``time.ticks_us``.
+``time.monotonic_ns`` (about 30 us steps; a long per reading, so it collects its own
+garbage every COLLECT_EVERY frames between them), MicroPython's with ``time.ticks_us``.
 Emulated time is the model's, believed about 2x slower than a real RP2040 at 125 MHz.
 
     python -m tools.bench circuitpython
@@ -25,6 +26,9 @@ Emulated time is the model's, believed about 2x slower than a real RP2040 at 125
 import statistics
 import time
 
+# CircuitPython's probe collects its own garbage (its clock's longs) between frames this
+# often, outside their timing: tools/rp2040/circuitpython.probe_source says why.
+COLLECT_EVERY = 4
 MODES = ("menu", "solo", "referee", "classroom", "settings")
 FRAME_US = 20000
 
@@ -121,7 +125,8 @@ def report():
             print("CircuitPython's .mpy install: %s" % no_mpy)
             installs = installs[1:]
         for title, compiled in installs:
-            data = measure(circuitpython.CircuitSession(cp, compiled=compiled))
+            data = measure(circuitpython.CircuitSession(cp, compiled=compiled,
+                                                        collect_every=COLLECT_EVERY))
             columns.append((title, figures(data)))
             print("%s: the session, %.0f s emulated, %.0f s wall" % (
                 title, data["length"] / 1000, data["wall"]))

@@ -47,8 +47,8 @@ _AT_BOOT = '''
 '''
 
 
-def probe_source(plain=circuitpython.probe_source):
-    src = plain()
+def probe_source(collect_every=None, plain=circuitpython.probe_source):
+    src = plain(collect_every)
     boot = '    buf[4] = getattr(dev, "_last", -1)\n'
     frame_end = "        buf[i + 10] = st\n"
     assert src.count(boot) == 1 and src.count(frame_end) == 1

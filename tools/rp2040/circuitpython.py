@@ -50,10 +50,25 @@ def supervisor_ticks(board_us):
     return (raw * 1000 // 1024 + _TICKS_START) % _TICKS_PERIOD
 
 
-def probe_source():
+def probe_source(collect_every=None):
     """probe.py's probe for CircuitPython: ``code.py``, importing the device loop
-    (microrobots.handheld) as on MicroPython."""
+    (microrobots.handheld) as on MicroPython.
+
+    ``collect_every``: the probe collects the garbage between two frames (outside their
+    timing) every that many frames. Its clock readings are longs (64 bytes each, 320
+    bytes a frame) where the firmware allocates nothing per frame, and CircuitPython
+    collects when its heap's areas are full: without this, the frames timed are the
+    ones that pay for the probe's garbage (docs/circuitpython.md). The bench sets it;
+    the tests' tours leave the heap as a user's board has it."""
     src = probe.source()
+    if collect_every:
+        anchor = "        cmd = buf[8] & 255\n"
+        assert anchor in src
+        src = src.replace(anchor, (
+            "        if n %% %d == 0:  # the probe's own garbage, outside the frame's timing\n"
+            "            t = _us()\n"
+            "            gc.collect()\n"
+            "            buf[cur[0] + 11] += _diff(_us(), t)\n" % collect_every) + anchor)
     src = src.replace("# main.py: the emulated-board harness's probe",
                       "# code.py: the emulated-board harness's CircuitPython probe")
     src = src.replace("time.ticks_us()", "_us()")
@@ -72,14 +87,14 @@ def compiler():
     return circuitpy_compiler.find()
 
 
-def drive_files(files=None, probed=True, compiled=None):
+def drive_files(files=None, probed=True, compiled=None, collect_every=None):
     """``{path: bytes}``: the drive make flash-circuitpython writes, plus ``files``; the
-    probe as ``code.py`` when ``probed``; the modules as ``.mpy`` by ``compiled`` (a
-    Compiler), else as source."""
+    probe as ``code.py`` when ``probed`` (``collect_every``: probe_source's); the modules
+    as ``.mpy`` by ``compiled`` (a Compiler), else as source."""
     tree = circuitpy.drive_tree(compiled)
     tree.update(files or {})
     if probed:
-        tree["code.py"] = probe_source().encode()
+        tree["code.py"] = probe_source(collect_every).encode()
     return tree
 
 
@@ -135,12 +150,12 @@ def lockstep(records, board, seed, config, origin, state=None):
 class CircuitSession(BoardSession):
     """BoardSession's API on the CircuitPython board (see the module docstring)."""
 
-    def __init__(self, firmware, files=None, probed=True, compiled=None):
+    def __init__(self, firmware, files=None, probed=True, compiled=None, collect_every=None):
         files = dict(files or {})
         self.compiled = compiled
         self.config = board_config(files)
         cfg = self.config
-        self.pico = Pico(firmware, build_drive(drive_files(files, probed, compiled)),
+        self.pico = Pico(firmware, build_drive(drive_files(files, probed, compiled, collect_every)),
                          led_pin=cfg["led_pin"], color_order=cfg["color_order"],
                          buttons=[cfg["buttons"][n] for n in BUTTON_NAMES],
                          family="circuitpython")
