@@ -570,9 +570,13 @@ static int helpers_all_fail(const Ctx *c, int slack, int h) {
                 return 0;
         }
     }
+    /* With one move of slack (most = h) a route is a descent, every slide one move closer:
+     * its stops, and a helper's cell right after a stop, are cells of the target robot's
+     * reach bitboard; a helper's cell outside it stops no such route. */
     const int32_t *beside = c->wall_dist + 10 * CELLS;
+    const uint8_t *reach0 = c->reach + (state * CELLS + start) * 32;
     int k = 0;
-    while (k < nc && beside[cells[k]] >= most)
+    while (k < nc && (beside[cells[k]] >= most || (slack == 1 && !HAS_CELL(reach0, cells[k]))))
         k++;
     if (k < nc) {
         for (k = 0; k < nc; k++)
