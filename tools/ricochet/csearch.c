@@ -570,9 +570,13 @@ static int helpers_all_fail(const Ctx *c, int slack, int h) {
                 return 0;
         }
     }
+    /* With one move of slack (most = h) a route is a descent, every slide one move closer:
+     * its stops, and a helper's cell right after a stop, are cells of the target robot's
+     * reach bitboard; a helper's cell outside it stops no such route. */
     const int32_t *beside = c->wall_dist + 10 * CELLS;
+    const uint8_t *reach0 = c->reach + (state * CELLS + start) * 32;
     int k = 0;
-    while (k < nc && beside[cells[k]] >= most)
+    while (k < nc && (beside[cells[k]] >= most || (slack == 1 && !HAS_CELL(reach0, cells[k]))))
         k++;
     if (k < nc) {
         for (k = 0; k < nc; k++)
@@ -597,6 +601,59 @@ static inline int on(int x, int s, int e, int d) {
 
 static inline int commutes(int p, int q, int d, int a1, int a2, int da) {
     return !(on(a1, p, q, d) || on(a2, p, q, d) || on(p, a1, a2, da) || on(q, a1, a2, da));
+}
+
+/* Whether a position with one move of slack (rem = h + 1) lists a child that the blocker
+ * bound allows, or a move that completes the target: the robots as they stand, the move to
+ * it by robot last from a1 to a2 in direction da. With no such child a search of it finds
+ * nothing: it is not entered (recorded in the table, like a position the blocker bound
+ * rules out). The table is not asked: a child it holds may still make this say yes. Only
+ * for a single target robot and no transparent robot in the deal. */
+static int slack1_alive(Ctx *c, int rem, int h, int last, int a1, int a2, int da,
+                        uint8_t *occ) {
+    const int n = c->n, nrem = rem - 1, goal = c->goal;
+    int *P = c->P, *F = c->F;
+    const int p0 = P[0], f0 = F[0];
+    const uint8_t *reach0 = c->reach + (f0 * CELLS + p0) * 32;
+    for (int d = 0; d < 4; d++) {
+        int q = slide(p0, d);
+        if (q == p0)
+            continue;
+        int g = AFTER(c, f0, d);
+        if (q == goal && g == 3)
+            return 1;
+        int hq = HEUR(c, 0, g, q);
+        if (hq > nrem)
+            continue;
+        if (0 < last && commutes(p0, q, d, a1, a2, da))
+            continue;
+        occ[p0] = 0;
+        int ok = blockers_allow(c, 0, q, g, nrem, hq, occ);
+        occ[p0] = 1;
+        if (ok)
+            return 1;
+    }
+    if (n < 2 || helpers_all_fail(c, 1, h))
+        return 0;
+    for (int i = 1; i < n; i++) {
+        int p = P[i];
+        const int reach_p = HAS_CELL(reach0, p);
+        for (int d = 0; d < 4; d++) {
+            int q = slide(p, d);
+            if (q == p)
+                continue;
+            if (!reach_p && !HAS_CELL(reach0, q))
+                continue;
+            if (i < last && commutes(p, q, d, a1, a2, da))
+                continue;
+            occ[p] = 0;
+            int ok = blockers_allow(c, i, q, F[i], nrem, h, occ);
+            occ[p] = 1;
+            if (ok)
+                return 1;
+        }
+    }
+    return 0;
 }
 
 /* The children in the order they are searched: the lowest bound first (the closest to a
@@ -626,6 +683,11 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
     int32_t *P = c->P, *F = c->F;
     const int32_t *walls = c->walls;
     const int n = c->n, single = c->single, goal = c->goal;
+    /* (slack1_alive: a single target robot, no transparent robot) */
+    int slack1 = single;
+    for (int i = 0; i < n; i++)
+        if (c->is_clear[i])
+            slack1 = 0;
     uint8_t *occ = occbuf + 32;
     keys[0] = key_of(c);
     int ply = 0;
@@ -807,6 +869,16 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
             put_robot(q, 1);
             P[i] = q;
             F[i] = (int)e[CG];
+            if (slack1 && nrem - hq == 1
+                && !slack1_alive(c, nrem, hq, i, (int)st[ply][FROMP], q, (int)e[CD], occ)) {
+                occ[q] = 0;
+                put_robot(q, 0);
+                P[i] = (int)st[ply][FROMP];
+                F[i] = (int)st[ply][FROMF];
+                occ[P[i]] = 1;
+                put_robot(P[i], 1);
+                continue;
+            }
             c->path[ply][0] = i;
             c->path[ply][1] = (int)e[CD];
             c->path[ply][2] = k;

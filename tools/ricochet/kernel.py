@@ -342,6 +342,50 @@ elif AVAILABLE:
                     or _on(q, a1, a2, da))
 
     @njit(cache=True)
+    def _slack1_alive(rem, h, last, a1, a2, da, P, F, n, occ, goal, walls, heur, raymin,
+                      after, reach, hmark, vmark, hseg, vseg, stk):
+        """solver.py's slack1_alive: whether the position with one move of slack (rem =
+        h + 1), reached by robot ``last``'s move from a1 to a2 (direction da), lists a move
+        that completes the target or a child the blocker bound allows (the table not
+        asked)."""
+        nrem = rem - 1
+        f0 = F[0]
+        p0 = P[0]
+        for i in range(n):
+            p = P[i]
+            f = F[i]
+            occ[p] = 0
+            for d in range(4):
+                step = STEP[d]
+                bit = 1 << d
+                q = p
+                while not walls[q] & bit and not occ[q + step]:
+                    q += step
+                if q == p:
+                    continue
+                if i:
+                    g = f
+                    if not (reach[f0, p0, p] or reach[f0, p0, q]):
+                        continue
+                    hq = h
+                else:
+                    g = after[f, d]
+                    if q == goal and g == 3:
+                        occ[p] = 1
+                        return True
+                    hq = heur[0, g, q]
+                    if hq > nrem:
+                        continue
+                if i < last and _commutes(p, q, d, a1, a2, da):
+                    continue
+                if _blockers_allow(i, q, g, nrem, hq, P, F, n, occ, goal, walls, heur, raymin,
+                                   after, hmark, vmark, hseg, vseg, stk):
+                    occ[p] = 1
+                    return True
+            occ[p] = 1
+        return False
+
+    @njit(cache=True)
     def _dfs(bound, h_root, P, F, n, is_clear, elig, role, single, heur, walls, occ, goal,
              closer, reach, after, table, path, counter, budget, st, ch, ckey, hmark, vmark,
              hseg, vseg, raymin, stk, fs, hs, hm, keys):
@@ -351,6 +395,10 @@ elif AVAILABLE:
         ``ckey`` the children listed when the node was entered."""
         vals = np.empty(6, dtype=np.int64)
         keys[0] = _key(P, F, role, n, vals)
+        slack1 = single  # (slack1_alive: a single target robot, no transparent robot)
+        for i in range(n):
+            if is_clear[i]:
+                slack1 = False
         mask = np.uint64((table.shape[0] >> 3) - 1)  # a power of two: no division
         ply = 0
         st[0, REM] = bound
@@ -499,6 +547,14 @@ elif AVAILABLE:
                 occ[q] = 1
                 P[i] = q
                 F[i] = ch[ply, j, CG]
+                if slack1 and nrem - hq == 1 and not _slack1_alive(
+                        nrem, hq, i, st[ply, FROMP], q, ch[ply, j, CD], P, F, n, occ, goal,
+                        walls, heur, raymin, after, reach, hmark, vmark, hseg, vseg, stk):
+                    occ[q] = 0  # (recorded: a search of it would find nothing)
+                    P[i] = st[ply, FROMP]
+                    F[i] = st[ply, FROMF]
+                    occ[P[i]] = 1
+                    continue
                 path[ply, 0] = i
                 path[ply, 1] = ch[ply, j, CD]
                 path[ply, 2] = k

@@ -591,6 +591,51 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
             return (relaxed_path(start, state, nrem - 1, stops_beside(reachable))
                     or relaxed_path(start, state, nrem, stops_beside(helpers)))
 
+    # a child with one move of slack is entered only when it lists a child of its own that
+    # the blocker bound allows (see slack1_alive): a single target robot, no transparent one
+    slack1 = single and not any(is_clear)
+
+    def slack1_alive(rem, occ, h, last, last_cells, last_span):
+        """Whether the position (P, F; ``occ``) with one move of slack (rem = h + 1),
+        reached by robot ``last``'s move over ``last_cells`` (``last_span``), lists a move
+        that completes the target or a child that the blocker bound allows: the moves dfs
+        would list, each child asked blockers_allow, the table not asked. Without one a
+        search of it finds nothing."""
+        nrem = rem - 1
+        touch = reach[F[0]][P[0]]
+        for i in range(n):
+            p = P[i]
+            f = F[i]
+            occ_i = occ ^ bit[p]
+            for d, q, mask, up, step in slides[p]:
+                b = occ_i & mask
+                if b:
+                    if up:
+                        q = (b & -b).bit_length() - 1 - step
+                    else:
+                        q = b.bit_length() - 1 - step
+                    if q == p:
+                        continue
+                if i:
+                    g = f
+                    if not (bit[p] | bit[q]) & touch:
+                        continue
+                    hq = h
+                else:
+                    g = after[f][d]
+                    if q == goal and g == TURNED:
+                        return True
+                    hq = heur[0][g][q]
+                    if hq > nrem:
+                        continue
+                if i < last:
+                    moved = span(p, q, d)
+                    if not moved & last_cells and not (bit[p] | bit[q]) & last_span:
+                        continue
+                if blockers_allow(i, q, g, nrem, hq, occ_i | bit[q]):
+                    return True
+        return False
+
     def dfs(rem, key, occ, h, last, last_cells, last_span):
         """Searches the position with ``rem`` moves left; True when a solution was found
         (its moves on ``path``, last first). Lists the position's moves first, returning
@@ -714,6 +759,11 @@ def _solve(board, robots, target, max_moves, node_limit, ricochet, compiled, han
             f = F[i]
             P[i] = q
             F[i] = g
+            if slack1 and nrem - hq == 1 and not slack1_alive(
+                    nrem, nocc, hq, i, bit[p] | bit[q], span(p, q, d)):
+                P[i] = p  # (recorded: a search of it would find nothing)
+                F[i] = f
+                continue
             found = dfs(nrem, nkey, nocc, hq, i, bit[p] | bit[q], span(p, q, d))
             P[i] = p
             F[i] = f
