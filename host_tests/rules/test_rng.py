@@ -6,7 +6,7 @@ they take, and asserts none reaches 2**30.
 """
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from microrobots.rules.rng import MAX_SEED, XorShift32
@@ -41,6 +41,41 @@ def test_same_sequence_as_textbook_xorshift32(seed):
     for _ in range(200):
         x = textbook(x)
         assert next32(r) == x
+
+
+def seeded(seed):
+    """The state a seed starts from, by the module's docstring: the seed xor-ed with
+    0x9E3779B9 (the one seed that gives 0, xorshift's fixed point, starts from 0x9E370000
+    instead), then 16 outputs discarded."""
+    x = seed ^ 0x9E3779B9 or 0x9E370000
+    for _ in range(16):
+        x = textbook(x)
+    return x
+
+
+# the seeds around the fixed point: both halves zero after the mix, one of them, or neither
+@example(seed=0x9E3779B9)
+@example(seed=0x9E370000)
+@example(seed=0x000079B9)
+@example(seed=0x9E3779B8)
+@example(seed=0x9E3679B9)
+@example(seed=0)
+@given(seed=st.integers(0, MAX_SEED))
+def test_a_seed_starts_the_sequence_where_the_docstring_says(seed):
+    r = XorShift32(seed)
+    assert (r.hi << 16) | r.lo == seeded(seed)
+
+
+def test_no_seed_is_seed_zero():
+    a, b = XorShift32(), XorShift32(0)
+    assert [a.below(6) for _ in range(20)] == [b.below(6) for _ in range(20)]
+
+
+@pytest.mark.parametrize("seed", [-1, MAX_SEED + 1, True, "1", 1.0])
+def test_a_bad_seed_is_refused_naming_the_range_and_the_seed(seed):
+    with pytest.raises(ValueError) as error:
+        XorShift32(seed)
+    assert str(error.value) == "seed must be an int from 0 to 4294967295, not %r" % (seed,)
 
 
 class Tracked(int):

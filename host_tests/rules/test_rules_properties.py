@@ -348,8 +348,68 @@ def test_a_start_without_moves_is_rolled_again_then_picked_among_live_cells():
         def degree(self, c):
             return 0
 
-    with pytest.raises(RollError, match="no cell has a legal move"):
+    with pytest.raises(RollError) as error:
         roll_start(Dice(dead), Layout.named("black:ABCD0000"), Nothing())
+    assert str(error.value) == "layout: no cell has a legal move; nothing to play"
+
+
+def test_a_rolled_start_with_one_move_is_taken_at_once():
+    from microrobots.rules.rolls import roll_start
+
+    layout = Layout.named("black:ABCD0000")
+
+    class One:
+        def degree(self, c):
+            return 1
+
+    colour, number = layout.colour(4), layout.number(4)
+    dice = Dice([colour, number - 1])
+    assert roll_start(dice, layout, One()) == (4, 0) and not dice.faces
+
+
+class Reach:
+    """A solver from whose every cell the same cells are in reach, at these distances."""
+
+    def __init__(self, far):
+        from microrobots.rules.solver import UNREACHABLE
+
+        self.dist = [UNREACHABLE] * 36
+        for cell, d in far.items():
+            self.dist[cell] = d
+
+    def distances(self, cell):
+        return self.dist
+
+
+def faces_of(layout, cell):
+    """The two dice (colour, then number) that roll ``cell``."""
+    return [layout.colour(cell), layout.number(cell) - 1]
+
+
+def test_a_start_that_reaches_nothing_is_refused_naming_it():
+    from microrobots.rules.rolls import ROLLS, RollError, Round
+
+    layout = Layout.named("black:ABCD0000")
+    start = 7
+    dice = Dice(faces_of(layout, 20) * ROLLS)  # every roll out of reach, none to pick
+    with pytest.raises(RollError) as error:
+        Round().roll(dice, layout, Reach({start: 0}), start, 1, False)
+    assert str(error.value) == "layout: no cell can be reached from %s" % layout.token(start)
+
+
+def test_an_expert_round_whose_waypoint_rolls_all_miss_picks_one_in_reach():
+    """Every waypoint roll lands on the start: the waypoint is picked with the dice among
+    the cells in reach but the start and the target (here 9 and 30: the dice say the
+    second)."""
+    from microrobots.rules.rolls import ROLLS, Round
+
+    layout = Layout.named("black:ABCD0000")
+    start, target = 0, 20
+    dice = Dice(faces_of(layout, target) + faces_of(layout, start) * ROLLS + [1])
+    rnd = Round()
+    rnd.roll(dice, layout, Reach({start: 0, 9: 2, target: 3, 30: 1}), start, 1, True)
+    assert (rnd.target, rnd.waypoint, rnd.optimum) == (target, 30, 1 + 3)
+    assert dice.asked[-1] == 2 and not dice.faces and rnd.notice is None
 
 
 # colour = column + row, number = 2 * column + row: from B1 (cell 0) only R1 (cell 3)
