@@ -40,7 +40,8 @@ ROOT = os.path.dirname(HERE)
 OUT = os.path.join(ROOT, "build", "board-runs")
 TIMEOUT_S = 2400  # minutes of emulation; far longer on a machine others share
 PARTS = ("tour", "bad_config")
-CIRCUITPYTHON_PARTS = PARTS + ("source_boot",)  # the .mpy install's two, the source install's boot
+# the .mpy install's two, the source install's boot, taps against saves on the .mpy install
+CIRCUITPYTHON_PARTS = PARTS + ("source_boot", "taps")
 MICROPYTHON_IMAGES = ("stock", "ours")  # tools.rp2040.image.IMAGES
 # The power cuts' sessions (test_power_cut_rp2040.py), on the stock image: POWER_CUT_BOOTS
 # (environment) cut points booted from, "all" for every one.
@@ -65,7 +66,7 @@ _lock = threading.Lock()
 COST_S = {"tour-stock": 280, "tour-ours": 175, "power_cut-stock": 175,
           "circuitpython-tour": 150, "bad_config-stock": 25, "boards-ours": 30,
           "selftest-ours": 20, "taps-ours": 270, "circuitpython-bad_config": 20,
-          "circuitpython-source_boot": 30, "bad_config-ours": 5}
+          "circuitpython-source_boot": 30, "circuitpython-taps": 150, "bad_config-ours": 5}
 LONGEST = 2
 NICE_SHORT = 4
 

@@ -45,6 +45,25 @@ def source_boot():
     return t
 
 
+@pytest.fixture(scope="module")
+def taps():
+    t = circuitpython_background.result("taps")
+    assert "error" not in t, t.get("error")
+    return t
+
+
+def test_no_tap_is_lost_while_a_save_holds_the_fat_drive(taps):
+    """A save rewrites the FAT drive (5-7 sector erases, 270-380 ms, interrupts off in each
+    erase) and taps fall inside, one inside every erase: hw/button_watch.py's state machine
+    records them through rp2pio, and every tap is a press, in order, after the freeze."""
+    assert taps["erases"] > 0 and taps["inside_erases"] > 0, "no erase in the session"
+    assert taps["lost"] == [], "lost %s (%s)" % (taps["lost"], taps["lost_why"])
+    assert taps["presses"] == taps["taps"], "%d presses, %d taps" % (taps["presses"],
+                                                                      taps["taps"])
+    assert taps["pio"]["running"], "the buttons' state machine is not running"
+    assert taps["pio"]["rx_stalled"] == [], "its RX FIFO filled: it sampled nothing meanwhile"
+
+
 def test_the_board_runs_the_firmware_as_circuitpythons_own_mpy(tour):
     if tour["no_mpy"]:
         pytest.skip("the source install only: " + tour["no_mpy"])

@@ -382,6 +382,45 @@ class DigitalInOut:
         self.deinited = True
 
 
+class Keys:
+    """keypad.Keys as the backend uses it: ``scan()`` (CircuitPython's tick interrupt,
+    here a test's call) queues an event for each key whose level changed since the last
+    scan; every key starts released, as keypad's do."""
+
+    def __init__(self, pins, value_when_pressed, pull, interval=0.02, max_events=64):
+        self.pins, self.value_when_pressed, self.pull = pins, value_when_pressed, pull
+        self.interval, self.max_events = interval, max_events
+        self.events = EventQueue()
+        self.pressed = [False] * len(pins)
+        self.deinited = False
+
+    def scan(self):
+        assert not self.deinited
+        for i, pin in enumerate(self.pins):
+            pressed = DigitalInOut.levels.get(pin.number, True) == self.value_when_pressed
+            if pressed != self.pressed[i]:
+                self.pressed[i] = pressed
+                self.events.queue.append((i, pressed))
+
+    def deinit(self):
+        self.deinited = True
+
+
+class EventQueue:
+    def __init__(self):
+        self.queue = []
+
+    def get_into(self, event):
+        if not self.queue:
+            return False
+        event.key_number, event.pressed = self.queue.pop(0)
+        return True
+
+
+class Event:
+    key_number, pressed = 0, False
+
+
 class PWMOut:
     def __init__(self, pin, duty_cycle=0, frequency=500, variable_frequency=False):
         self.pin, self.duty_cycle, self.frequency = pin, duty_cycle, frequency
@@ -400,6 +439,8 @@ def circuitpython_fakes(written):
     neopixel_write.neopixel_write = lambda pin, buf: written.append((pin, bytes(buf)))
     pwmio = types.ModuleType("pwmio")
     pwmio.PWMOut = PWMOut
+    keypad = types.ModuleType("keypad")
+    keypad.Keys, keypad.Event = Keys, Event
     supervisor = types.ModuleType("supervisor")
     supervisor.ticks_ms = lambda: (1 << 29) - 5  # just before the wrap
     microcontroller = types.ModuleType("microcontroller")
@@ -414,7 +455,7 @@ def circuitpython_fakes(written):
         [(a.pin.number, a.value, a.pull) for a in alarms])
     return {"board": board, "digitalio": digitalio, "neopixel_write": neopixel_write,
             "pwmio": pwmio, "supervisor": supervisor, "microcontroller": microcontroller,
-            "analogio": analogio, "alarm": alarm}
+            "analogio": analogio, "alarm": alarm, "keypad": keypad}
 
 
 class AnalogIn:
@@ -450,11 +491,13 @@ def test_circuitpython_backend_with_the_adafruit_library(circuitpython):
     pixels = board.pixels
     assert type(pixels).__module__ == "neopixel" and len(pixels) == 64
     assert pixels.pin.pin.number == 2 and pixels.pin.direction == "output"
-    assert all(io.pull == "up" and io.direction == "input" for io in board._buttons)
-    assert [io.pin.number for io in board._buttons] == [10, 11, 12, 13, 14, 15]
+    keys = board._buttons._keys
+    assert (keys.value_when_pressed, keys.pull, keys.interval) == (False, True, 0.02)
+    assert [p.number for p in keys.pins] == [10, 11, 12, 13, 14, 15]
 
     DigitalInOut.levels = {15: False, 10: False}  # b and up held
     try:
+        keys.scan()
         assert board.pressed_mask() == (1 << 5) | 1
     finally:
         DigitalInOut.levels = {}
@@ -622,6 +665,45 @@ def test_web_backend_under_the_real_loop_gives_the_simulators_frames(web):
     assert device.app.mode == reference.app.mode == "solo"
 
 
+def test_circuitpython_backend_keeps_the_taps_scanned_while_the_loop_was_frozen(circuitpython,
+                                                                              monkeypatch):
+    """A save froze the frames (FAT writes, 270-380 ms) while keypad kept scanning: A
+    tapped twice, then B; the frames get them one change of a button a frame, counted in
+    the frames' own now across supervisor.ticks_ms's wrap at 2**29."""
+    module, _ = circuitpython
+    monkeypatch.setattr(DigitalInOut, "levels", {})
+    board = module.Hardware(cfg.defaults())
+    keys = board._buttons._keys
+    for held in ({14: False}, {}, {14: False}, {}, {15: False}, {}):  # GP14: A, GP15: B
+        DigitalInOut.levels = held
+        keys.scan()
+    now = board.ticks_ms()  # (the fake's: 5 ms before the wrap)
+    frames = []
+    for _ in range(6):
+        frames.append(board.pressed_mask(now))
+        now = (now + 20) % (1 << 29)
+    A, B = 1 << 4, 1 << 5
+    assert frames == [A, 0, A, B, 0, 0]  # A's second release and B's press in one frame
+
+
+def test_circuitpython_backend_sees_a_button_held_at_power_on_before_any_scan(circuitpython,
+                                                                             monkeypatch):
+    """keypad takes every key for released at its start; the self-test (a button held at
+    power-on) and the button that woke the board (no move) need the levels as they are."""
+    module, _ = circuitpython
+    monkeypatch.setattr(DigitalInOut, "levels", {10: False})  # up held
+    board = module.Hardware(cfg.defaults())
+    assert board.pressed_mask() == 1
+    board._buttons._keys.scan()  # keypad's first scan: "pressed", which the levels already say
+    assert board.pressed_mask() == 1
+    DigitalInOut.levels = {}
+    board._buttons._keys.scan()
+    assert board.pressed_mask() == 0
+    DigitalInOut.levels = {12: False}  # left wakes the board, and is still held after
+    assert board.sleep() is True
+    assert board.pressed_mask() == 1 << 2
+
+
 def test_circuitpython_backend_battery_gauge_led_supply_and_light_sleep(circuitpython, monkeypatch):
     module, written = circuitpython
     monkeypatch.setattr(DigitalInOut, "levels", {})
@@ -633,13 +715,13 @@ def test_circuitpython_backend_battery_gauge_led_supply_and_light_sleep(circuitp
     assert DigitalInOut.levels[18] is True  # the LEDs' supply starts on
     board.led_power(False)
     assert DigitalInOut.levels[18] is False
-    before = board._buttons
+    before = board._buttons._keys
     assert board.sleep() is True
     alarm = sys.modules["alarm"]
     assert alarm.slept == [[(n, False, True) for n in (10, 11, 12, 13, 14, 15)]]
-    assert all(io.deinited for io in before)  # the pins went to the alarms, and came back
-    assert [io.pin.number for io in board._buttons] == [10, 11, 12, 13, 14, 15]
-    assert all(io.pull == "up" for io in board._buttons)
+    assert before.deinited  # the pins went to the alarms, and came back
+    assert [p.number for p in board._buttons._keys.pins] == [10, 11, 12, 13, 14, 15]
+    assert board._buttons._keys.pull and not board._buttons._keys.deinited
     bare = module.Hardware(cfg.load('{"battery_pin": null, "usb_pin": null}'))
     assert (bare.vsys_mv(), bare.usb_power()) == (-1, -1)
 
@@ -898,3 +980,124 @@ def test_rp2_backend_pio_path_maps_a_window_of_scattered_pins_and_wakes_by_irq(p
     assert board.sleep() is True and len(machine.lightsleeps) == 2
     assert machine.lightsleeps[0][1] == [9, 11, 12, 13, 14, 20, 24]  # buttons' IRQs armed
     assert machine.armed() == []  # and disarmed after, with USB's
+
+
+# --- CircuitPython's PIO path (rp2pio): button_watch's program on a fake state machine -----
+class FakeCPStateMachine:
+    """rp2pio.StateMachine as the backend uses it: the words a test puts in its RX FIFO;
+    ``refuse``: the constructor raises it (a pin of the window in use)."""
+    made = []
+    refuse = None
+
+    def __init__(self, program, **kw):
+        if FakeCPStateMachine.refuse:
+            raise FakeCPStateMachine.refuse
+        self.program, self.kw = list(program), kw
+        self.fifo, self.deinited = [], False
+        FakeCPStateMachine.made.append(self)
+
+    @property
+    def in_waiting(self):
+        return len(self.fifo)
+
+    def readinto(self, buf):
+        buf[0] = self.fifo.pop(0)
+
+    def deinit(self):
+        self.deinited = True
+
+
+@pytest.fixture
+def circuitpython_pio(circuitpython, monkeypatch):
+    rp2pio = types.ModuleType("rp2pio")
+    rp2pio.StateMachine = FakeCPStateMachine
+    monkeypatch.setitem(sys.modules, "rp2pio", rp2pio)
+    monkeypatch.setattr(FakeCPStateMachine, "made", [])
+    monkeypatch.setattr(FakeCPStateMachine, "refuse", None)
+    monkeypatch.setattr(DigitalInOut, "levels", {})
+    return circuitpython[0]
+
+
+def test_circuitpython_backend_reads_the_buttons_through_rp2pio_as_rp2_does(circuitpython_pio):
+    from microrobots.device.hw import button_watch
+
+    module = circuitpython_pio
+    board = module.Hardware(cfg.defaults())  # GP10-15
+    (sm,) = FakeCPStateMachine.made
+    assert sm.program == list(button_watch.program(6)[0])
+    kw = sm.kw
+    assert (kw["first_in_pin"].number, kw["in_pin_count"], kw["pull_in_pin_up"]) == (10, 6, 0x3F)
+    assert (kw["frequency"], kw["push_threshold"], kw["auto_push"]) == (2500, 28, True)
+    assert (kw["mov_status_type"], kw["mov_status_n"], kw["fifo_type"]) == ("rxfifo", 2, "rx")
+    assert (kw["wrap_target"], kw["wrap"]) == (7, 10)
+    A, B = 1 << 4, 1 << 5
+    sm.fifo += words([[A, 0, A, 0], [B], [0]], 7)  # a freeze: A tapped twice, then B
+    now = board.ticks_ms()
+    frames = []
+    for _ in range(6):
+        frames.append(board.pressed_mask(now))
+        now = (now + 20) % (1 << 29)
+    assert frames == [A, 0, A, B, 0, 0]
+    DigitalInOut.levels = {11: False}  # down wakes it, still held after
+    assert board.sleep() is True
+    assert sm.deinited and len(FakeCPStateMachine.made) == 2  # its pins lent to the alarms
+    assert board.pressed_mask() == 1 << 1
+
+
+def test_circuitpython_backend_falls_back_to_keypad_when_no_state_machine_can_have_the_pins(
+        circuitpython_pio):
+    FakeCPStateMachine.refuse = ValueError("GP12 in use")
+    board = circuitpython_pio.Hardware(cfg.defaults())
+    assert FakeCPStateMachine.made == [] and board._buttons._keys.interval == 0.02
+    DigitalInOut.levels = {14: False}
+    board._buttons._keys.scan()
+    assert board.pressed_mask() == 1 << 4
+
+
+# --- one program, two ports: rp2_pio's text and button_watch's words ------------------------
+def micropython_assembler(monkeypatch):
+    """MicroPython's own ``rp2`` module (ports/rp2/modules/rp2.py: asm_pio is Python),
+    from the image's pinned sources (tools/picoimage: ../shared/pico-src/), over a
+    ``_rp2`` that gives it the PIO constants; None without the sources."""
+    import tarfile
+
+    from tools.picoimage.__main__ import find_archive
+
+    path, _ = find_archive()
+    if path is None:
+        return None
+    with tarfile.open(path) as tar:
+        source = tar.extractfile("micropython/ports/rp2/modules/rp2.py").read().decode()
+    _rp2 = types.ModuleType("_rp2")
+    _rp2.PIO = types.SimpleNamespace(SHIFT_LEFT=0, SHIFT_RIGHT=1, JOIN_NONE=0, JOIN_TX=1,
+                                     JOIN_RX=2)
+    _rp2.__all__ = ["PIO"]
+    micropython = types.ModuleType("micropython")
+    micropython.const = lambda x: x
+    monkeypatch.setitem(sys.modules, "_rp2", _rp2)
+    monkeypatch.setitem(sys.modules, "micropython", micropython)
+    rp2 = types.ModuleType("rp2")
+    exec(compile(source, "rp2.py", "exec"), rp2.__dict__)
+    return rp2
+
+
+@pytest.mark.parametrize("span", [6, 12, 29])
+def test_the_circuitpython_words_are_rp2_pios_program_as_micropython_assembles_it(
+        monkeypatch, span):
+    rp2 = micropython_assembler(monkeypatch)
+    if rp2 is None:
+        pytest.skip("no pico-src.tar.xz (../shared/pico-src/ or PICO_SRC): MicroPython's "
+                    "assembler is not at hand")
+    monkeypatch.setitem(sys.modules, "rp2", rp2)
+    monkeypatch.setitem(sys.modules, "machine", fake_machine([]))
+    monkeypatch.delitem(sys.modules, "microrobots.device.hw.rp2_pio", raising=False)
+    rp2_pio = importlib.import_module("microrobots.device.hw.rp2_pio")
+    from microrobots.device.hw import button_watch
+
+    prog = rp2_pio._program(span)
+    words, wrap_target, wrap = button_watch.program(span)
+    assert list(prog[0]) == list(words)
+    execctrl, shiftctrl = prog[-5], prog[-4]
+    assert (execctrl >> 7 & 31, execctrl >> 12 & 31) == (wrap_target, wrap)
+    assert execctrl & 0x1F == 1 << 4 | button_watch.ROOM  # status: RX level under 2
+    assert shiftctrl >> 20 & 31 == button_watch.push_threshold(span)

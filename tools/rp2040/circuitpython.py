@@ -150,7 +150,8 @@ def lockstep(records, board, seed, config, origin, state=None):
 class CircuitSession(BoardSession):
     """BoardSession's API on the CircuitPython board (see the module docstring)."""
 
-    def __init__(self, firmware, files=None, probed=True, compiled=None, collect_every=None):
+    def __init__(self, firmware, files=None, probed=True, compiled=None, collect_every=None,
+                 flash_times="typical"):
         files = dict(files or {})
         self.compiled = compiled
         self.config = board_config(files)
@@ -158,7 +159,7 @@ class CircuitSession(BoardSession):
         self.pico = Pico(firmware, build_drive(drive_files(files, probed, compiled, collect_every)),
                          led_pin=cfg["led_pin"], color_order=cfg["color_order"],
                          buttons=[cfg["buttons"][n] for n in BUTTON_NAMES],
-                         family="circuitpython")
+                         family="circuitpython", flash_times=flash_times)
         self.probed = probed
         self.reader = probe.ProbeReader(self.pico) if probed else None
         self.records = []

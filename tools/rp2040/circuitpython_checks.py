@@ -14,6 +14,8 @@ process (started when the tests are collected), and the tests judge what it wrot
    show something.
 3. ``source_boot``: the drive written with ``--source`` (what a board gets when no
    compiler is to be had), the probe as code.py: boot and the menu's first second.
+4. ``taps``: tools/rp2040/taps.py's session on the drive as written (typical flash
+   times): TAPS random taps in solo with saves among them and a tap inside every erase.
 
 Without CircuitPython's mpy-cross (tools/circuitpy_compiler.py) the first two run on the
 source install, and their results say why (``no_mpy``).
@@ -110,7 +112,19 @@ def source_boot_run(firmware, compiled):
             "frames": [(ms, _b64(f)) for ms, f in frames], "emulated_ms": s.pico.ms}
 
 
-PARTS = {"tour": tour_run, "bad_config": bad_config_run, "source_boot": source_boot_run}
+TAPS = 40  # some 10 s emulated: four saves, 20-odd erases
+
+
+def taps_run(firmware, compiled):
+    from .taps import tap_session
+
+    t = tap_session(firmware, taps=TAPS, seed=1, flash_times="typical", inside_erases=True,
+                    circuitpython=compiled or True)
+    return {k: v for k, v in t.items() if k != "console"}
+
+
+PARTS = {"tour": tour_run, "bad_config": bad_config_run, "source_boot": source_boot_run,
+         "taps": taps_run}
 
 
 def main(argv=None):

@@ -30,6 +30,11 @@ SLACK_MS = FRAME_MS  # a record's now is its frame's start: the edge may fall ju
 # After a freeze the record's changes are given a change of a button a frame (rp2_pio):
 # a button tapped n times inside it has its last press 2(n - 1) frames after the first.
 HANDOVER_MS = 15 * FRAME_MS
+# On CircuitPython a save freezes the board for 270-380 ms (a FAT drive: 5-7 erases) and a
+# second may follow 140 ms later: the changes held through the first are handed over in
+# the few frames between and after the second (seed 1, 60 taps, typical times: none lost,
+# the latest press 414 ms after the first frame after its tap's release).
+CIRCUITPYTHON_HANDOVER_MS = 30 * FRAME_MS
 # inside_erases="planned", in an erase this long (worst-case times): two taps of one
 # button, two of another, the last pressed 25 ms before the erase ends and let go after:
 # (ms after the erase began, or before its end if negative; length; first or second button)
@@ -68,13 +73,13 @@ def presses(records):
     return out
 
 
-def lost_taps(script, start, seen, polls=None):
+def lost_taps(script, start, seen, polls=None, handover_ms=HANDOVER_MS):
     """The taps of ``script`` (played from the board's now ``start``) that no PRESS in
     ``seen`` answers. Each button's presses answer its taps in order, one press a tap: a
     tap's press comes from a frame before its press (SLACK_MS: a record's now is its
     frame's start) to a frame before that button's next tap (or a second after the last
     one). ``polls`` (the frames' now): a tap's press may come later than that, up to
-    HANDOVER_MS after the first frame after its release. A freeze holds every frame back:
+    ``handover_ms`` after the first frame after its release. A freeze holds every frame back:
     when a button is tapped twice inside one, both presses come after it, the first later
     than the second tap's press (rp2_pio's record gives them to the frames one change of a
     button a frame); without ``polls`` the first would be judged lost."""
@@ -86,7 +91,7 @@ def lost_taps(script, start, seen, polls=None):
         if polls:
             after = [t for t in polls if t > start + up]
             if after:
-                until = max(until, after[0] + HANDOVER_MS)
+                until = max(until, after[0] + handover_ms)
         hit = [j for j, (t, b) in enumerate(seen)
                if b == button and start + down - SLACK_MS <= t < until and j not in used]
         if hit:
@@ -116,16 +121,25 @@ def why_lost(tap, script, start, polls):
 
 
 def tap_session(firmware, taps=200, seed=1, flash_times="typical", frozen=False,
-                inside_erases=True, keep=False):
+                inside_erases=True, keep=False, circuitpython=None):
     """The session (see the module's docstring); ``keep``: the result's "session" is the
     BoardSession, still running (to read its files, reset it), and "boot_records" every
-    record of its boot."""
+    record of its boot. ``circuitpython``: ``firmware`` is a CircuitPython image, booted
+    with the firmware's drive (circuitpython.CircuitSession); the value is its Compiler
+    for the ``.mpy`` install, or True for the source install; its presses are judged with
+    CIRCUITPYTHON_HANDOVER_MS."""
     import time
 
     from .session import SWITCH_MS, BoardSession
 
     cpu0 = time.process_time()
-    s = BoardSession(firmware, frozen=frozen, flash_times=flash_times)
+    if circuitpython:
+        from .circuitpython import CircuitSession
+
+        compiled = None if circuitpython is True else circuitpython
+        s = CircuitSession(firmware, compiled=compiled, flash_times=flash_times)
+    else:
+        s = BoardSession(firmware, frozen=frozen, flash_times=flash_times)
     if not s.boot():
         raise RuntimeError("the firmware did not start: %s" % s.pico.console[-300:])
     s.play([(0, 4, True), (60, 4, False)], s.now + 100)  # A: solo
@@ -142,7 +156,7 @@ def tap_session(firmware, taps=200, seed=1, flash_times="typical", frozen=False,
     erases_before = len(s.pico.flash.erases()) if s.pico.flash else 0
     injected = []
     if inside_erases and s.pico.flash is not None:
-        origin = s.board_ms(0)  # emulated ms at the board's now 0
+        origin = s.board_ms(start)  # emulated ms at the script's start
 
         def free(first, lo, hi, taken=()):
             """A button the script (and the taps put in) leaves alone from ``lo`` to
@@ -158,7 +172,7 @@ def tap_session(firmware, taps=200, seed=1, flash_times="typical", frozen=False,
             """A tap that begins and ends inside the erase just begun (the board frozen),
             on a button the script leaves alone around it; "planned": PLANNED's in a
             long one."""
-            now = ms - origin - start
+            now = ms - origin
             plan = [(3, min(60, busy - 8), 0)]
             first = free(len(injected), now - 150, now + 150)
             if first is None:
@@ -180,12 +194,18 @@ def tap_session(firmware, taps=200, seed=1, flash_times="typical", frozen=False,
     end = start + script[-1][1] + 2500  # and the last save done
     cpu1, ms1 = time.process_time(), s.pico.ms
     s.run_to(end)
+    handover = CIRCUITPYTHON_HANDOVER_MS if circuitpython else HANDOVER_MS
+    while injected and start + injected[-1][1] + handover + 2 * FRAME_MS > end:
+        # a tap put into a save that ended the session (CircuitPython's last save comes
+        # later than MicroPython's): its presses are given after the freeze
+        end = start + round(injected[-1][1]) + handover + 2 * FRAME_MS
+        s.run_to(end)
     cpu_per_s = (time.process_time() - cpu1) / max(1e-9, (s.pico.ms - ms1) / 1000)
     records = [r for r in s.records if r["now"] >= start - 200]
     seen = presses(records)
     script = sorted(script + [(round(d), round(u), b) for d, u, b in injected])
     polls = [r["now"] for r in records]
-    lost = lost_taps(script, start, seen, polls)
+    lost = lost_taps(script, start, seen, polls, handover)
     erases = s.pico.flash.erases()[erases_before:] if s.pico.flash else []
     saving = [r["step_us"] for r in records if r["saves"]]
     plain = [r["step_us"] for r in records if not r["saves"] and not r["app"] & 2]
@@ -193,6 +213,7 @@ def tap_session(firmware, taps=200, seed=1, flash_times="typical", frozen=False,
         "cpu_s": time.process_time() - cpu0, "cpu_per_emulated_s": cpu_per_s,
         "pio": pio_facts(s.pico.mcu),
         "taps": len(script), "inside_erases": len(injected), "lost": lost,
+        "handover_ms": handover,
         "lost_why": [why_lost(tap, script, start, polls) for tap in lost],
         "presses": len(seen),
         "erases": len(erases), "busy_ms": sum(e[3] for e in s.pico.flash.log[erases_before:])
@@ -206,7 +227,7 @@ def tap_session(firmware, taps=200, seed=1, flash_times="typical", frozen=False,
         "console": s.pico.console[-2000:],
         "script": script, "start": start, "seen": seen,
         "erase_times": [e[0] for e in erases],  # emulated ms; and in the board's now:
-        "erase_times_now": [e[0] - s.board_ms(0) for e in erases],
+        "erase_times_now": [e[0] - s.board_ms(start) + start for e in erases],
     }
     if keep:
         out["session"] = s

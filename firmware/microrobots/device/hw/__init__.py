@@ -4,8 +4,8 @@ Every backend offers the same ``Hardware(config)`` (config: a dict from config.p
 
     hw = backend()(config)
     hw.pressed_mask(t)       # bit i set = button input.BUTTON_NAMES[i] held down; t: the
-                             #   frame's hw.ticks_ms() (optional), which rp2's record of
-                             #   the changes paces them by, as input.py's lock-out does
+                             #   frame's hw.ticks_ms() (optional), which a backend that
+                             #   records changes paces them by (device/recorded.py)
     hw.show(buf)             # send display.py's prepared bytes to the LEDs, in the
     Hardware.PIXEL_ORDER     #   order the backend declares: "wiring" (a strip) or "grid"
     hw.tone(440); hw.quiet() # the piezo, if config["buzzer_pin"] is not None
