@@ -28,6 +28,7 @@ typedef struct {
     const int32_t *walls;        /* [256]: wall bits 0-7, LANDS_NOT */
     const uint8_t *closer;       /* [4][256]: bit d set: a slide one move closer */
     const uint8_t *reach;        /* [4][256][32]: bitboards, little-endian bytes */
+    const uint8_t *reach2;       /* the same with one move of slack (rr_reach2) */
     const int32_t *after;        /* [4][4] */
     const int32_t *hseg, *vseg;  /* [256 + 32] */
     const int32_t *raymin;       /* [4][256][4] */
@@ -483,6 +484,20 @@ static int segments_bound(const Ctx *c, int i, int q, int start, int state) {
     return last + 1 < best ? last + 1 : best;
 }
 
+/* Whether a helper (helper i at q) stands on the target robot's reach bitboard from
+ * start in state: a route of M0 within the moves left (the bound and no more: reach; one
+ * more: reach2) that stops beside a helper does so only if one does (a route that walls
+ * alone stop needs none). */
+static inline int helpers_on(const Ctx *c, int i, int q, const uint8_t *reach, int start,
+                             int state) {
+    const uint8_t *bits = reach + (state * CELLS + start) * 32;
+    for (int j = 1; j < c->n; j++)
+        if (HAS_CELL(bits, j == i ? q : c->P[j]))
+            return 1;
+    return 0;
+}
+
+/* With nrem - hq < 2 (its callers'): the moves left are the bound or one more. */
 static int blockers_allow(const Ctx *c, int i, int q, int g, int nrem, int hq, uint8_t *occ) {
     int start, state;
     if (i == 0) {
@@ -508,7 +523,9 @@ static int blockers_allow(const Ctx *c, int i, int q, int g, int nrem, int hq, u
             vmark[c->vseg[x]] = 0;
         }
     }
-    if (!ok && helpers_bound(c, i, q, start, state) <= nrem)
+    if (!ok && helpers_bound(c, i, q, start, state) <= nrem
+        && (c->wall_dist[state * CELLS + start] <= nrem
+            || helpers_on(c, i, q, nrem == hq ? c->reach : c->reach2, start, state)))
         ok = relaxed(c, start, state, nrem, 0, occ);
     if (i != 0) {
         occ[q] = 0;
@@ -572,11 +589,12 @@ static int helpers_all_fail(const Ctx *c, int slack, int h) {
     }
     /* With one move of slack (most = h) a route is a descent, every slide one move closer:
      * its stops, and a helper's cell right after a stop, are cells of the target robot's
-     * reach bitboard; a helper's cell outside it stops no such route. */
+     * reach bitboard; a helper's cell outside it stops no such route. With two (most =
+     * h + 1) the same holds of reach2. */
     const int32_t *beside = c->wall_dist + 10 * CELLS;
-    const uint8_t *reach0 = c->reach + (state * CELLS + start) * 32;
+    const uint8_t *reach0 = (slack == 1 ? c->reach : c->reach2) + (state * CELLS + start) * 32;
     int k = 0;
-    while (k < nc && (beside[cells[k]] >= most || (slack == 1 && !HAS_CELL(reach0, cells[k]))))
+    while (k < nc && (beside[cells[k]] >= most || !HAS_CELL(reach0, cells[k])))
         k++;
     if (k < nc) {
         for (k = 0; k < nc; k++)
@@ -1125,4 +1143,49 @@ void rr_descents(const int32_t *walls, const int32_t *h, const int32_t *after, u
         for (int j = 0; j < 32; j++)
             reach[idx * 32 + j] = (uint8_t)(acc.w[j >> 3] >> (8 * (j & 7)));
     }
+}
+
+/* reach2[f][p]: the cells a route of the target robot from p in state f can cross when it
+ * has one move more than its bound h[f][p] (rr_bounds, clear 0): each slide one move
+ * closer, but for one that stays as far. Of a slide to a cell one move closer the cells it
+ * crosses and that cell's reach2; of one to a cell as far, the cells it crosses and that
+ * cell's reach (rr_descents: no move more left). By bound, from the target out. */
+void rr_reach2(const int32_t *walls, const int32_t *h, const int32_t *after,
+               const uint8_t *reach, uint8_t *reach2) {
+    int top = 0;
+    for (int i = 0; i < 4 * CELLS; i++)
+        if (h[i] < UNREACHABLE && h[i] > top)
+            top = h[i];
+    memset(reach2, 0, 4 * CELLS * 32);
+    for (int v = 0; v <= top; v++)
+        for (int idx = 0; idx < 4 * CELLS; idx++) {
+            if (h[idx] != v)
+                continue;
+            int f = idx / CELLS, p = idx % CELLS;
+            uint8_t *out = reach2 + idx * 32;
+            for (int d = 0; d < 4; d++) {
+                int step = STEP[d], bit = 1 << d, g = after[f * 4 + d], used = 0;
+                uint8_t ray[32] = {0};
+                if (walls[p] & bit)
+                    continue;
+                for (int x = p + step;; x += step) {
+                    const uint8_t *more = NULL;
+                    ray[x >> 3] |= (uint8_t)(1 << (x & 7));
+                    if (h[g * CELLS + x] == v - 1)
+                        more = reach2 + (g * CELLS + x) * 32;
+                    else if (h[g * CELLS + x] == v)
+                        more = reach + (g * CELLS + x) * 32;
+                    if (more) {
+                        used = 1;
+                        for (int j = 0; j < 32; j++)
+                            out[j] |= more[j];
+                    }
+                    if (walls[x] & bit)
+                        break;
+                }
+                if (used)
+                    for (int j = 0; j < 32; j++)
+                        out[j] |= ray[j];
+            }
+        }
 }
