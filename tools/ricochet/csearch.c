@@ -337,6 +337,14 @@ void rr_ray_min(const int32_t *heur0, const int32_t *walls, const int32_t *after
             }
 }
 
+/* A route's stops that only a robot (occ) or a marked segment allows: the cells right
+ * after them, at most one a move (a witness of M1, relaxed's when asked for one) */
+typedef struct {
+    int moves, n, beside[MAX_PLIES];
+} Witness;
+
+static int route_end;  /* the last yes of relaxed: its route is stk[0..route_end] */
+
 static int relaxed(const Ctx *c, int p, int f, int most, int marks, const uint8_t *occ) {
     const int32_t *walls = c->walls, *heur0 = c->heur[0], *raymin = c->raymin;
     int sp = 0;
@@ -372,8 +380,10 @@ static int relaxed(const Ctx *c, int p, int f, int most, int marks, const uint8_
                     continue;
                 }
             }
-            if (x == c->goal && g == 3)
+            if (x == c->goal && g == 3) {
+                route_end = sp;
                 return 1;
+            }
             if (m > 1) {
                 push = 1;
                 break;
@@ -498,7 +508,39 @@ static inline int helpers_on(const Ctx *c, int i, int q, const uint8_t *reach, i
 }
 
 /* With nrem - hq < 2 (its callers'): the moves left are the bound or one more. */
-static int blockers_allow(const Ctx *c, int i, int q, int g, int nrem, int hq, uint8_t *occ) {
+/* relaxed's last route as a witness */
+static void witness_of(const Ctx *c, Witness *w) {
+    w->moves = route_end + 1;
+    w->n = 0;
+    for (int k = 0; k <= route_end; k++) {
+        int d = (int)stk[k][3], end = k < route_end ? stk[k + 1][0] : c->goal;
+        if (!(c->walls[end] & (1 << d)))
+            w->beside[w->n++] = end + STEP[d];
+    }
+}
+
+/* Whether witness w's route is one of M1 with the helpers (helper i at q) where they
+ * stand: each of its cells beside a stop in one of their segments. */
+static int witness_holds(const Ctx *c, const Witness *w, int i, int q) {
+    for (int k = 0; k < w->n; k++) {
+        int b = w->beside[k], found = 0;
+        for (int j = 1; j < c->n && !found; j++) {
+            int x = j == i ? q : c->P[j];
+            found = c->hseg[x] == c->hseg[b] || c->vseg[x] == c->vseg[b];
+        }
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+/* w: a route of M1 from the target robot where it stands (its parent's, for a move of a
+ * helper: helpers_all_fail's), or NULL; when it holds for this child within its moves it
+ * is this child's yes, and its search is not made */
+static Witness witness[MAX_PLIES];  /* per ply: its M1 route, when it found one (n >= 0) */
+
+static int blockers_allow(const Ctx *c, int i, int q, int g, int nrem, int hq, uint8_t *occ,
+                          const Witness *w) {
     int start, state;
     if (i == 0) {
         start = q;
@@ -509,8 +551,8 @@ static int blockers_allow(const Ctx *c, int i, int q, int g, int nrem, int hq, u
         occ[q] = 1;
         occ[start] = 0;
     }
-    int ok = 0;
-    if (nrem != hq && segments_bound(c, i, q, start, state) <= nrem - 1) {
+    int ok = nrem != hq && w && w->moves <= nrem - 1 && witness_holds(c, w, i, q);
+    if (!ok && nrem != hq && segments_bound(c, i, q, start, state) <= nrem - 1) {
         for (int j = 1; j < c->n; j++) {
             int x = j == i ? q : c->P[j];
             hmark[c->hseg[x]] = 1;
@@ -547,7 +589,7 @@ static int blockers_allow(const Ctx *c, int i, int q, int g, int nrem, int hq, u
  * The 9-move deal of the bench: 3,683 of its 3,879 positions with two moves of slack. */
 static uint8_t union_buf[32 + CELLS + 32];
 
-static int helpers_all_fail(const Ctx *c, int slack, int h) {
+static int helpers_all_fail(const Ctx *c, int slack, int h, Witness *w) {
     const int most = h + slack - 1, start = c->P[0], state = c->F[0];
     /* a route that walls alone stop is a yes of either search */
     if (c->wall_dist[state * CELLS + start] <= most)
@@ -579,6 +621,8 @@ static int helpers_all_fail(const Ctx *c, int slack, int h) {
                 vmark[c->vseg[cells[k]]] = 1;
             }
             ok = relaxed(c, start, state, h, 1, stops);
+            if (ok && w)
+                witness_of(c, w);
             for (k = 0; k < nc; k++) {
                 hmark[c->hseg[cells[k]]] = 0;
                 vmark[c->vseg[cells[k]]] = 0;
@@ -646,12 +690,12 @@ static int slack1_alive(Ctx *c, int rem, int h, int last, int a1, int a2, int da
         if (0 < last && commutes(p0, q, d, a1, a2, da))
             continue;
         occ[p0] = 0;
-        int ok = blockers_allow(c, 0, q, g, nrem, hq, occ);
+        int ok = blockers_allow(c, 0, q, g, nrem, hq, occ, NULL);
         occ[p0] = 1;
         if (ok)
             return 1;
     }
-    if (n < 2 || helpers_all_fail(c, 1, h))
+    if (n < 2 || helpers_all_fail(c, 1, h, NULL))
         return 0;
     for (int i = 1; i < n; i++) {
         int p = P[i];
@@ -665,7 +709,7 @@ static int slack1_alive(Ctx *c, int rem, int h, int last, int a1, int a2, int da
             if (i < last && commutes(p, q, d, a1, a2, da))
                 continue;
             occ[p] = 0;
-            int ok = blockers_allow(c, i, q, F[i], nrem, h, occ);
+            int ok = blockers_allow(c, i, q, F[i], nrem, h, occ, NULL);
             occ[p] = 1;
             if (ok)
                 return 1;
@@ -731,8 +775,9 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
                 da = c->path[ply - 1][1];
             }
             int m = 0;
+            witness[ply].n = -1;
             const int helpers_fail = single && n > 1 && (rem - h == 1 || rem - h == 2)
-                                     && helpers_all_fail(c, rem - h, h);
+                                     && helpers_all_fail(c, rem - h, h, &witness[ply]);
             for (int i = 0; i < (tight ? 1 : n); i++) {
                 int other_h, most;
                 if (helpers_fail && i && !c->is_clear[i])
@@ -873,7 +918,8 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
             int i = (int)e[CI], q = (int)e[CQ], hq = (int)e[CH];
             if (single && nrem - hq < 2) {
                 occ[P[i]] = 0;
-                int ok = blockers_allow(c, i, q, (int)e[CG], nrem, hq, occ);
+                int ok = blockers_allow(c, i, q, (int)e[CG], nrem, hq, occ,
+                                        i && witness[ply].n >= 0 ? &witness[ply] : NULL);
                 occ[P[i]] = 1;
                 if (!ok)
                     continue;
