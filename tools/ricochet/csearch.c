@@ -85,7 +85,17 @@ static uint64_t ckey[MAX_PLIES][MAX_CHILDREN];
 static int32_t stk[MAX_PLIES + 1][5];
 static uint64_t keys[MAX_PLIES + 1];
 static uint8_t occbuf[32 + CELLS + 32];
-static uint8_t hmark[CELLS + 32], vmark[CELLS + 32];
+/* M1's marked segments, by hseg's and vseg's numbers: those stamped with mark_now (a new
+ * stamp a search, so nothing is cleared after one) */
+static uint32_t hmark[CELLS + 32], vmark[CELLS + 32], mark_now;
+
+static inline void new_marks(void) {
+    if (++mark_now == 0) {  /* (the stamps ran out: all cleared once) */
+        memset(hmark, 0, sizeof hmark);
+        memset(vmark, 0, sizeof vmark);
+        mark_now = 1;
+    }
+}
 /* A slide in O(1) instead of cell by cell: per direction and cell the cell where walls
  * alone would stop it (this solve's board), and the robots per row and per column as
  * 16-bit masks (bit x of row y, bit y of column x), kept beside occ. */
@@ -374,7 +384,7 @@ static int relaxed(const Ctx *c, int p, int f, int most, int marks, const uint8_
             if (!(walls[x] & bit)) {
                 int b = x + step;
                 if (marks) {
-                    if (!(hmark[c->hseg[b]] || vmark[c->vseg[b]]))
+                    if (hmark[c->hseg[b]] != mark_now && vmark[c->vseg[b]] != mark_now)
                         continue;
                 } else if (!occ[b]) {
                     continue;
@@ -553,17 +563,13 @@ static int blockers_allow(const Ctx *c, int i, int q, int g, int nrem, int hq, u
     }
     int ok = nrem != hq && w && w->moves <= nrem - 1 && witness_holds(c, w, i, q);
     if (!ok && nrem != hq && segments_bound(c, i, q, start, state) <= nrem - 1) {
+        new_marks();
         for (int j = 1; j < c->n; j++) {
             int x = j == i ? q : c->P[j];
-            hmark[c->hseg[x]] = 1;
-            vmark[c->vseg[x]] = 1;
+            hmark[c->hseg[x]] = mark_now;
+            vmark[c->vseg[x]] = mark_now;
         }
         ok = relaxed(c, start, state, nrem - 1, 1, occ);
-        for (int j = 1; j < c->n; j++) {
-            int x = j == i ? q : c->P[j];
-            hmark[c->hseg[x]] = 0;
-            vmark[c->vseg[x]] = 0;
-        }
     }
     if (!ok && helpers_bound(c, i, q, start, state) <= nrem
         && (c->wall_dist[state * CELLS + start] <= nrem
@@ -616,17 +622,14 @@ static int helpers_all_fail(const Ctx *c, int slack, int h, Witness *w) {
         while (k < nc && by_hseg[c->hseg[cells[k]]] >= h && by_vseg[c->vseg[cells[k]]] >= h)
             k++;
         if (k < nc) {
+            new_marks();
             for (k = 0; k < nc; k++) {
-                hmark[c->hseg[cells[k]]] = 1;
-                vmark[c->vseg[cells[k]]] = 1;
+                hmark[c->hseg[cells[k]]] = mark_now;
+                vmark[c->vseg[cells[k]]] = mark_now;
             }
             ok = relaxed(c, start, state, h, 1, stops);
             if (ok && w)
                 witness_of(c, w);
-            for (k = 0; k < nc; k++) {
-                hmark[c->hseg[cells[k]]] = 0;
-                vmark[c->vseg[cells[k]]] = 0;
-            }
             if (ok)
                 return 0;
         }
