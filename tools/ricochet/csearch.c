@@ -613,25 +613,19 @@ static int helpers_all_fail(const Ctx *c, int slack, int h, Witness *w) {
                 cells[nc++] = q;
         }
     }
-    /* each search only when the lookups of segments_bound or helpers_bound over those
-     * cells leave room for it */
+    /* M1's search at once (segments_bound's lookups over those cells almost never rule it
+     * out); M0's only when helpers_bound's lookups leave room for it */
     int ok = 0;
     if (slack == 2) {
-        const int32_t *by_hseg = c->wall_dist + 8 * CELLS, *by_vseg = by_hseg + CELLS;
-        int k = 0;
-        while (k < nc && by_hseg[c->hseg[cells[k]]] >= h && by_vseg[c->vseg[cells[k]]] >= h)
-            k++;
-        if (k < nc) {
-            new_marks();
-            for (k = 0; k < nc; k++) {
-                hmark[c->hseg[cells[k]]] = mark_now;
-                vmark[c->vseg[cells[k]]] = mark_now;
-            }
-            ok = relaxed(c, start, state, h, 1, stops);
-            if (ok && w)
+        new_marks();
+        for (int k = 0; k < nc; k++) {
+            hmark[c->hseg[cells[k]]] = mark_now;
+            vmark[c->vseg[cells[k]]] = mark_now;
+        }
+        if (relaxed(c, start, state, h, 1, stops)) {
+            if (w)
                 witness_of(c, w);
-            if (ok)
-                return 0;
+            return 0;
         }
     }
     /* With one move of slack (most = h) a route is a descent, every slide one move closer:
