@@ -658,8 +658,10 @@ static inline int on(int x, int s, int e, int d) {
     return (x & 15) == (s & 15);
 }
 
+/* (a2, where the last robot stands, is on the slide from p to q only right after its end:
+ * a slide passes no robot) */
 static inline int commutes(int p, int q, int d, int a1, int a2, int da) {
-    return !(on(a1, p, q, d) || on(a2, p, q, d) || on(p, a1, a2, da) || on(q, a1, a2, da));
+    return !(a2 == q + STEP[d] || on(a1, p, q, d) || on(p, a1, a2, da) || on(q, a1, a2, da));
 }
 
 /* Whether a position with one move of slack (rem = h + 1) lists a child that the blocker
