@@ -355,6 +355,12 @@ typedef struct {
 
 static int route_end;  /* the last yes of relaxed: its route is stk[0..route_end] */
 
+/* The cells a search of M1 found beside a stop that no marked segment allowed, in order,
+ * the first REFUSED_MAX of them (refused_to: where they go; refused: how many) */
+#define REFUSED_MAX 48
+static int refused_scratch[REFUSED_MAX], *refused_to = refused_scratch;
+static unsigned refused;
+
 static int relaxed(const Ctx *c, int p, int f, int most, int marks, const uint8_t *occ) {
     const int32_t *walls = c->walls, *heur0 = c->heur[0], *raymin = c->raymin;
     int sp = 0;
@@ -384,8 +390,12 @@ static int relaxed(const Ctx *c, int p, int f, int most, int marks, const uint8_
             if (!(walls[x] & bit)) {
                 int b = x + step;
                 if (marks) {
-                    if (hmark[c->hseg[b]] != mark_now && vmark[c->vseg[b]] != mark_now)
+                    if (hmark[c->hseg[b]] != mark_now && vmark[c->vseg[b]] != mark_now) {
+                        if (refused < REFUSED_MAX)
+                            refused_to[refused] = b;
+                        refused++;
                         continue;
+                    }
                 } else if (!occ[b]) {
                     continue;
                 }
@@ -544,13 +554,55 @@ static int witness_holds(const Ctx *c, const Witness *w, int i, int q) {
     return 1;
 }
 
+/* A no of M1's search, per ply: from start in state within most moves, with the cells it
+ * found beside a stop that no marked segment allowed (n of them, -1 for none kept). The
+ * search depends on the marks only through those cells: another search from there within
+ * as many moves with none of them marked visits the same stops or fewer, and finds no
+ * route either. Siblings, helpers' moves from one position, ask it in turn. */
+typedef struct {
+    int start, state, most, n, beside[REFUSED_MAX];
+} M1No;
+
+static M1No m1_no[MAX_PLIES];
+
+static int m1_no_holds(const Ctx *c, const M1No *no, int start, int state, int most) {
+    if (no->n < 0 || no->start != start || no->state != state || no->most != most)
+        return 0;
+    for (int k = 0; k < no->n; k++) {
+        int b = no->beside[k];
+        if (hmark[c->hseg[b]] == mark_now || vmark[c->vseg[b]] == mark_now)
+            return 0;
+    }
+    return 1;
+}
+
+/* M1's search with the segments marked (mark_now), asking and keeping the no of the ply
+ * first (no, or NULL) */
+static int m1_search(const Ctx *c, int start, int state, int most, const uint8_t *occ,
+                     M1No *no) {
+    if (!no)
+        return relaxed(c, start, state, most, 1, occ);
+    if (m1_no_holds(c, no, start, state, most))
+        return 0;
+    refused_to = no->beside;
+    refused = 0;
+    int ok = relaxed(c, start, state, most, 1, occ);
+    refused_to = refused_scratch;
+    no->start = start;
+    no->state = state;
+    no->most = most;
+    no->n = !ok && refused <= REFUSED_MAX ? (int)refused : -1;
+    return ok;
+}
+
+
 /* w: a route of M1 from the target robot where it stands (its parent's, for a move of a
  * helper: helpers_all_fail's), or NULL; when it holds for this child within its moves it
  * is this child's yes, and its search is not made */
 static Witness witness[MAX_PLIES];  /* per ply: its M1 route, when it found one (n >= 0) */
 
 static int blockers_allow(const Ctx *c, int i, int q, int g, int nrem, int hq, uint8_t *occ,
-                          const Witness *w) {
+                          const Witness *w, M1No *no) {
     int start, state;
     if (i == 0) {
         start = q;
@@ -569,7 +621,7 @@ static int blockers_allow(const Ctx *c, int i, int q, int g, int nrem, int hq, u
             hmark[c->hseg[x]] = mark_now;
             vmark[c->vseg[x]] = mark_now;
         }
-        ok = relaxed(c, start, state, nrem - 1, 1, occ);
+        ok = m1_search(c, start, state, nrem - 1, occ, no);
     }
     if (!ok && helpers_bound(c, i, q, start, state) <= nrem
         && (c->wall_dist[state * CELLS + start] <= nrem
@@ -595,7 +647,7 @@ static int blockers_allow(const Ctx *c, int i, int q, int g, int nrem, int hq, u
  * The 9-move deal of the bench: 3,683 of its 3,879 positions with two moves of slack. */
 static uint8_t union_buf[32 + CELLS + 32];
 
-static int helpers_all_fail(const Ctx *c, int slack, int h, Witness *w) {
+static int helpers_all_fail(const Ctx *c, int slack, int h, Witness *w, M1No *no) {
     const int most = h + slack - 1, start = c->P[0], state = c->F[0];
     /* a route that walls alone stop is a yes of either search */
     if (c->wall_dist[state * CELLS + start] <= most)
@@ -622,7 +674,7 @@ static int helpers_all_fail(const Ctx *c, int slack, int h, Witness *w) {
             hmark[c->hseg[cells[k]]] = mark_now;
             vmark[c->vseg[cells[k]]] = mark_now;
         }
-        if (relaxed(c, start, state, h, 1, stops)) {
+        if (m1_search(c, start, state, h, stops, no)) {
             if (w)
                 witness_of(c, w);
             return 0;
@@ -689,12 +741,12 @@ static int slack1_alive(Ctx *c, int rem, int h, int last, int a1, int a2, int da
         if (0 < last && commutes(p0, q, d, a1, a2, da))
             continue;
         occ[p0] = 0;
-        int ok = blockers_allow(c, 0, q, g, nrem, hq, occ, NULL);
+        int ok = blockers_allow(c, 0, q, g, nrem, hq, occ, NULL, NULL);
         occ[p0] = 1;
         if (ok)
             return 1;
     }
-    if (n < 2 || helpers_all_fail(c, 1, h, NULL))
+    if (n < 2 || helpers_all_fail(c, 1, h, NULL, NULL))
         return 0;
     for (int i = 1; i < n; i++) {
         int p = P[i];
@@ -708,7 +760,7 @@ static int slack1_alive(Ctx *c, int rem, int h, int last, int a1, int a2, int da
             if (i < last && commutes(p, q, d, a1, a2, da))
                 continue;
             occ[p] = 0;
-            int ok = blockers_allow(c, i, q, F[i], nrem, h, occ, NULL);
+            int ok = blockers_allow(c, i, q, F[i], nrem, h, occ, NULL, NULL);
             occ[p] = 1;
             if (ok)
                 return 1;
@@ -776,7 +828,8 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
             int m = 0;
             witness[ply].n = -1;
             const int helpers_fail = single && n > 1 && (rem - h == 1 || rem - h == 2)
-                                     && helpers_all_fail(c, rem - h, h, &witness[ply]);
+                                     && helpers_all_fail(c, rem - h, h, &witness[ply],
+                                                         &m1_no[ply]);
             for (int i = 0; i < (tight ? 1 : n); i++) {
                 int other_h, most;
                 if (helpers_fail && i && !c->is_clear[i])
@@ -918,7 +971,8 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
             if (single && nrem - hq < 2) {
                 occ[P[i]] = 0;
                 int ok = blockers_allow(c, i, q, (int)e[CG], nrem, hq, occ,
-                                        i && witness[ply].n >= 0 ? &witness[ply] : NULL);
+                                        i && witness[ply].n >= 0 ? &witness[ply] : NULL,
+                                        i ? &m1_no[ply] : NULL);
                 occ[P[i]] = 1;
                 if (!ok)
                     continue;
@@ -997,6 +1051,8 @@ int rr_solve(Ctx *c) {
         put_robot(c->P[i], 1);
     }
     find_wall_stops(c->walls);
+    for (int k = 0; k < MAX_PLIES; k++)
+        m1_no[k].n = -1;  /* (kept within a solve only: the board may be another) */
     for (int bound = c->first_bound; bound <= c->max_bound; bound++) {
         int64_t before = c->nodes;
         int r = dfs(c, bound, c->h_root, generation);
