@@ -347,8 +347,8 @@ void rr_ray_min(const int32_t *heur0, const int32_t *walls, const int32_t *after
             }
 }
 
-/* A route's stops that only a robot (occ) or a marked segment allows: the cells right
- * after them, at most one a move (a witness of M1, relaxed's when asked for one) */
+/* A route of relaxed's, its moves, and the cells right after those of its stops that only
+ * a robot (occ) or a marked segment allows, at most one a move: a witness of M1 */
 typedef struct {
     int moves, n, beside[MAX_PLIES];
 } Witness;
@@ -527,7 +527,6 @@ static inline int helpers_on(const Ctx *c, int i, int q, const uint8_t *reach, i
     return 0;
 }
 
-/* With nrem - hq < 2 (its callers'): the moves left are the bound or one more. */
 /* relaxed's last route as a witness */
 static void witness_of(const Ctx *c, Witness *w) {
     w->moves = route_end + 1;
@@ -595,12 +594,12 @@ static int m1_search(const Ctx *c, int start, int state, int most, const uint8_t
     return ok;
 }
 
-
-/* w: a route of M1 from the target robot where it stands (its parent's, for a move of a
- * helper: helpers_all_fail's), or NULL; when it holds for this child within its moves it
- * is this child's yes, and its search is not made */
 static Witness witness[MAX_PLIES];  /* per ply: its M1 route, when it found one (n >= 0) */
 
+/* With nrem - hq < 2 (its callers'): the moves left are the bound or one more. w, for a
+ * move of a helper: a route of M1 from the target robot where it stands (its parent's:
+ * helpers_all_fail's), or NULL; when it holds for this child within its moves it is this
+ * child's yes, and its search is not made. no: the ply's no of M1 (m1_search), or NULL. */
 static int blockers_allow(const Ctx *c, int i, int q, int g, int nrem, int hq, uint8_t *occ,
                           const Witness *w, M1No *no) {
     int start, state;
