@@ -5,6 +5,7 @@ without the transparent robot, under both landing readings and both ricochet rul
 optimum of the independent breadth-first search (test_ricochet_solver's) on short ones; a
 fresh command that runs it without numpy or numba; the fallback without a compiler."""
 
+import ctypes
 import os
 import subprocess
 import sys
@@ -52,6 +53,48 @@ def test_the_c_searchs_own_tables_are_the_python_searchs(faces, target, clear, r
     assert list(closer) == [sum(1 << m[0] for m in py_closer[f][p])
                             for f in range(4) for p in range(rr.CELLS)]
     assert bytes(reach) == b"".join(r.to_bytes(32, "little") for row in py_reach for r in row)
+
+
+def slides_within(walls, bound, f, p, moves, cells, seen):
+    """The cells of every slide a relaxed search of at most ``moves`` moves from p in state
+    f may make, any cell a stop, pruned by the bounds as csearch.c's relaxed() prunes."""
+    if moves <= 0 or seen.get((f, p), 0) >= moves:
+        return
+    seen[(f, p)] = moves
+    for d in range(4):
+        g, x, ray = solver.AFTER[f][d], p, []
+        while not walls[x] & (1 << d):
+            x += (-16, 1, 16, -1)[d]
+            ray.append(x)
+        stops = [x for x in ray if bound[g * rr.CELLS + x] <= moves - 1]
+        if stops:
+            cells.update(ray)
+        for x in stops:
+            slides_within(walls, bound, g, x, moves - 1, cells, seen)
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.sampled_from(ALL_ASSEMBLIES), st.integers(0, 16), st.booleans(),
+       st.lists(st.integers(0, 4 * rr.CELLS - 1), min_size=40, max_size=40))
+def test_reach2_holds_every_cell_a_route_with_one_move_more_can_cross(faces, target, rule, at):
+    """rr_reach2 (the blockers' filter with one move of slack) against a search of the
+    slides themselves, and the descents' reach with no move more."""
+    board = rr.Board(faces)
+    walls = ckernel.board_walls(board.walls)
+    bound = ckernel.bounds(walls, board.targets[target], False, rule)
+    _, reach = ckernel.descents(walls, bound, solver.AFTER)
+    after = (ctypes.c_int32 * 16)(*[v for row in solver.AFTER for v in row])
+    reach2 = (ctypes.c_uint8 * (4 * rr.CELLS * 32))()
+    ckernel.load().rr_reach2(walls, bound, after, reach, reach2)
+    for idx in at:
+        if bound[idx] >= solver.UNREACHABLE:
+            continue
+        for table, more in ((reach, 0), (reach2, 1)):
+            cells = set()
+            slides_within(walls, bound, idx // rr.CELLS, idx % rr.CELLS, bound[idx] + more,
+                          cells, {})
+            bits = int.from_bytes(bytes(table[idx * 32:idx * 32 + 32]), "little")
+            assert {x for x in range(rr.CELLS) if bits >> x & 1} == cells
 
 
 @settings(max_examples=60, deadline=None)

@@ -40,7 +40,7 @@ class Ctx(ctypes.Structure):
         (name, ctypes.c_int32 * 8) for name in ("P", "F", "is_clear", "elig", "role", "fs")] + [
         ("budget", ctypes.c_int64),
         ("heur", _i32p * 8),
-        ("walls", _i32p), ("closer", _u8p), ("reach", _u8p), ("after", _i32p),
+        ("walls", _i32p), ("closer", _u8p), ("reach", _u8p), ("reach2", _u8p), ("after", _i32p),
         ("hseg", _i32p), ("vseg", _i32p), ("raymin", _i32p), ("wall_dist", _i32p),
         ("nodes", ctypes.c_int64), ("found_bound", ctypes.c_int32),
         ("found_len", ctypes.c_int32),
@@ -119,6 +119,8 @@ def load():
             lib.rr_descents.restype = None
             lib.rr_wall_dist.argtypes = [_i32p, ctypes.c_int, _i32p, _i32p, _i32p, _i32p]
             lib.rr_wall_dist.restype = None
+            lib.rr_reach2.argtypes = [_i32p, _i32p, _i32p, _u8p, _u8p]
+            lib.rr_reach2.restype = None
         except (OSError, RuntimeError) as e:
             if os.environ.get("RICOCHET_CSEARCH_VERBOSE"):
                 print("csearch: %s" % e, file=sys.stderr)
@@ -252,17 +254,25 @@ class Prepared:
                 lib.rr_wall_dist(c.walls, goal, c.after, c.hseg, c.vseg, out)
                 return out
             wall_dist_arr = _kept(cache, ("c wall dist", goal), None, wall_dist)
+
+            def reach2():
+                out = (ctypes.c_uint8 * (4 * CELLS * 32))()
+                lib.rr_reach2(c.walls, c.heur[0], c.after, reach_arr, out)
+                return out
+            reach2_arr = _kept(cache, ("c reach2", id(heur[0])), heur[0], reach2)
         else:
-            closer_arr = reach_arr = _kept(cache, ("c none",), None,
-                                           lambda: (ctypes.c_uint8 * (4 * CELLS * 32))())
+            closer_arr = reach_arr = reach2_arr = _kept(
+                cache, ("c none",), None, lambda: (ctypes.c_uint8 * (4 * CELLS * 32))())
             raymin = _kept(cache, ("c no raymin",), None,
                            lambda: _i32([UNREACHABLE] * (4 * CELLS * 4)))
             wall_dist_arr = raymin  # (not read: only a single target robot's search reads it)
         c.closer = ctypes.cast(closer_arr, _u8p)
         c.reach = ctypes.cast(reach_arr, _u8p)
+        c.reach2 = ctypes.cast(reach2_arr, _u8p)
         c.raymin = ctypes.cast(raymin, _i32p)
         c.wall_dist = ctypes.cast(wall_dist_arr, _i32p)
-        keep += [wall_arr, after_arr, hseg, vseg, closer_arr, reach_arr, raymin, wall_dist_arr]
+        keep += [wall_arr, after_arr, hseg, vseg, closer_arr, reach_arr, reach2_arr, raymin,
+                 wall_dist_arr]
         self.keep = keep
         self.byref = ctypes.byref(c)
         self.path = ctypes.cast(ctypes.byref(c, Ctx.path.offset), _i32p)  # (robot, d, k) each

@@ -28,6 +28,7 @@ typedef struct {
     const int32_t *walls;        /* [256]: wall bits 0-7, LANDS_NOT */
     const uint8_t *closer;       /* [4][256]: bit d set: a slide one move closer */
     const uint8_t *reach;        /* [4][256][32]: bitboards, little-endian bytes */
+    const uint8_t *reach2;       /* the same with one move of slack (rr_reach2) */
     const int32_t *after;        /* [4][4] */
     const int32_t *hseg, *vseg;  /* [256 + 32] */
     const int32_t *raymin;       /* [4][256][4] */
@@ -84,7 +85,17 @@ static uint64_t ckey[MAX_PLIES][MAX_CHILDREN];
 static int32_t stk[MAX_PLIES + 1][5];
 static uint64_t keys[MAX_PLIES + 1];
 static uint8_t occbuf[32 + CELLS + 32];
-static uint8_t hmark[CELLS + 32], vmark[CELLS + 32];
+/* M1's marked segments, by hseg's and vseg's numbers: those stamped with mark_now (a new
+ * stamp a search, so nothing is cleared after one) */
+static uint32_t hmark[CELLS + 32], vmark[CELLS + 32], mark_now;
+
+static inline void new_marks(void) {
+    if (++mark_now == 0) {  /* (the stamps ran out: all cleared once) */
+        memset(hmark, 0, sizeof hmark);
+        memset(vmark, 0, sizeof vmark);
+        mark_now = 1;
+    }
+}
 /* A slide in O(1) instead of cell by cell: per direction and cell the cell where walls
  * alone would stop it (this solve's board), and the robots per row and per column as
  * 16-bit masks (bit x of row y, bit y of column x), kept beside occ. */
@@ -336,6 +347,20 @@ void rr_ray_min(const int32_t *heur0, const int32_t *walls, const int32_t *after
             }
 }
 
+/* A route of relaxed's, its moves, and the cells right after those of its stops that only
+ * a robot (occ) or a marked segment allows, at most one a move: a witness of M1 */
+typedef struct {
+    int moves, n, beside[MAX_PLIES];
+} Witness;
+
+static int route_end;  /* the last yes of relaxed: its route is stk[0..route_end] */
+
+/* The cells a search of M1 found beside a stop that no marked segment allowed, in order,
+ * the first REFUSED_MAX of them (refused_to: where they go; refused: how many) */
+#define REFUSED_MAX 48
+static int refused_scratch[REFUSED_MAX], *refused_to = refused_scratch;
+static unsigned refused;
+
 static int relaxed(const Ctx *c, int p, int f, int most, int marks, const uint8_t *occ) {
     const int32_t *walls = c->walls, *heur0 = c->heur[0], *raymin = c->raymin;
     int sp = 0;
@@ -365,14 +390,20 @@ static int relaxed(const Ctx *c, int p, int f, int most, int marks, const uint8_
             if (!(walls[x] & bit)) {
                 int b = x + step;
                 if (marks) {
-                    if (!(hmark[c->hseg[b]] || vmark[c->vseg[b]]))
+                    if (hmark[c->hseg[b]] != mark_now && vmark[c->vseg[b]] != mark_now) {
+                        if (refused < REFUSED_MAX)
+                            refused_to[refused] = b;
+                        refused++;
                         continue;
+                    }
                 } else if (!occ[b]) {
                     continue;
                 }
             }
-            if (x == c->goal && g == 3)
+            if (x == c->goal && g == 3) {
+                route_end = sp;
                 return 1;
+            }
             if (m > 1) {
                 push = 1;
                 break;
@@ -483,7 +514,94 @@ static int segments_bound(const Ctx *c, int i, int q, int start, int state) {
     return last + 1 < best ? last + 1 : best;
 }
 
-static int blockers_allow(const Ctx *c, int i, int q, int g, int nrem, int hq, uint8_t *occ) {
+/* Whether a helper (helper i at q) stands on the target robot's reach bitboard from
+ * start in state: a route of M0 within the moves left (the bound and no more: reach; one
+ * more: reach2) that stops beside a helper does so only if one does (a route that walls
+ * alone stop needs none). */
+static inline int helpers_on(const Ctx *c, int i, int q, const uint8_t *reach, int start,
+                             int state) {
+    const uint8_t *bits = reach + (state * CELLS + start) * 32;
+    for (int j = 1; j < c->n; j++)
+        if (HAS_CELL(bits, j == i ? q : c->P[j]))
+            return 1;
+    return 0;
+}
+
+/* relaxed's last route as a witness */
+static void witness_of(const Ctx *c, Witness *w) {
+    w->moves = route_end + 1;
+    w->n = 0;
+    for (int k = 0; k <= route_end; k++) {
+        int d = (int)stk[k][3], end = k < route_end ? stk[k + 1][0] : c->goal;
+        if (!(c->walls[end] & (1 << d)))
+            w->beside[w->n++] = end + STEP[d];
+    }
+}
+
+/* Whether witness w's route is one of M1 with the helpers (helper i at q) where they
+ * stand: each of its cells beside a stop in one of their segments. */
+static int witness_holds(const Ctx *c, const Witness *w, int i, int q) {
+    for (int k = 0; k < w->n; k++) {
+        int b = w->beside[k], found = 0;
+        for (int j = 1; j < c->n && !found; j++) {
+            int x = j == i ? q : c->P[j];
+            found = c->hseg[x] == c->hseg[b] || c->vseg[x] == c->vseg[b];
+        }
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+/* A no of M1's search, per ply: from start in state within most moves, with the cells it
+ * found beside a stop that no marked segment allowed (n of them, -1 for none kept). The
+ * search depends on the marks only through those cells: another search from there within
+ * as many moves with none of them marked visits the same stops or fewer, and finds no
+ * route either. Siblings, helpers' moves from one position, ask it in turn. */
+typedef struct {
+    int start, state, most, n, beside[REFUSED_MAX];
+} M1No;
+
+static M1No m1_no[MAX_PLIES];
+
+static int m1_no_holds(const Ctx *c, const M1No *no, int start, int state, int most) {
+    if (no->n < 0 || no->start != start || no->state != state || no->most != most)
+        return 0;
+    for (int k = 0; k < no->n; k++) {
+        int b = no->beside[k];
+        if (hmark[c->hseg[b]] == mark_now || vmark[c->vseg[b]] == mark_now)
+            return 0;
+    }
+    return 1;
+}
+
+/* M1's search with the segments marked (mark_now), asking and keeping the no of the ply
+ * first (no, or NULL) */
+static int m1_search(const Ctx *c, int start, int state, int most, const uint8_t *occ,
+                     M1No *no) {
+    if (!no)
+        return relaxed(c, start, state, most, 1, occ);
+    if (m1_no_holds(c, no, start, state, most))
+        return 0;
+    refused_to = no->beside;
+    refused = 0;
+    int ok = relaxed(c, start, state, most, 1, occ);
+    refused_to = refused_scratch;
+    no->start = start;
+    no->state = state;
+    no->most = most;
+    no->n = !ok && refused <= REFUSED_MAX ? (int)refused : -1;
+    return ok;
+}
+
+static Witness witness[MAX_PLIES];  /* per ply: its M1 route, when it found one (n >= 0) */
+
+/* With nrem - hq < 2 (its callers'): the moves left are the bound or one more. w, for a
+ * move of a helper: a route of M1 from the target robot where it stands (its parent's:
+ * helpers_all_fail's), or NULL; when it holds for this child within its moves it is this
+ * child's yes, and its search is not made. no: the ply's no of M1 (m1_search), or NULL. */
+static int blockers_allow(const Ctx *c, int i, int q, int g, int nrem, int hq, uint8_t *occ,
+                          const Witness *w, M1No *no) {
     int start, state;
     if (i == 0) {
         start = q;
@@ -494,21 +612,19 @@ static int blockers_allow(const Ctx *c, int i, int q, int g, int nrem, int hq, u
         occ[q] = 1;
         occ[start] = 0;
     }
-    int ok = 0;
-    if (nrem != hq && segments_bound(c, i, q, start, state) <= nrem - 1) {
+    int ok = nrem != hq && w && w->moves <= nrem - 1 && witness_holds(c, w, i, q);
+    if (!ok && nrem != hq && segments_bound(c, i, q, start, state) <= nrem - 1) {
+        new_marks();
         for (int j = 1; j < c->n; j++) {
             int x = j == i ? q : c->P[j];
-            hmark[c->hseg[x]] = 1;
-            vmark[c->vseg[x]] = 1;
+            hmark[c->hseg[x]] = mark_now;
+            vmark[c->vseg[x]] = mark_now;
         }
-        ok = relaxed(c, start, state, nrem - 1, 1, occ);
-        for (int j = 1; j < c->n; j++) {
-            int x = j == i ? q : c->P[j];
-            hmark[c->hseg[x]] = 0;
-            vmark[c->vseg[x]] = 0;
-        }
+        ok = m1_search(c, start, state, nrem - 1, occ, no);
     }
-    if (!ok && helpers_bound(c, i, q, start, state) <= nrem)
+    if (!ok && helpers_bound(c, i, q, start, state) <= nrem
+        && (c->wall_dist[state * CELLS + start] <= nrem
+            || helpers_on(c, i, q, nrem == hq ? c->reach : c->reach2, start, state)))
         ok = relaxed(c, start, state, nrem, 0, occ);
     if (i != 0) {
         occ[q] = 0;
@@ -530,7 +646,7 @@ static int blockers_allow(const Ctx *c, int i, int q, int g, int nrem, int hq, u
  * The 9-move deal of the bench: 3,683 of its 3,879 positions with two moves of slack. */
 static uint8_t union_buf[32 + CELLS + 32];
 
-static int helpers_all_fail(const Ctx *c, int slack, int h) {
+static int helpers_all_fail(const Ctx *c, int slack, int h, Witness *w, M1No *no) {
     const int most = h + slack - 1, start = c->P[0], state = c->F[0];
     /* a route that walls alone stop is a yes of either search */
     if (c->wall_dist[state * CELLS + start] <= most)
@@ -548,35 +664,29 @@ static int helpers_all_fail(const Ctx *c, int slack, int h) {
                 cells[nc++] = q;
         }
     }
-    /* each search only when the lookups of segments_bound or helpers_bound over those
-     * cells leave room for it */
+    /* M1's search at once (segments_bound's lookups over those cells almost never rule it
+     * out); M0's only when helpers_bound's lookups leave room for it */
     int ok = 0;
     if (slack == 2) {
-        const int32_t *by_hseg = c->wall_dist + 8 * CELLS, *by_vseg = by_hseg + CELLS;
-        int k = 0;
-        while (k < nc && by_hseg[c->hseg[cells[k]]] >= h && by_vseg[c->vseg[cells[k]]] >= h)
-            k++;
-        if (k < nc) {
-            for (k = 0; k < nc; k++) {
-                hmark[c->hseg[cells[k]]] = 1;
-                vmark[c->vseg[cells[k]]] = 1;
-            }
-            ok = relaxed(c, start, state, h, 1, stops);
-            for (k = 0; k < nc; k++) {
-                hmark[c->hseg[cells[k]]] = 0;
-                vmark[c->vseg[cells[k]]] = 0;
-            }
-            if (ok)
-                return 0;
+        new_marks();
+        for (int k = 0; k < nc; k++) {
+            hmark[c->hseg[cells[k]]] = mark_now;
+            vmark[c->vseg[cells[k]]] = mark_now;
+        }
+        if (m1_search(c, start, state, h, stops, no)) {
+            if (w)
+                witness_of(c, w);
+            return 0;
         }
     }
     /* With one move of slack (most = h) a route is a descent, every slide one move closer:
      * its stops, and a helper's cell right after a stop, are cells of the target robot's
-     * reach bitboard; a helper's cell outside it stops no such route. */
+     * reach bitboard; a helper's cell outside it stops no such route. With two (most =
+     * h + 1) the same holds of reach2. */
     const int32_t *beside = c->wall_dist + 10 * CELLS;
-    const uint8_t *reach0 = c->reach + (state * CELLS + start) * 32;
+    const uint8_t *reach0 = (slack == 1 ? c->reach : c->reach2) + (state * CELLS + start) * 32;
     int k = 0;
-    while (k < nc && (beside[cells[k]] >= most || (slack == 1 && !HAS_CELL(reach0, cells[k]))))
+    while (k < nc && (beside[cells[k]] >= most || !HAS_CELL(reach0, cells[k])))
         k++;
     if (k < nc) {
         for (k = 0; k < nc; k++)
@@ -599,8 +709,10 @@ static inline int on(int x, int s, int e, int d) {
     return (x & 15) == (s & 15);
 }
 
+/* (a2, where the last robot stands, is on the slide from p to q only right after its end:
+ * a slide passes no robot) */
 static inline int commutes(int p, int q, int d, int a1, int a2, int da) {
-    return !(on(a1, p, q, d) || on(a2, p, q, d) || on(p, a1, a2, da) || on(q, a1, a2, da));
+    return !(a2 == q + STEP[d] || on(a1, p, q, d) || on(p, a1, a2, da) || on(q, a1, a2, da));
 }
 
 /* Whether a position with one move of slack (rem = h + 1) lists a child that the blocker
@@ -628,12 +740,12 @@ static int slack1_alive(Ctx *c, int rem, int h, int last, int a1, int a2, int da
         if (0 < last && commutes(p0, q, d, a1, a2, da))
             continue;
         occ[p0] = 0;
-        int ok = blockers_allow(c, 0, q, g, nrem, hq, occ);
+        int ok = blockers_allow(c, 0, q, g, nrem, hq, occ, NULL, NULL);
         occ[p0] = 1;
         if (ok)
             return 1;
     }
-    if (n < 2 || helpers_all_fail(c, 1, h))
+    if (n < 2 || helpers_all_fail(c, 1, h, NULL, NULL))
         return 0;
     for (int i = 1; i < n; i++) {
         int p = P[i];
@@ -647,7 +759,7 @@ static int slack1_alive(Ctx *c, int rem, int h, int last, int a1, int a2, int da
             if (i < last && commutes(p, q, d, a1, a2, da))
                 continue;
             occ[p] = 0;
-            int ok = blockers_allow(c, i, q, F[i], nrem, h, occ);
+            int ok = blockers_allow(c, i, q, F[i], nrem, h, occ, NULL, NULL);
             occ[p] = 1;
             if (ok)
                 return 1;
@@ -713,8 +825,10 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
                 da = c->path[ply - 1][1];
             }
             int m = 0;
+            witness[ply].n = -1;
             const int helpers_fail = single && n > 1 && (rem - h == 1 || rem - h == 2)
-                                     && helpers_all_fail(c, rem - h, h);
+                                     && helpers_all_fail(c, rem - h, h, &witness[ply],
+                                                         &m1_no[ply]);
             for (int i = 0; i < (tight ? 1 : n); i++) {
                 int other_h, most;
                 if (helpers_fail && i && !c->is_clear[i])
@@ -855,7 +969,9 @@ static int dfs(Ctx *c, int bound, int h_root, int gen) {
             int i = (int)e[CI], q = (int)e[CQ], hq = (int)e[CH];
             if (single && nrem - hq < 2) {
                 occ[P[i]] = 0;
-                int ok = blockers_allow(c, i, q, (int)e[CG], nrem, hq, occ);
+                int ok = blockers_allow(c, i, q, (int)e[CG], nrem, hq, occ,
+                                        i && witness[ply].n >= 0 ? &witness[ply] : NULL,
+                                        i ? &m1_no[ply] : NULL);
                 occ[P[i]] = 1;
                 if (!ok)
                     continue;
@@ -934,6 +1050,8 @@ int rr_solve(Ctx *c) {
         put_robot(c->P[i], 1);
     }
     find_wall_stops(c->walls);
+    for (int k = 0; k < MAX_PLIES; k++)
+        m1_no[k].n = -1;  /* (kept within a solve only: the board may be another) */
     for (int bound = c->first_bound; bound <= c->max_bound; bound++) {
         int64_t before = c->nodes;
         int r = dfs(c, bound, c->h_root, generation);
@@ -1125,4 +1243,49 @@ void rr_descents(const int32_t *walls, const int32_t *h, const int32_t *after, u
         for (int j = 0; j < 32; j++)
             reach[idx * 32 + j] = (uint8_t)(acc.w[j >> 3] >> (8 * (j & 7)));
     }
+}
+
+/* reach2[f][p]: the cells a route of the target robot from p in state f can cross when it
+ * has one move more than its bound h[f][p] (rr_bounds, clear 0): each slide one move
+ * closer, but for one that stays as far. Of a slide to a cell one move closer the cells it
+ * crosses and that cell's reach2; of one to a cell as far, the cells it crosses and that
+ * cell's reach (rr_descents: no move more left). By bound, from the target out. */
+void rr_reach2(const int32_t *walls, const int32_t *h, const int32_t *after,
+               const uint8_t *reach, uint8_t *reach2) {
+    int top = 0;
+    for (int i = 0; i < 4 * CELLS; i++)
+        if (h[i] < UNREACHABLE && h[i] > top)
+            top = h[i];
+    memset(reach2, 0, 4 * CELLS * 32);
+    for (int v = 0; v <= top; v++)
+        for (int idx = 0; idx < 4 * CELLS; idx++) {
+            if (h[idx] != v)
+                continue;
+            int f = idx / CELLS, p = idx % CELLS;
+            uint8_t *out = reach2 + idx * 32;
+            for (int d = 0; d < 4; d++) {
+                int step = STEP[d], bit = 1 << d, g = after[f * 4 + d], used = 0;
+                uint8_t ray[32] = {0};
+                if (walls[p] & bit)
+                    continue;
+                for (int x = p + step;; x += step) {
+                    const uint8_t *more = NULL;
+                    ray[x >> 3] |= (uint8_t)(1 << (x & 7));
+                    if (h[g * CELLS + x] == v - 1)
+                        more = reach2 + (g * CELLS + x) * 32;
+                    else if (h[g * CELLS + x] == v)
+                        more = reach + (g * CELLS + x) * 32;
+                    if (more) {
+                        used = 1;
+                        for (int j = 0; j < 32; j++)
+                            out[j] |= more[j];
+                    }
+                    if (walls[x] & bit)
+                        break;
+                }
+                if (used)
+                    for (int j = 0; j < 32; j++)
+                        out[j] |= ray[j];
+            }
+        }
 }
