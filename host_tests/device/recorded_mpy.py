@@ -14,13 +14,7 @@ def masks(levels, session, start):
     """The masks the frames get: ``session`` is ``[[ms, [levels recorded before the
     frame, ...]], ...]``, each frame ``ms`` after the one before, from ``start``."""
     out = []
-    now = start
-    levels.reset(now, 0)
-    for step, recorded in session:
-        for held in recorded:
-            levels.put(held)
-        now = ticks_add(now, step)
-        out.append(levels.mask(now))
+    _play(levels, session, start, out)
     return out
 
 
@@ -29,16 +23,22 @@ def allocations(levels, session, start):
     gc.collect()
     gc.disable()
     before = gc.mem_alloc()
+    _play(levels, session, start, None)
+    allocated = gc.mem_alloc() - before
+    gc.enable()
+    return allocated
+
+
+def _play(levels, session, start, out):
     now = start
     levels.reset(now, 0)
     for step, recorded in session:
         for held in recorded:
             levels.put(held)
         now = ticks_add(now, step)
-        levels.mask(now)
-    allocated = gc.mem_alloc() - before
-    gc.enable()
-    return allocated
+        mask = levels.mask(now)
+        if out is not None:
+            out.append(mask)
 
 
 def main():
