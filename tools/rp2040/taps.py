@@ -173,6 +173,8 @@ def tap_session(firmware, taps=200, seed=1, flash_times="typical", frozen=False,
             on a button the script leaves alone around it; "planned": PLANNED's in a
             long one."""
             now = ms - origin
+            if now > script[-1][1] + 2500:  # a save the taps put in made: no more
+                return
             plan = [(3, min(60, busy - 8), 0)]
             first = free(len(injected), now - 150, now + 150)
             if first is None:
