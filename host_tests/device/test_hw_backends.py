@@ -548,7 +548,7 @@ def test_only_hw_imports_hardware_modules():
     import os
     import re
     root = os.path.join(mpy.FIRMWARE, "microrobots")
-    banned = re.compile(r"^\s*(import|from)\s+(machine|neopixel|rp2|board|digitalio|keypad|pwmio|js)\b", re.M)
+    banned = re.compile(r"^\s*(import|from)\s+(machine|neopixel|rp2|rp2pio|board|digitalio|keypad|pwmio|js)\b", re.M)
     for folder, _, files in os.walk(root):
         if os.path.basename(folder) == "hw":
             continue
