@@ -1019,12 +1019,12 @@ def circuitpython_pio(circuitpython, monkeypatch):
 
 
 def test_circuitpython_backend_reads_the_buttons_through_rp2pio_as_rp2_does(circuitpython_pio):
-    from microrobots.device.hw import button_watch
+    from microrobots.device.hw import button_program
 
     module = circuitpython_pio
     board = module.Hardware(cfg.defaults())  # GP10-15
     (sm,) = FakeCPStateMachine.made
-    assert sm.program == list(button_watch.program(6)[0])
+    assert sm.program == list(button_program.program(6)[0])
     kw = sm.kw
     assert (kw["first_in_pin"].number, kw["in_pin_count"], kw["pull_in_pin_up"]) == (10, 6, 0x3F)
     assert (kw["frequency"], kw["push_threshold"], kw["auto_push"]) == (2500, 28, True)
@@ -1054,7 +1054,7 @@ def test_circuitpython_backend_falls_back_to_keypad_when_no_state_machine_can_ha
     assert board.pressed_mask() == 1 << 4
 
 
-# --- one program, two ports: rp2_pio's text and button_watch's words ------------------------
+# --- one program, two ports: rp2_pio's text and button_program's words ------------------------
 def micropython_assembler(monkeypatch):
     """MicroPython's own ``rp2`` module (ports/rp2/modules/rp2.py: asm_pio is Python),
     from the image's pinned sources (tools/picoimage: ../shared/pico-src/), over a
@@ -1092,10 +1092,10 @@ def test_the_circuitpython_words_are_rp2_pios_program_as_micropython_assembles_i
     monkeypatch.setitem(sys.modules, "machine", fake_machine([]))
     monkeypatch.delitem(sys.modules, "microrobots.device.hw.rp2_pio", raising=False)
     rp2_pio = importlib.import_module("microrobots.device.hw.rp2_pio")
-    from microrobots.device.hw import button_watch
+    from microrobots.device.hw import button_program, button_watch
 
     prog = rp2_pio._program(span)
-    words, wrap_target, wrap = button_watch.program(span)
+    words, wrap_target, wrap = button_program.program(span)
     assert list(prog[0]) == list(words)
     execctrl, shiftctrl = prog[-5], prog[-4]
     assert (execctrl >> 7 & 31, execctrl >> 12 & 31) == (wrap_target, wrap)

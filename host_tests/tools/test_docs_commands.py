@@ -267,7 +267,7 @@ def _matches(output, expected):
 
 def _run(argv, where, env):
     """(exit status, stdout and stderr together) of ``argv`` run in ``where``."""
-    proc = subprocess.run(argv, cwd=where, capture_output=True, text=True, env=env, timeout=300)
+    proc = subprocess.run(argv, cwd=where, capture_output=True, text=True, env=env, timeout=600)
     return proc.returncode, proc.stdout + proc.stderr
 
 

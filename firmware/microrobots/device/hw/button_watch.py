@@ -1,35 +1,19 @@
-"""The buttons' PIO watcher as both ports run it: its program's words and its records read.
+"""The buttons' PIO watcher as both ports run it: its parameters and its records read.
 
 rp2_pio.py writes the program with MicroPython's assembler (``rp2.asm_pio``) and explains
-it line by line; CircuitPython has no assembler built in, so ``program(span)`` gives the
-same instructions as machine words for ``rp2pio.StateMachine`` (a host test assembles
-rp2_pio's text with MicroPython's own rp2.py and compares). ``Replay`` reads either
-port's state machine: a record is the pins' levels inverted (bit set: held) under a
-marker bit, SPAN + 1 bits, packed up to 4 to a word while the CPU is not reading (a
-flash erase's freeze), the oldest in the top bits; a group without its marker is no
-record. Nothing here imports a port's modules.
+it line by line; button_program.py gives the same instructions as machine words for
+CircuitPython's ``rp2pio``. ``Replay`` reads either port's state machine: a record is the
+pins' levels inverted (bit set: held) under a marker bit, SPAN + 1 bits, packed up to 4
+to a word while the CPU is not reading (a flash erase's freeze), the oldest in the top
+bits; a group without its marker is no record. Nothing here imports a port's modules.
 """
 
+from ...compat import const
 from ..recorded import RecordedLevels
 
-FREQ_HZ = 2500  # a sample every 1.6 ms; clk_sys / 65536 is the slowest
-ROOM = 2  # a record is pushed at once while the RX FIFO holds fewer words than this
-WORD_BITS = 30  # a word under 2**30: a small int, read without an allocation
-
-# Instruction fields (RP2040 datasheet, 3.4): the major opcode in bits 15-13, the delay
-# in 12-8, then two fields of 3 bits (or 2 and 3 for MOV's operation and source).
-_JMP, _IN, _OUT, _PUSH, _MOV = 0x0000, 0x4000, 0x6000, 0x8000, 0xA000
-_NOT_X, _X_NOT_Y = 1, 5  # JMP's conditions
-_PINS, _X, _Y, _STATUS, _OSR = 0, 1, 2, 5, 7  # MOV's sources and destinations
-_INVERT = 1  # MOV's operation
-
-
-def _mov(dest, src, op=0, delay=0):
-    return _MOV | delay << 8 | dest << 5 | op << 3 | src
-
-
-def _jmp(cond, address, delay=0):
-    return _JMP | delay << 8 | cond << 5 | address
+FREQ_HZ = const(2500)  # a sample every 1.6 ms; clk_sys / 65536 is the slowest
+ROOM = const(2)  # a record is pushed at once while the RX FIFO holds fewer words than this
+WORD_BITS = const(30)  # a word under 2**30: a small int, read without an allocation
 
 
 def group_bits(span):
@@ -40,34 +24,6 @@ def group_bits(span):
 def push_threshold(span):
     """Autopush after this many bits: the whole records a word holds."""
     return WORD_BITS // group_bits(span) * group_bits(span)
-
-
-def program(span):
-    """``(words, wrap_target, wrap)``: rp2_pio's ``_program(span)`` as machine words."""
-    group = group_bits(span)
-    change, debounce, clean, pending = 0, 5, 7, 11  # the labels' addresses
-    words = (
-        _mov(_Y, _X),  # change: y = the levels now recorded
-        _IN | _X << 5 | group,  # in x, group: marker and levels
-        _mov(_X, _STATUS),  # all ones while the RX FIFO has room
-        _jmp(_NOT_X, debounce),  # the CPU is not reading: pack
-        _PUSH,  # push noblock
-        _mov(_Y, _Y, delay=31),  # debounce: nop [31]
-        _jmp(_NOT_X, pending, delay=13),
-        _mov(_OSR, _PINS),  # clean (wrap target): the ISR empty
-        _OUT | _X << 5 | span,  # out x, span: the window's pins only
-        _mov(_X, _X, _INVERT),
-        _jmp(_X_NOT_Y, change),  # (wrap)
-        _mov(_OSR, _PINS),  # pending: records in the ISR, not pushed
-        _OUT | _X << 5 | span,
-        _mov(_X, _X, _INVERT),
-        _jmp(_X_NOT_Y, change),
-        _mov(_X, _STATUS),
-        _jmp(_NOT_X, pending),
-        _PUSH,
-        _jmp(0, clean),
-    )
-    return words, clean, pending - 1
 
 
 class Replay:

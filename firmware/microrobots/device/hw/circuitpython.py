@@ -2,7 +2,7 @@
 
 Buttons: a save's writes to the FAT drive freeze the loop for 270-380 ms, most of it
 sector erases of 45 ms with interrupts off, and taps fall inside. The rp2 backend's PIO
-watcher (button_watch.py: the same program, as machine words for ``rp2pio``) records
+watcher (the same program: button_program.py's words for ``rp2pio``) records
 every change of the six pins through them; ``pressed_mask`` gives the records to the
 frames as input.py can take them (one change of a button a frame). Where no state
 machine can have the pins (a window of GPIOs that holds a pin in other use), ``keypad``
@@ -36,7 +36,7 @@ from neopixel_write import neopixel_write
 
 from ..input import BUTTON_NAMES
 from ..recorded import RecordedLevels
-from . import button_watch
+from . import button_program, button_watch
 
 try:
     from supervisor import ticks_ms as _ticks_ms  # CircuitPython 7+: wraps at 2**29
@@ -104,7 +104,7 @@ def _watcher(ids):
     span = max(ids) - base + 1
     if button_watch.group_bits(span) > button_watch.WORD_BITS:
         return None
-    words, wrap_target, wrap = button_watch.program(span)
+    words, wrap_target, wrap = button_program.program(span)
     pull_ups = 0
     for i in ids:
         pull_ups |= 1 << (i - base)

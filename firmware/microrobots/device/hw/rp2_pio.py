@@ -7,7 +7,8 @@ every 1.6 ms (2.5 kHz, three instructions a sample) and records every change of 
 levels in its RX FIFO (joined, 8 words), with a lock-out of about 20 ms after each
 change while the contacts bounce (device/input.py's own). ``pressed_mask`` reads the
 FIFO once a frame and gives the levels in the order they came (button_watch.py's
-``Replay``, which CircuitPython's backend shares, with this program as machine words).
+``Replay``, which CircuitPython's backend shares, running this program as
+button_program.py's machine words).
 
 A record is the pins' levels inverted (bit set: held) under a marker bit: SPAN + 1 bits,
 SPAN the width of the window of GPIOs that holds the six (6 for GP10-15). While the CPU
