@@ -5,6 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from layouts import PAIRS, layouts
+from microrobots.rules import board
 from microrobots.rules.board import TILES, Layout, LayoutError, parse_cell
 
 
@@ -158,3 +159,15 @@ def test_a_bad_token_is_refused_with_its_own_line(token, line):
     with pytest.raises(LayoutError) as err:
         parse_cell(token)
     assert str(err.value) == line
+
+
+def test_the_dice_are_made_from_the_printed_boards_and_then_kept(monkeypatch):
+    """``dice(side)``: each board's faces, board A's 9 first, ``colour << 3 | number``;
+    every face once. Made afresh here (the module keeps them once made)."""
+    monkeypatch.setattr(board, "_DICE", {})
+    for side in board.SIDES:
+        faces = board.dice(side)
+        tokens = " ".join(TILES[side]).split()
+        assert len(faces) == len(tokens) == 36 and len(set(faces)) == 36
+        assert [(f >> 3, f & 7) for f in faces] == [parse_cell(t) for t in tokens]
+        assert board.dice(side) is faces

@@ -362,6 +362,22 @@ def test_bad_requests_are_refused():
     assert not game.undo()
 
 
+def test_a_new_game_is_two_players_and_seed_0_and_each_refusal_says_what_and_why():
+    lay = Layout.named("black:ABCD0000")
+    game = Game(lay)
+    assert (game.players, game.seed, game.difficulty, game.expert) == (2, 0, 0, False)
+    assert game.to_dict() == Game(lay, players=2, seed=0).to_dict()
+    assert game.folded == 0 and Game(lay, difficulty=254).difficulty == 254  # the longest
+    cases = [((lay,), dict(difficulty=255), "difficulty must be 0 to 254 moves, not 255"),
+             (("black:ABCD0000",), {}, "layout must be a board.Layout, not 'black:ABCD0000'"),
+             ((lay,), dict(players=9), "players must be 1 to 8, not 9"),
+             ((lay,), dict(seed=-1), "seed must be an int from 0 to 4294967295, not -1")]
+    for args, kw, message in cases:
+        with pytest.raises(GameError) as refused:
+            Game(*args, **kw)
+        assert str(refused.value) == message
+
+
 def test_claim_possible_agrees_with_walks():
     game = Game(Layout.named("copper:BADC3210"), players=2, seed=8, expert=True)
     for _ in range(10):
@@ -410,5 +426,6 @@ class NoMoves(Solver):
 
 def test_a_board_without_moves_is_refused_clearly():
     layout = Layout.named("black:ABCD0000")
-    with pytest.raises(GameError, match="no cell has a legal move"):
+    with pytest.raises(GameError, match="no cell has a legal move") as refused:
         Game(layout, players=2, solver=NoMoves(layout))
+    assert str(refused.value).count("\n") == 0 and "None" not in str(refused.value)
