@@ -114,8 +114,8 @@ def test_parse_errors_name_line_and_column(edit, message):
     assert "\n" not in str(err.value)
 
 
-@pytest.mark.parametrize("code", ["ABCD", "ABCC0000", "ABCD0004", "ABCDE0000", "black:ABCD000x",
-                                  "gold:ABCD0000"])
+@pytest.mark.parametrize("code", ["ABCD", "ABCC0000", "ABCD0004", "ABCD4000", "ABCDE0000",
+                                  "black:ABCD000x", "gold:ABCD0000"])
 def test_bad_arrangement_codes(code):
     with pytest.raises(LayoutError):
         Layout.named(code if ":" in code else "black:" + code)
