@@ -98,7 +98,7 @@ class App:
             # missing: a first start (no notice: having no settings yet is normal)
             self.welcome = True
         self.layout = None
-        self.solver = None
+        self._solver = None  # (solver: built at its first use on a layout)
         self.pal = P.DIE
         self.apply_layout()
         self.modes = {}  # name -> Mode, built on first use, put away when left
@@ -268,8 +268,18 @@ class App:
     def apply_layout(self):
         s = self.settings
         self.layout = Layout.from_tiles(s["side"], s["tiles"])
-        self.solver = Solver(self.layout)
         self.pal = P.palette(s["aid"] & 1)
+
+    @property
+    def solver(self):
+        """The routes on the layout (rules.solver.Solver), made when first asked for on
+        it: by a game's set-up or a key, never in the frame that accepts a new
+        arrangement, which has enough to do (on CircuitPython the move table is plain
+        Python: docs/circuitpython.md)."""
+        solver = self._solver
+        if solver is None or solver.layout is not self.layout:
+            solver = self._solver = Solver(self.layout)
+        return solver
 
     def change(self, key, value):
         """Change one setting and save it; a new arrangement drops a game in progress."""
