@@ -235,6 +235,8 @@ class Game:
         """Could a demonstration of exactly ``count`` moves succeed this round?"""
         if not _is_int(count) or count < self._optimum:
             return False
+        if count == self._optimum:  # an optimal route: no search needed (the common claim)
+            return True
         return self.solver.walk_exists(self.start, self.target, count, self.waypoint)
 
     def route(self):
