@@ -75,10 +75,6 @@ except ImportError:
 
 from microrobots import handheld  # noqa: E402  - the device loop under test
 from microrobots.device.hw.fake import Hardware as _FakeHardware  # noqa: E402
-# The guide's words, imported (and on MicroPython compiled from source: its biggest
-# module) before the device fills the heap: compiled later, at the first report, it
-# could not find the room on a 64-bit MicroPython's heap of 190-256 KB.
-from microrobots.modes import guide as _guide, pieces as _pieces  # noqa: E402
 
 
 class UsageError(Exception):
@@ -144,7 +140,9 @@ def guide(app):
     mode = getattr(app, "current", None)
     if mode is None or app.switching:
         return ""
-    return _pieces.with_guide(app, _guide.words(mode) or "")  # the pieces after the words
+    from microrobots.modes import guide, pieces  # the words; the pieces in play after them
+
+    return pieces.with_guide(app, guide.words(mode) or "")
 
 
 class Driver:
