@@ -12,9 +12,10 @@ closed-loop on each board's own seed, on three installs:
 
 CircuitPython has no viper: its kernels run as plain Python either way.
 
-Per install: power-on to the first LED frame (emulated ms), the first boot on the drive as
-written and, after the session, a reset (the RUN pin, as every later power-on), each mode's frame work (the
-probe's ``step_us``: a frame's period minus its sleep) median and worst, the worst
+Per install: power-on to the first LED frame (emulated ms), at the first boot on the drive
+as written and, after the session, at a reset (the RUN pin, as every later power-on);
+each mode's frame work (the probe's ``step_us``: a frame's period minus its sleep) median
+and worst, the worst
 frame of a mode switch, the claim check (``Game.claim``), the heap free after a
 collection in each mode's quiet stretch. CircuitPython's probe times with
 ``time.monotonic_ns`` (about 30 us steps; a long per reading, so it collects its own
@@ -48,7 +49,7 @@ def measure(session):
     session.play(edges, start)
     free = [(mode, session.command(start + a, probe.CMD_FREE)) for mode, a, _ in quiet]
     session.run_to(start + length)
-    records = session.boot_data(0)[0]
+    records = session.boot_data(0)[0]  # read before the reset clears the board's RAM
     answers = [(mode, session.answer(box)) for mode, box in free]
     return {"records": records, "first_frame_ms": first_frame,
             "again_ms": first_frame_after_reset(session),
@@ -58,8 +59,8 @@ def measure(session):
 def first_frame_after_reset(session):
     """The RUN pin pulsed after the session, the drive as it left it: ms to the first LED
     frame of the next boot, or None. On CircuitPython the first power-on after an install
-    also writes ``boot_out.txt`` (the board waits a second before it writes that file, and
-    does only when its text changed): every later power-on is this one."""
+    also rewrites ``boot_out.txt`` (it does when that file's text changed: some 1.3 s on
+    the emulated board, docs/circuitpython.md); every later power-on is this one."""
     pico = session.pico
     session.reset()  # (between two frames; the strip latches what it had as it begins)
     seen, reset_ms = len(pico.leds), pico.ms
